@@ -1,0 +1,1 @@
+"""The bot process and the table runtime shared by every game."""

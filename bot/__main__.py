@@ -1,0 +1,121 @@
+"""python -m bot [run|sync|replay|selfplay] — see README.md."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+
+from bot.config import Settings
+
+
+class RedactSecrets(logging.Filter):
+    """Belt and braces: no log line ever carries the token."""
+
+    def __init__(self, secrets_: list[str]):
+        super().__init__()
+        self.secrets = [s for s in secrets_ if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        if any(s in msg for s in self.secrets):
+            for s in self.secrets:
+                msg = msg.replace(s, "[redacted]")
+            record.msg, record.args = msg, ()
+        return True
+
+
+def setup_logging(settings: Settings) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactSecrets([settings.token or ""]))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level)
+
+
+def cmd_run(settings: Settings) -> int:
+    if settings.token is None:
+        from bot.offline import serve
+
+        print("No DISCORD_TOKEN set: opening the offline table.", flush=True)
+        asyncio.run(serve(settings))
+        return 0
+    from bot.app import create_bot
+
+    create_bot(settings).run(settings.token, log_handler=None)
+    return 0
+
+
+def cmd_sync(settings: Settings, guild: int | None) -> int:
+    if settings.token is None:
+        print("sync needs DISCORD_TOKEN (set it in .env).", file=sys.stderr)
+        return 2
+    import discord
+
+    from bot.app import create_bot
+
+    bot = create_bot(settings)
+
+    async def go() -> None:
+        async with bot:
+            await bot.login(settings.token)
+            if guild:
+                bot.tree.copy_global_to(guild=discord.Object(guild))
+                done = await bot.tree.sync(guild=discord.Object(guild))
+            else:
+                done = await bot.tree.sync()
+            print(f"synced {len(done)} commands {'to guild ' + str(guild) if guild else 'globally'}")
+
+    asyncio.run(go())
+    return 0
+
+
+def cmd_replay(path: str) -> int:
+    from bot.replay import replay_file
+
+    result, ok = replay_file(path)
+    print(json.dumps(result, ensure_ascii=False))
+    return 0 if ok else 1
+
+
+def cmd_selfplay(game: str, players: int, seed: int, games: int) -> int:
+    from bot.selfplay import NeverEnds, selfplay
+
+    try:
+        for line in selfplay(game, players, seed, games):
+            print(json.dumps(line))
+    except NeverEnds as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Board games in Discord.")
+    sub = parser.add_subparsers(dest="cmd")
+    sub.add_parser("run", help="run the bot (the default); without DISCORD_TOKEN, the offline table")
+    p = sub.add_parser("sync", help="publish the slash commands to Discord (globally, or to one guild at once)")
+    p.add_argument("--guild", type=int, help="guild id for an instant sync (default: BOT_DEV_GUILD, else global)")
+    p = sub.add_parser("replay", help="replay an exported game log and print its final public summary as JSON")
+    p.add_argument("log")
+    p = sub.add_parser("selfplay", help="play whole games with random legal moves; one JSON line per game")
+    p.add_argument("game")
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--games", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.cmd == "replay":
+        return cmd_replay(args.log)
+    if args.cmd == "selfplay":
+        return cmd_selfplay(args.game, args.players, args.seed, args.games)
+    settings = Settings.from_env()
+    setup_logging(settings)
+    if args.cmd == "sync":
+        return cmd_sync(settings, args.guild or settings.dev_guild)
+    return cmd_run(settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

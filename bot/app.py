@@ -1,0 +1,95 @@
+"""The bot process: builds the commands.Bot with storage, the table service, delivery,
+timers and every cog. ``create_bot`` is what ``python -m bot``, the offline table and
+the tests all use."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.clock import SystemClock
+from bot.config import Settings
+from bot.delivery import Delivery
+from bot.errors import player_sentence
+from bot.tables import Change, TableService
+from bot.timers import WAKE_EVENT, dispatcher
+from storage.sqlite import SqliteStore
+
+log = logging.getLogger("bot")
+
+COGS = ("cogs.table", "cogs.rules", "cogs.dicehand")
+
+
+class Tree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.CheckFailure) and not isinstance(error, app_commands.CommandInvokeError):
+            sentence = "You cannot use that command here."
+        else:
+            sentence, _ = player_sentence(original)
+        if interaction.response.is_done():
+            await interaction.followup.send(sentence, ephemeral=True)
+        else:
+            await interaction.response.send_message(sentence, ephemeral=True)
+
+
+class BoardBot(commands.Bot):
+    def __init__(self, settings: Settings, clock=None, rng=None, sync_on_start: bool = False):
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=Tree,
+                         help_command=None)
+        self.settings = settings
+        self.clock = clock or SystemClock()
+        self.rng = rng
+        self.sync_on_start = sync_on_start  # only the offline table and tests: production syncs explicitly
+        self.tables: TableService | None = None
+        self.delivery: Delivery | None = None
+        self._tasks: list[asyncio.Task] = []
+
+    async def setup_hook(self) -> None:
+        await self._stop_runtime()  # a restart of the same object starts clean
+        store = SqliteStore(self.settings.db_path)
+        await store.open()
+        self.tables = TableService(store, self.clock, rng=self.rng)
+        self.delivery = Delivery(self)
+        self.tables.listeners.append(self._on_change)
+        from cogs.table import DYNAMIC_ITEMS
+
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for name in COGS:
+            if name not in self.extensions:
+                await self.load_extension(name)
+        if self.sync_on_start:
+            await self.tree.sync()
+        self._tasks = [asyncio.create_task(self.delivery.run_outbox(), name="outbox"),
+                       asyncio.create_task(dispatcher(self), name="timers")]
+
+    async def _on_change(self, change: Change) -> None:
+        self.dispatch(WAKE_EVENT)
+        await self.delivery.on_change(change)
+
+    async def _stop_runtime(self) -> None:
+        if self.delivery:
+            self.delivery.stop()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            try:
+                await task
+            except BaseException:
+                pass
+        self._tasks = []
+        if self.tables:
+            await self.tables.store.close()
+            self.tables = None
+
+    async def close(self) -> None:
+        await self._stop_runtime()
+        await super().close()
+
+
+def create_bot(settings: Settings | None = None, **kwargs) -> BoardBot:
+    return BoardBot(settings or Settings.from_env(), **kwargs)

@@ -1,0 +1,32 @@
+"""One way to answer an interaction: defer at once (Discord allows 3 s), do the work, and
+reply only to the person who asked. Errors become a sentence for them alone."""
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable
+
+import discord
+
+from bot.errors import player_sentence
+
+Reply = dict[str, Any] | str | None
+
+
+async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Reply]]) -> None:
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        reply = await work()
+    except Exception as exc:  # every failure reaches its author as a sentence, never a traceback
+        sentence, _ = player_sentence(exc)
+        await interaction.followup.send(sentence, ephemeral=True)
+        return
+    if reply is None:
+        reply = "Done."
+    if isinstance(reply, str):
+        reply = {"content": reply}
+    await interaction.followup.send(ephemeral=True, **reply)
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)

@@ -1,0 +1,96 @@
+"""The offline table: the real bot inside SimCord, with a guild, a #table channel and four
+local players, shown in SimCord's browser preview on 127.0.0.1.
+
+A preview page shows one channel at a time: #table (switch player with "Viewing as"), or
+one player's DMs. Type `dm NAME` / `table` / `quit` in the terminal to switch.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+
+from bot.app import create_bot
+from bot.config import Settings
+
+PLAYERS = ("alice", "bob", "carol", "dave")
+
+
+async def _stdin_lines():
+    """Lines typed in the terminal, or nothing when there is no terminal (CI, a service)."""
+    if not sys.stdin or not sys.stdin.isatty():
+        return
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        yield line.strip()
+
+
+async def serve(settings: Settings, ready: asyncio.Event | None = None) -> None:
+    import simcord
+
+    bot = create_bot(settings, sync_on_start=True)
+    async with simcord.run(bot, check_errors=False) as env:
+        guild = env.create_guild("Offline table")
+        channel = guild.create_text_channel("table")
+        members = {name: guild.add_member(env.create_user(name)) for name in PLAYERS}
+        # Games survive a restart in the database; show their table messages in the new channel.
+        for game in await bot.tables.store.games(channel_id=channel.id):
+            await bot.delivery.show_table(await bot.tables.load(game.id))
+        await env.settle()
+
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+
+        target = "table"
+        while not stop.is_set():
+            if target == "table":
+                preview = env.preview(channel, viewers=list(members.values()), layout="channel",
+                                      port=settings.preview_port)
+                where = "#table (switch player with 'Viewing as')"
+            else:
+                user = members[target].user
+                preview = env.preview(user.dm_channel, viewers=[user], layout="channel", port=settings.preview_port)
+                where = f"{target}'s DMs"
+            async with preview:
+                print(f"Offline table: {where}\n  open {preview.url}", flush=True)
+                print(f"  players: {', '.join(PLAYERS)} · type 'dm NAME', 'table' or 'quit' here", flush=True)
+                if ready is not None:
+                    ready.set()
+                target = await _next_target(stop, preview, target)
+        await bot.close()
+
+
+async def _next_target(stop: asyncio.Event, preview, current: str) -> str:
+    lines = _stdin_lines()
+    waiters = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(preview.wait_closed())}
+    try:
+        while True:
+            reader = asyncio.ensure_future(anext(lines, None))
+            done, _ = await asyncio.wait(waiters | {reader}, return_when=asyncio.FIRST_COMPLETED)
+            if reader not in done:
+                reader.cancel()
+                stop.set()
+                return current
+            line = reader.result()
+            if line is None:  # no terminal: serve until stopped
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+                stop.set()
+                return current
+            if line == "quit":
+                stop.set()
+                return current
+            if line == "table":
+                return "table"
+            if line.startswith("dm ") and line[3:].strip() in PLAYERS:
+                return line[3:].strip()
+            print(f"  unknown command {line!r}: try 'dm {PLAYERS[1]}', 'table' or 'quit'", flush=True)
+    finally:
+        for w in waiters:
+            w.cancel()

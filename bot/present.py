@@ -1,0 +1,34 @@
+"""How a game's state reads in Discord. Each game cog registers a Presenter; games without
+one get the generic presenter, which lists the public and private views as plain lines."""
+from __future__ import annotations
+
+from typing import Any
+
+from bot.tables import Table
+
+
+def _lines(d: dict[str, Any]) -> list[str]:
+    return [f"**{k.replace('_', ' ')}**: {v}" for k, v in d.items() if v is not None]
+
+
+class Presenter:
+    def public_lines(self, table: Table) -> list[str]:
+        return _lines(table.engine.public(table.state))
+
+    def private_lines(self, table: Table, seat: int) -> list[str]:
+        return _lines(table.private(seat)) or ["You hold nothing secret right now."]
+
+    def move_label(self, table: Table, action: dict[str, Any]) -> str:
+        return table.engine.label(action)
+
+
+_PRESENTERS: dict[str, Presenter] = {}
+_GENERIC = Presenter()
+
+
+def register(engine_name: str, presenter: Presenter) -> None:
+    _PRESENTERS[engine_name] = presenter
+
+
+def presenter_for(engine_name: str) -> Presenter:
+    return _PRESENTERS.get(engine_name, _GENERIC)

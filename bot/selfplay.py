@@ -1,0 +1,56 @@
+"""``python -m bot selfplay``: play whole games choosing uniformly among legal moves.
+
+One seeded ``random.Random`` drives both the players' choices and the chance draws, so a
+seed always gives the same games. A game that does not end within ``max_actions`` is a bug
+in its engine (or in ``legal``) and is reported as one.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import engines
+from engines.base import CHANCE
+from engines.log import run_chance
+
+
+class NeverEnds(Exception):
+    pass
+
+
+def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any] | None = None,
+             max_actions: int = 100_000) -> dict[str, Any]:
+    engine = engines.get(name)
+    state = engine.setup(options or {}, players)
+    actions = 0
+    log: list[dict[str, Any]] = []
+    while True:
+        state, drawn = run_chance(engine, state, rng)
+        actions += len(drawn)
+        log += [{"seat": CHANCE, "action": a} for a in drawn]
+        if engine.is_over(state):
+            return {"game": name, "players": players, "scores": engine.scores(state), "actions": actions,
+                    "log": log}
+        if actions >= max_actions:
+            raise NeverEnds(f"{name} did not end after {max_actions} actions")
+        seats = sorted(engine.awaiting(state).seats)
+        if not seats:
+            raise NeverEnds(f"{name} waits for nobody but is not over")
+        seat = rng.choice(seats)
+        moves = engine.legal(state, seat)
+        if not moves:
+            raise NeverEnds(f"{name}: seat {seat} is awaited but has no legal move")
+        move = rng.choice(moves)
+        state = engine.apply(state, seat, move)
+        log.append({"seat": seat, "action": move})
+        actions += 1
+
+
+def selfplay(name: str, players: int, seed: int, games: int = 1) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    results = []
+    for i in range(games):
+        r = play_one(name, players, rng)
+        results.append({"game": i + 1, "seed": seed, "players": players, "scores": r["scores"],
+                        "actions": r["actions"]})
+    return results

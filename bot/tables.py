@@ -1,0 +1,506 @@
+"""The table service: lobby, seats, the per-game lock, and apply -> persist -> notify.
+
+Everything here is Discord-free: the cogs turn clicks into calls, and listeners (the
+Discord presenter) are told about each committed change afterwards.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+import engines
+from bot.errors import Refusal
+from engines.base import CHANCE, Action, ChanceRequest, Engine, State
+from engines.chance import RandomSource, draw
+from engines.log import export as export_log
+from engines.log import replay
+from storage.base import Commit, GameRow, SeqConflict, Store, TimerRow
+
+HOUR = 3600.0
+log = logging.getLogger("bot.tables")
+
+
+@dataclass
+class Table:
+    game: GameRow
+    engine: Engine
+    state: State | None  # None while in the lobby
+    seq: int  # sequence number of the last action
+
+    def private(self, seat: int, state: State | None = None) -> dict[str, Any]:
+        """What only this seat knows: its view less the public part."""
+        state = self.state if state is None else state
+        if state is None:
+            return {}
+        pub = self.engine.public(state)
+        return {k: v for k, v in self.engine.view(state, seat).items() if pub.get(k, object()) != v}
+
+
+@dataclass
+class Change:
+    """A committed change, told to listeners after it is stored."""
+
+    kind: str  # created | joined | left | started | action | undo | abandoned | replaced | vote | timer
+    table: Table
+    entries: list[tuple[int, int, Action]] = field(default_factory=list)  # (seq, seat, action)
+    note: str = ""
+
+
+Listener = Callable[[Change], Awaitable[None]]
+
+
+def replace_votes_needed(game: GameRow) -> int:
+    """A majority of the players other than the one being replaced."""
+    return (len(game.seats) - 1) // 2 + 1
+
+
+def private_diff(table: Table, before: State | None, after: State) -> list[int]:
+    return [s for s in range(len(table.game.seats)) if table.private(s, before) != table.private(s, after)]
+
+
+class TableService:
+    def __init__(self, store: Store, clock, rng: RandomSource | None = None, snapshot_every: int = 20):
+        self.store = store
+        self.clock = clock
+        self.rng = rng or secrets.SystemRandom()
+        self.snapshot_every = snapshot_every
+        self.listeners: list[Listener] = []
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._cache: dict[int, tuple[int, State]] = {}
+
+    # --- loading ---------------------------------------------------------------
+    async def load(self, game_id: int) -> Table:
+        game = await self.store.game(game_id)
+        if game is None:
+            raise Refusal(f"There is no table {game_id}.")
+        engine = engines.get(game.engine)
+        if game.data_version != engine.data_version:
+            raise Refusal(f"Table {game_id} was saved by another version of {engine.title} and cannot be loaded.")
+        if game.status == "lobby":
+            return Table(game, engine, None, 0)
+        cached = self._cache.get(game_id)
+        if cached is None:
+            snap = await self.store.latest_snapshot(game_id)
+            cached = snap if snap else (0, engine.setup(game.options, len(game.seats)))
+        seq, state = cached
+        tail = await self.store.actions(game_id, after_seq=seq)
+        state = replay(engine, state, [(a.seq, a.seat, a.action) for a in tail])
+        seq = tail[-1].seq if tail else seq
+        self._cache[game_id] = (seq, state)
+        return Table(game, engine, state, seq)
+
+    async def full_replay(self, game_id: int) -> State:
+        """The state rebuilt from the whole log, ignoring snapshots and cache (for checks)."""
+        game = await self.store.game(game_id)
+        engine = engines.get(game.engine)
+        rows = await self.store.actions(game_id)
+        return replay(engine, engine.setup(game.options, len(game.seats)), [(a.seq, a.seat, a.action) for a in rows])
+
+    async def _tell(self, change: Change) -> None:
+        # The change is already stored: a failing listener (Discord down, message deleted)
+        # must not turn a committed move into an error for the player.
+        for listener in self.listeners:
+            try:
+                await listener(change)
+            except Exception:
+                log.exception("listener failed after %s on table %s", change.kind, change.table.game.id)
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks[game_id]
+
+    # --- the lobby ---------------------------------------------------------------
+    async def create(self, *, guild_id: int | None, channel_id: int, engine_name: str, user_id: int, name: str,
+                     options: dict[str, Any], max_players: int | None = None, random_seats: bool = True,
+                     reminder_hours: float = 24, autopass_hours: float = 0) -> Table:
+        try:
+            engine = engines.get(engine_name)
+        except KeyError as e:
+            raise Refusal(str(e.args[0])) from None
+        options = engine.check_options(options)
+        max_players = max_players or engine.max_players
+        if not engine.min_players <= max_players <= engine.max_players:
+            raise Refusal(f"{engine.title} takes {engine.min_players} to {engine.max_players} players.")
+        if reminder_hours < 0 or autopass_hours < 0:
+            raise Refusal("Reminder and auto-pass hours cannot be negative.")
+        if autopass_hours and type(engine).auto_action is Engine.auto_action:
+            raise Refusal(f"{engine.title} has no auto-pass.")
+        gid = await self.store.create_game(
+            guild_id=guild_id, channel_id=channel_id, engine=engine.name, data_version=engine.data_version,
+            options=options, creator_id=user_id, max_players=max_players, random_seats=random_seats,
+            reminder_hours=reminder_hours, autopass_hours=autopass_hours, now=self.clock.now())
+        await self.store.add_seat(gid, user_id, name)
+        table = await self.load(gid)
+        await self._tell(Change("created", table))
+        return table
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Table:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            game = table.game
+            if game.status != "lobby":
+                raise Refusal(f"Table {game_id} has already started; ask the players to replace someone "
+                              "if you want a seat.")
+            if any(s.user_id == user_id for s in game.seats):
+                raise Refusal(f"You are already seated at table {game_id}.")
+            if len(game.seats) >= game.max_players:
+                raise Refusal(f"Table {game_id} is full ({game.max_players} players).")
+            await self.store.add_seat(game_id, user_id, name)
+            table = await self.load(game_id)
+        await self._tell(Change("joined", table, note=name))
+        return table
+
+    async def leave(self, game_id: int, user_id: int) -> Table:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.game.status != "lobby":
+                raise Refusal("The game has started, so you cannot just leave; ask the table to replace you "
+                              "(`/game replace`), or the creator to abandon it.")
+            if not any(s.user_id == user_id for s in table.game.seats):
+                raise Refusal(f"You are not seated at table {game_id}.")
+            if user_id == table.game.creator_id:
+                raise Refusal("You created this table; abandon it instead of leaving (`/game abandon`).")
+            await self.store.remove_seat(game_id, user_id)
+            table = await self.load(game_id)
+        await self._tell(Change("left", table))
+        return table
+
+    async def start(self, game_id: int, user_id: int) -> Table:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            game, engine = table.game, table.engine
+            if game.status != "lobby":
+                raise Refusal(f"Table {game_id} has already started.")
+            if user_id != game.creator_id:
+                raise Refusal("Only the player who created the table can start it.")
+            n = len(game.seats)
+            if n < engine.min_players:
+                raise Refusal(f"{engine.title} needs at least {engine.min_players} players; {n} seated.")
+            order = [s.user_id for s in game.seats]
+            if game.random_seats:  # the seating is a chance draw, like any other
+                perm = draw(ChanceRequest("shuffle", n), self.rng)["order"]
+                order = [order[i] for i in perm]
+            await self.store.assign_seats(game_id, order)
+            await self.store.update_game(game_id, self.clock.now(), status="active")
+            table = await self.load(game_id)
+            table = await self._commit(table, [], kind="started")
+        return table
+
+    # --- acting ---------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, action: Action, expected_seq: int | None = None) -> Table:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            seat = self._seat(table, user_id)
+            if expected_seq is not None and expected_seq != table.seq:
+                raise Refusal("The game has moved on since these choices were shown; open them again "
+                              "to see your moves now.")
+            return await self._commit(table, [(seat, action)])
+
+    def _seat(self, table: Table, user_id: int) -> int:
+        game = table.game
+        if game.status == "lobby":
+            raise Refusal(f"Table {game.id} has not started yet.")
+        if game.status != "active":
+            raise Refusal(f"Table {game.id} is {'over' if game.status == 'over' else 'abandoned'}.")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise Refusal(f"You are not playing at table {game.id}.")
+        return seat
+
+    async def _commit(self, table: Table, moves: list[tuple[int, Action]], kind: str = "action",
+                      outbox: list[tuple[str, int, dict]] | None = None) -> Table:
+        """Apply moves and any chance they trigger, store it all in one transaction, then tell
+        the listeners. Must be called under the game's lock. RuleError leaves nothing changed."""
+        engine, game = table.engine, table.game
+        before = table.state
+        state = before if before is not None else engine.setup(game.options, len(game.seats))
+        entries: list[tuple[int, Action]] = []
+        for seat, action in moves:
+            state = engine.apply(state, seat, action)
+            entries.append((seat, action))
+        while (req := engine.awaiting(state).chance) is not None:
+            chance = draw(req, self.rng)
+            state = engine.apply(state, CHANCE, chance)
+            entries.append((CHANCE, chance))
+        now = self.clock.now()
+        first = table.seq + 1
+        last = table.seq + len(entries)
+        c = Commit(first_seq=first, entries=entries, outbox=list(outbox or []))
+        if entries and (last // self.snapshot_every) > (table.seq // self.snapshot_every):
+            c.snapshot = state
+        after = Table(game, engine, state, last)
+        for seat in private_diff(after, before, state):
+            row = game.user_at(seat)
+            if row and not await self.store.dm_closed(row.user_id):
+                c.outbox.append(("dm", row.user_id, {"game_id": game.id, "seat": seat}))
+        self._plan_turn(after, before, now, c, actors={s for s, _ in moves})
+        if game.pending.get("undo") or (game.pending.get("replace") and entries):
+            c.game_fields["pending"] = {k: v for k, v in game.pending.items() if k != "undo"}
+        try:
+            await self.store.commit(game.id, c, now)
+        except SeqConflict:
+            self._cache.pop(game.id, None)
+            raise Refusal("Someone else moved at the same moment, so your move was not applied; "
+                          "look at the table and try again.") from None
+        self._cache[game.id] = (last, state)
+        table = await self.load(game.id)
+        await self._tell(Change(kind, table, entries=[(first + i, s, a) for i, (s, a) in enumerate(entries)]))
+        return table
+
+    def _plan_turn(self, table: Table, before: State | None, now: float, c: Commit, actors: set[int]) -> None:
+        """Pings, timers and status that follow from who the game now waits for."""
+        engine, game, state = table.engine, table.game, table.state
+        if engine.is_over(state):
+            c.game_fields["status"] = "over"
+            c.clear_timers += ["reminder", "autopass", "window"]
+            c.outbox.append(("channel", game.channel_id, {"game_id": game.id, "kind": "over"}))
+            return
+        aw = engine.awaiting(state)
+        key = {"seats": sorted(aw.seats), "prompt": aw.prompt}
+        last = json.loads(game.last_ping_key) if game.last_ping_key else {"seats": [], "prompt": None}
+        fresh = set(aw.seats) if last["prompt"] != aw.prompt else set(aw.seats) - set(last["seats"])
+        fresh -= actors
+        if fresh:
+            users = [game.user_at(s).user_id for s in sorted(fresh)]
+            c.outbox.append(("channel", game.channel_id, {"game_id": game.id, "kind": "ping", "users": users}))
+        if key != last:
+            c.game_fields["last_ping_key"] = json.dumps(key)
+        if game.reminder_hours > 0:
+            c.timers.append(("reminder", now + game.reminder_hours * HOUR, {}))
+        if game.autopass_hours > 0 and any(engine.auto_action(state, s) for s in aw.seats):
+            c.timers.append(("autopass", now + game.autopass_hours * HOUR, {"seq": table.seq}))
+        else:
+            c.clear_timers.append("autopass")
+        before_aw = engine.awaiting(before) if before is not None else None
+        if aw.window:
+            if not (before_aw and before_aw.window and before_aw.prompt == aw.prompt):
+                c.timers.append(("window", now + aw.window, {"seq": table.seq}))
+        else:
+            c.clear_timers.append("window")
+
+    # --- timers -------------------------------------------------------------------------
+    async def fire(self, timer: TimerRow) -> None:
+        """Run a due timer: a reminder, an auto-pass or the end of a choice window."""
+        async with self.lock(timer.game_id):
+            table = await self.load(timer.game_id)
+            game, engine, state = table.game, table.engine, table.state
+            if game.status != "active":
+                await self.store.clear_timer(game.id)
+                return
+            aw = engine.awaiting(state)
+            now = self.clock.now()
+            if timer.kind == "reminder":
+                users = [game.user_at(s).user_id for s in sorted(aw.seats)]
+                c = Commit(first_seq=table.seq + 1, entries=[],
+                           timers=[("reminder", now + game.reminder_hours * HOUR, {})],
+                           outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "reminder",
+                                                                 "users": users})] if users else [])
+                await self.store.commit(game.id, c, now)
+                await self._tell(Change("timer", table, note="reminder"))
+                return
+            await self.store.clear_timer(game.id, timer.kind)
+            if timer.kind == "autopass":
+                moves = [(s, a) for s in sorted(aw.seats) if (a := engine.auto_action(state, s))]
+                note = {"game_id": game.id, "kind": "autopass", "users": [game.user_at(s).user_id for s, _ in moves],
+                        "secret": aw.secret, "labels": [engine.label(a) for _, a in moves]}
+                if moves:
+                    await self._commit(table, moves, kind="timer", outbox=[("channel", game.channel_id, note)])
+            elif timer.kind == "window" and (a := engine.expire(state)) is not None:
+                await self._commit(table, [(CHANCE, a)], kind="timer",
+                                   outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "window"})])
+
+    # --- undo ---------------------------------------------------------------------------
+    async def request_undo(self, game_id: int, user_id: int) -> tuple[Table, list[int]]:
+        """Undo the requester's last action at once when it affects nobody else; otherwise open
+        a vote and return the seats whose consent is needed."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            seat = self._seat(table, user_id)
+            rows = await self.store.actions(game_id, after_seq=table.seq - 1)
+            if not rows:
+                raise Refusal("There is nothing to undo yet.")
+            last = rows[-1]
+            if last.seat == CHANCE:
+                raise Refusal(f"The last thing that happened was chance ({table.engine.label(last.action)}), "
+                              "and chance cannot be undone.")
+            if last.seat != seat:
+                raise Refusal("You can only undo your own last move, and the last move was someone else's.")
+            before = await self._state_before(table)
+            if table.engine.reveals(before, seat, last.action, table.state):
+                raise Refusal("That move revealed hidden information, so it cannot be undone.")
+            need = sorted((set(table.engine.awaiting(table.state).seats) |
+                           set(private_diff(table, before, table.state))) - {seat})
+            if not need:
+                return await self._undo(table, last.seq), []
+            pending = dict(table.game.pending, undo={"seq": last.seq, "seat": seat, "need": need, "yes": []})
+            await self.store.update_game(game_id, self.clock.now(), pending=pending)
+            table = await self.load(game_id)
+        await self._tell(Change("vote", table, note="undo"))
+        return table, need
+
+    async def vote_undo(self, game_id: int, user_id: int, seq: int, yes: bool) -> Table:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            seat = self._seat(table, user_id)
+            req = table.game.pending.get("undo")
+            if not req or req["seq"] != seq or table.seq != seq:
+                raise Refusal("That undo request is no longer open.")
+            if seat not in req["need"]:
+                raise Refusal("Your consent is not needed for this undo.")
+            pending = dict(table.game.pending)
+            if not yes:
+                pending.pop("undo")
+                await self.store.update_game(game_id, self.clock.now(), pending=pending)
+                table = await self.load(game_id)
+                note = "undo refused"
+            else:
+                req = dict(req, yes=sorted(set(req["yes"]) | {seat}))
+                if set(req["yes"]) >= set(req["need"]):
+                    return await self._undo(table, seq)
+                await self.store.update_game(game_id, self.clock.now(), pending=dict(pending, undo=req))
+                table = await self.load(game_id)
+                note = "undo"
+        await self._tell(Change("vote", table, note=note))
+        return table
+
+    async def _state_before(self, table: Table) -> State:
+        game, engine = table.game, table.engine
+        snap = await self.store.latest_snapshot(game.id)
+        if snap and snap[0] >= table.seq:
+            snap = None  # the snapshot includes the action being undone
+        seq, state = snap if snap else (0, engine.setup(game.options, len(game.seats)))
+        rows = await self.store.actions(game.id, after_seq=seq)
+        return replay(engine, state, [(a.seq, a.seat, a.action) for a in rows if a.seq < table.seq])
+
+    async def _undo(self, table: Table, seq: int) -> Table:
+        game = table.game
+        before = await self._state_before(table)
+        await self.store.undo_last(game.id, seq, self.clock.now())
+        self._cache[game.id] = (seq - 1, before)
+        pending = {k: v for k, v in game.pending.items() if k != "undo"}
+        aw = table.engine.awaiting(before)
+        await self.store.update_game(game.id, self.clock.now(), pending=pending,
+                                     last_ping_key=json.dumps({"seats": sorted(aw.seats), "prompt": aw.prompt}))
+        undone = Table(game, table.engine, before, seq - 1)
+        c = Commit(first_seq=seq, entries=[])
+        for s in private_diff(undone, table.state, before):
+            row = game.user_at(s)
+            if row and not await self.store.dm_closed(row.user_id):
+                c.outbox.append(("dm", row.user_id, {"game_id": game.id, "seat": s}))
+        await self.store.commit(game.id, c, self.clock.now())
+        table = await self.load(game.id)
+        await self._tell(Change("undo", table))
+        return table
+
+    # --- ending and replacing ------------------------------------------------------------------
+    async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> Table:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.game.status not in ("lobby", "active"):
+                raise Refusal(f"Table {game_id} has already ended.")
+            if user_id != table.game.creator_id and not is_admin:
+                raise Refusal("Only the table's creator or a member with Manage Server can abandon it.")
+            await self.store.update_game(game_id, self.clock.now(), status="abandoned")
+            await self.store.clear_timer(game_id)
+            table = await self.load(game_id)
+        await self._tell(Change("abandoned", table))
+        return table
+
+    async def replace(self, game_id: int, user_id: int, seat: int, new_user: int, new_name: str,
+                      is_admin: bool) -> tuple[Table, bool]:
+        """An admin replaces at once; a player opens a vote (a majority of the other players).
+        Returns the table and whether the replacement is done."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            game = table.game
+            if game.status != "active":
+                raise Refusal(f"Table {game_id} is not in play.")
+            if game.user_at(seat) is None:
+                raise Refusal(f"Table {game_id} has no seat {seat + 1}.")
+            if game.seat_of(new_user) is not None:
+                raise Refusal(f"{new_name} is already playing at table {game_id}.")
+            if not is_admin:
+                voter = self._seat(table, user_id)
+                pending = dict(game.pending, replace={"seat": seat, "user": new_user, "name": new_name,
+                                                      "yes": sorted({voter} - {seat})})
+                await self.store.update_game(game_id, self.clock.now(), pending=pending)
+                table = await self.load(game_id)
+                done = await self._maybe_replace(table)
+                if not done:
+                    await self._tell(Change("vote", table, note="replace"))
+                return await self.load(game_id), done
+            await self._do_replace(table, seat, new_user, new_name)
+            return await self.load(game_id), True
+
+    async def vote_replace(self, game_id: int, user_id: int, yes: bool) -> tuple[Table, bool]:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            voter = self._seat(table, user_id)
+            req = table.game.pending.get("replace")
+            if not req:
+                raise Refusal("There is no open replacement vote at this table.")
+            if voter == req["seat"]:
+                raise Refusal("The player being replaced does not vote on it.")
+            pending = dict(table.game.pending)
+            if not yes:
+                pending.pop("replace")
+                await self.store.update_game(game_id, self.clock.now(), pending=pending)
+                table = await self.load(game_id)
+                await self._tell(Change("vote", table, note="replace refused"))
+                return table, False
+            pending["replace"] = dict(req, yes=sorted(set(req["yes"]) | {voter}))
+            await self.store.update_game(game_id, self.clock.now(), pending=pending)
+            table = await self.load(game_id)
+            done = await self._maybe_replace(table)
+            if not done:
+                await self._tell(Change("vote", table, note="replace"))
+            return await self.load(game_id), done
+
+    async def _maybe_replace(self, table: Table) -> bool:
+        req = table.game.pending["replace"]
+        if len(req["yes"]) < replace_votes_needed(table.game):
+            return False
+        await self._do_replace(table, req["seat"], req["user"], req["name"])
+        return True
+
+    async def _do_replace(self, table: Table, seat: int, user_id: int, name: str) -> None:
+        game = table.game
+        await self.store.replace_seat(game.id, seat, user_id, name)
+        pending = {k: v for k, v in game.pending.items() if k != "replace"}
+        await self.store.update_game(game.id, self.clock.now(), pending=pending)
+        c = Commit(first_seq=table.seq + 1, entries=[], outbox=[("dm", user_id, {"game_id": game.id, "seat": seat})])
+        await self.store.commit(game.id, c, self.clock.now())
+        table = await self.load(game.id)
+        await self._tell(Change("replaced", table, note=name))
+
+    # --- reading -----------------------------------------------------------------------------
+    async def export(self, game_id: int) -> dict[str, Any]:
+        table = await self.load(game_id)
+        rows = await self.store.actions(game_id)
+        players = [s.name for s in table.game.in_seat_order()]
+        return export_log(table.engine, table.game.options, players, [(a.seq, a.seat, a.action) for a in rows])
+
+    async def tables_here(self, channel_id: int) -> list[GameRow]:
+        return await self.store.games(channel_id=channel_id)
+
+    async def resolve(self, channel_id: int, user_id: int, table_id: int | None) -> int:
+        """The table a command means: the one named, else the only open table in the channel
+        (preferring one the user sits at)."""
+        if table_id is not None:
+            return table_id
+        games = await self.store.games(channel_id=channel_id)
+        mine = [g for g in games if any(s.user_id == user_id for s in g.seats)]
+        pick = mine if len(mine) == 1 else games
+        if len(pick) == 1:
+            return pick[0].id
+        if not pick:
+            raise Refusal("There is no open table in this channel; start one with `/game create`.")
+        ids = ", ".join(str(g.id) for g in pick)
+        raise Refusal(f"This channel has several open tables ({ids}); name one with the `table` option.")
+
+
+__all__ = ["TableService", "Table", "Change", "replace_votes_needed"]

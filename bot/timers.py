@@ -1,0 +1,40 @@
+"""The one timer dispatcher: reminders, auto-pass and choice windows live in the database,
+so they survive restarts; this task fires whatever is due."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.app import BoardBot
+
+log = logging.getLogger("bot.timers")
+MAX_SLEEP = 3600.0
+WAKE_EVENT = "timers_changed"  # dispatched after each commit, since it may set an earlier timer
+
+
+async def run_due(bot: "BoardBot") -> int:
+    fired = 0
+    for timer in await bot.tables.store.due_timers(bot.clock.now()):
+        try:
+            await bot.tables.fire(timer)
+        except Exception:
+            log.exception("timer %s of table %s failed", timer.kind, timer.game_id)
+            await bot.tables.store.clear_timer(timer.game_id, timer.kind)
+        fired += 1
+    return fired
+
+
+async def dispatcher(bot: "BoardBot") -> None:
+    while True:
+        await run_due(bot)
+        due = await bot.tables.store.next_timer_due()
+        delay = MAX_SLEEP if due is None else min(MAX_SLEEP, max(0.0, due - bot.clock.now()))
+        if delay <= 0:
+            continue
+        # Client.wait_for parks cleanly (also under SimCord) and a commit wakes it early.
+        try:
+            await bot.wait_for(WAKE_EVENT, timeout=delay)
+        except asyncio.TimeoutError:
+            pass

@@ -1,0 +1,1 @@
+"""One cog per game, the generic table cog and rules help."""

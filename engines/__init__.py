@@ -1,0 +1,22 @@
+"""Game engines: pure rules, one package per game. ``get(name)`` finds one."""
+from __future__ import annotations
+
+from engines.base import Engine
+
+
+def _all() -> dict[str, Engine]:
+    from engines.dicehand import DiceHand
+
+    games: list[Engine] = [DiceHand()]
+    return {g.name: g for g in games}
+
+
+ENGINES: dict[str, Engine] = _all()
+
+
+def get(name: str) -> Engine:
+    try:
+        return ENGINES[name]
+    except KeyError:
+        known = ", ".join(sorted(ENGINES))
+        raise KeyError(f"No game called {name!r}; known games: {known}.") from None

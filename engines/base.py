@@ -1,0 +1,154 @@
+"""The engine contract every game implements (see docs/engine.md).
+
+An engine is pure rules: no discord, no asyncio, no database, no clock, no random module.
+State is a JSON-compatible dict, so a snapshot is just ``json.dumps(state)``.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+Action = dict[str, Any]
+State = dict[str, Any]
+
+#: The seat that plays chance actions (dice, shuffles, draws) and expired timers.
+CHANCE = -1
+
+
+class RuleError(Exception):
+    """An illegal action. The message is a sentence a player understands."""
+
+
+@dataclass(frozen=True)
+class ChanceRequest:
+    """What the chance seat must draw next.
+
+    kind "dice": ``count`` dice with ``sides`` sides; the outcome is a list of ints.
+    kind "shuffle": a permutation of ``range(count)``.
+    kind "pick": one index in ``range(count)``.
+    """
+
+    kind: str
+    count: int
+    sides: int = 6
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """Who must act now: several seats at once for a simultaneous secret choice,
+    or a chance request, or nobody when the game is over."""
+
+    seats: frozenset[int] = frozenset()
+    chance: ChanceRequest | None = None
+    #: Seconds the seats have before the engine's ``expire`` action is applied (deal windows).
+    window: float | None = None
+    #: Plain words for "what the game waits for", e.g. "secret card choice".
+    prompt: str = ""
+    #: A simultaneous secret choice: seats may change their mind until the last one has
+    #: chosen, and the step's end is a reveal that undo may not cross.
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option a game offers at creation (variants, round counts...)."""
+
+    name: str
+    description: str
+    default: Any
+    choices: tuple[Any, ...] = field(default_factory=tuple)
+
+
+class Engine:
+    """Base class. Subclasses implement the rule methods; ``apply`` copies the state
+    so a failed action leaves the caller's state untouched."""
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    #: Bump when the state layout changes; stored with each game.
+    data_version: int = 1
+    options: tuple[Option, ...] = ()
+
+    # --- to implement -------------------------------------------------
+    def setup(self, options: dict[str, Any], seats: int) -> State:
+        raise NotImplementedError
+
+    def awaiting(self, state: State) -> Awaiting:
+        raise NotImplementedError
+
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        """Mutate ``state`` (a private copy) or raise RuleError before mutating."""
+        raise NotImplementedError
+
+    def legal(self, state: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def public(self, state: State) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def scores(self, state: State) -> list[int] | None:
+        """Final scores by seat once the game is over, else None."""
+        raise NotImplementedError
+
+    def label(self, action: Action) -> str:
+        """A short plain-text name of an action for buttons and logs."""
+        return ", ".join(f"{k} {v}" for k, v in action.items())
+
+    # --- optional hooks -----------------------------------------------
+    def auto_action(self, state: State, seat: int) -> Action | None:
+        """What a seat plays when its time runs out (auto-pass), or None if the game has none."""
+        return None
+
+    def expire(self, state: State) -> Action | None:
+        """The CHANCE-seat action applied when an awaiting ``window`` runs out."""
+        return None
+
+    def can_act(self, state: State, seat: int) -> bool:
+        """May this seat send an action now? Default: it is awaited. Engines with secret
+        steps also let seats that already chose change their mind."""
+        return seat in self.awaiting(state).seats
+
+    def reveals(self, before: State, seat: int, action: Action, after: State) -> bool:
+        """True when the action revealed something hidden, so undo may not cross it.
+        Default: the action ended a simultaneous secret step."""
+        return self.awaiting(before).secret and not self.awaiting(after).secret
+
+    # --- provided -----------------------------------------------------
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise RuleError("That is not a move this game knows.")
+        aw = self.awaiting(state)
+        if seat == CHANCE:
+            if aw.chance is None and not (aw.window and action.get("type") == "expire"):
+                raise RuleError("No chance draw is due now.")
+        elif not self.can_act(state, seat):
+            raise RuleError("It is not your turn." if aw.seats or aw.chance else "The game is over.")
+        new = copy.deepcopy(state)
+        self._apply(new, seat, action)
+        return new
+
+    def is_over(self, state: State) -> bool:
+        return self.scores(state) is not None
+
+    def default_options(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Fill defaults and refuse unknown or out-of-range options with a sentence."""
+        known = {o.name: o for o in self.options}
+        for key in options:
+            if key not in known:
+                raise RuleError(f"{self.title} has no option called {key!r}.")
+        merged = self.default_options() | options
+        for o in self.options:
+            if o.choices and merged[o.name] not in o.choices:
+                allowed = ", ".join(str(c) for c in o.choices)
+                raise RuleError(f"Option {o.name} must be one of {allowed}.")
+        return merged

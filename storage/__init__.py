@@ -1,0 +1,1 @@
+"""Persistence behind one small interface (storage.base.Store); SQLite is the default."""

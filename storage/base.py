@@ -1,0 +1,160 @@
+"""The storage interface. Cogs and the table service speak only this; SQLite is one
+implementation (storage/sqlite.py), a server database could be another."""
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class SeqConflict(Exception):
+    """Another writer already stored an action at that sequence number."""
+
+
+@dataclass
+class SeatRow:
+    position: int
+    seat: int | None
+    user_id: int
+    name: str
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    engine: str
+    data_version: int
+    options: dict[str, Any]
+    status: str
+    creator_id: int
+    max_players: int
+    random_seats: bool
+    reminder_hours: float
+    autopass_hours: float
+    message_id: int | None
+    last_ping_key: str | None
+    pending: dict[str, Any]
+    created_at: float
+    updated_at: float
+    seats: list[SeatRow] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def user_at(self, seat: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    def in_seat_order(self) -> list[SeatRow]:
+        return sorted(self.seats, key=lambda s: (s.seat if s.seat is not None else 99, s.position))
+
+
+@dataclass
+class ActionRow:
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    at: float
+
+
+@dataclass
+class Commit:
+    """Everything one accepted move writes, stored in a single transaction: the actions
+    (the player's and the chance draws it triggered), an optional snapshot, the DMs and
+    pings it causes, the timers it sets or clears, and table fields it changes."""
+
+    first_seq: int
+    entries: list[tuple[int, dict[str, Any]]]
+    snapshot: dict[str, Any] | None = None
+    outbox: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+    timers: list[tuple[str, float, dict[str, Any]]] = field(default_factory=list)
+    clear_timers: list[str] = field(default_factory=list)
+    game_fields: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class OutboxRow:
+    id: int
+    kind: str
+    target_id: int
+    game_id: int | None
+    payload: dict[str, Any]
+    attempts: int
+
+
+@dataclass
+class TimerRow:
+    game_id: int
+    kind: str
+    due_at: float
+    payload: dict[str, Any]
+
+
+class Store(abc.ABC):
+    @abc.abstractmethod
+    async def open(self) -> None: ...
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    # games and seats
+    @abc.abstractmethod
+    async def create_game(self, *, guild_id: int | None, channel_id: int, engine: str, data_version: int,
+                          options: dict[str, Any], creator_id: int, max_players: int, random_seats: bool,
+                          reminder_hours: float, autopass_hours: float, now: float) -> int: ...
+    @abc.abstractmethod
+    async def game(self, game_id: int) -> GameRow | None: ...
+    @abc.abstractmethod
+    async def games(self, *, channel_id: int | None = None, user_id: int | None = None,
+                    statuses: tuple[str, ...] = ("lobby", "active")) -> list[GameRow]: ...
+    @abc.abstractmethod
+    async def update_game(self, game_id: int, now: float, **fields: Any) -> None: ...
+    @abc.abstractmethod
+    async def add_seat(self, game_id: int, user_id: int, name: str) -> None: ...
+    @abc.abstractmethod
+    async def remove_seat(self, game_id: int, user_id: int) -> None: ...
+    @abc.abstractmethod
+    async def assign_seats(self, game_id: int, user_ids_in_seat_order: list[int]) -> None: ...
+    @abc.abstractmethod
+    async def replace_seat(self, game_id: int, seat: int, user_id: int, name: str) -> None: ...
+
+    # the action log
+    @abc.abstractmethod
+    async def commit(self, game_id: int, c: Commit, now: float) -> None:
+        """Store c.entries at c.first_seq, c.first_seq+1, ... with everything else in ``c``,
+        all or nothing; raise SeqConflict if any of those sequence numbers exists."""
+    @abc.abstractmethod
+    async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]: ...
+    @abc.abstractmethod
+    async def undo_last(self, game_id: int, seq: int, now: float) -> None:
+        """Remove the action at seq (which must be the last) and snapshots at or after it."""
+    @abc.abstractmethod
+    async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None: ...
+
+    # timers
+    @abc.abstractmethod
+    async def set_timer(self, game_id: int, kind: str, due_at: float, payload: dict[str, Any]) -> None: ...
+    @abc.abstractmethod
+    async def clear_timer(self, game_id: int, kind: str | None = None) -> None: ...
+    @abc.abstractmethod
+    async def due_timers(self, now: float) -> list[TimerRow]: ...
+    @abc.abstractmethod
+    async def next_timer_due(self) -> float | None: ...
+
+    # outbox
+    @abc.abstractmethod
+    async def enqueue(self, kind: str, target_id: int, game_id: int | None, payload: dict[str, Any],
+                      now: float) -> int: ...
+    @abc.abstractmethod
+    async def pending(self, limit: int = 50) -> list[OutboxRow]: ...
+    @abc.abstractmethod
+    async def mark_sent(self, outbox_id: int, now: float) -> None: ...
+    @abc.abstractmethod
+    async def mark_failed(self, outbox_id: int, why: str | None) -> None:
+        """Count a failed attempt; with ``why`` the message is given up for good."""
+
+    # users
+    @abc.abstractmethod
+    async def set_dm_closed(self, user_id: int, closed: bool) -> None: ...
+    @abc.abstractmethod
+    async def dm_closed(self, user_id: int) -> bool: ...

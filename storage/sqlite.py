@@ -1,0 +1,242 @@
+"""SQLite storage through aiosqlite: WAL, a busy timeout, numbered migrations at open."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage.base import ActionRow, Commit, GameRow, OutboxRow, SeatRow, SeqConflict, Store, TimerRow
+
+BUSY_TIMEOUT_MS = 5000
+_GAME_COLUMNS = ("id, guild_id, channel_id, engine, data_version, options, status, creator_id, max_players, "
+                 "random_seats, reminder_hours, autopass_hours, message_id, last_ping_key, pending, "
+                 "created_at, updated_at")
+_UPDATABLE = {"status", "message_id", "last_ping_key", "pending", "options", "random_seats",
+              "reminder_hours", "autopass_hours"}
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(number, sql) for every file named NNN_*.sql in storage/migrations, in order."""
+    folder = resources.files("storage") / "migrations"
+    found = [(int(p.name[:3]), p.read_text(encoding="utf-8")) for p in folder.iterdir() if p.name.endswith(".sql")]
+    return sorted(found)
+
+
+class SqliteStore(Store):
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.db: aiosqlite.Connection | None = None
+        # One connection is shared by every coroutine: writes take this lock so two
+        # transactions never interleave on it. Other processes are held off by SQLite itself.
+        self._write = asyncio.Lock()
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = await aiosqlite.connect(self.path, isolation_level=None)
+        for pragma in (f"busy_timeout = {BUSY_TIMEOUT_MS}", "journal_mode = WAL", "foreign_keys = ON"):
+            await self._rows(f"PRAGMA {pragma}")
+        await self._migrate()
+
+    async def close(self) -> None:
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+    async def _migrate(self) -> None:
+        async with self._write:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
+                    current = (await cur.fetchone())[0] or 0
+                for number, sql in migrations():
+                    if number > current:
+                        for statement in sql.split(";"):
+                            if statement.strip():
+                                async with self.db.execute(statement):
+                                    pass
+                        await self.db.execute("INSERT INTO schema_version VALUES (?)", (number,))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        return (await self._rows("SELECT MAX(version) FROM schema_version"))[0][0]
+
+    async def _tx(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
+        """Run statements in one immediate transaction; return each lastrowid."""
+        async with self._write:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                ids = []
+                for sql, args in statements:
+                    async with self.db.execute(sql, args) as cur:
+                        ids.append(cur.lastrowid)
+                await self.db.execute("COMMIT")
+                return ids
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
+        async with self.db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    # --- games and seats ---------------------------------------------------
+    async def create_game(self, *, guild_id, channel_id, engine, data_version, options, creator_id,
+                          max_players, random_seats, reminder_hours, autopass_hours, now) -> int:
+        (gid,) = await self._tx([(
+            "INSERT INTO games (guild_id, channel_id, engine, data_version, options, status, creator_id, "
+            "max_players, random_seats, reminder_hours, autopass_hours, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, channel_id, engine, data_version, json.dumps(options), creator_id, max_players,
+             int(random_seats), reminder_hours, autopass_hours, now, now))])
+        return gid
+
+    def _game(self, r: tuple, seats: list[SeatRow]) -> GameRow:
+        return GameRow(id=r[0], guild_id=r[1], channel_id=r[2], engine=r[3], data_version=r[4],
+                       options=json.loads(r[5]), status=r[6], creator_id=r[7], max_players=r[8],
+                       random_seats=bool(r[9]), reminder_hours=r[10], autopass_hours=r[11], message_id=r[12],
+                       last_ping_key=r[13], pending=json.loads(r[14]), created_at=r[15], updated_at=r[16],
+                       seats=seats)
+
+    async def _seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._rows("SELECT position, seat, user_id, name FROM seats WHERE game_id = ? ORDER BY position",
+                                (game_id,))
+        return [SeatRow(*r) for r in rows]
+
+    async def game(self, game_id: int) -> GameRow | None:
+        rows = await self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return self._game(rows[0], await self._seats(game_id)) if rows else None
+
+    async def games(self, *, channel_id=None, user_id=None, statuses=("lobby", "active")) -> list[GameRow]:
+        where = [f"status IN ({', '.join('?' * len(statuses))})"]
+        args: list[Any] = list(statuses)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            args.append(channel_id)
+        if user_id is not None:
+            where.append("id IN (SELECT game_id FROM seats WHERE user_id = ?)")
+            args.append(user_id)
+        rows = await self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE {' AND '.join(where)} ORDER BY id",
+                                tuple(args))
+        return [self._game(r, await self._seats(r[0])) for r in rows]
+
+    @staticmethod
+    def _update_stmt(game_id: int, now: float, fields: dict[str, Any]) -> tuple[str, tuple]:
+        bad = set(fields) - _UPDATABLE
+        if bad:
+            raise ValueError(f"not updatable: {bad}")
+        values = [json.dumps(v) if k in ("pending", "options") else v for k, v in fields.items()]
+        sets = "".join(f"{k} = ?, " for k in fields)
+        return f"UPDATE games SET {sets}updated_at = ? WHERE id = ?", (*values, now, game_id)
+
+    async def update_game(self, game_id: int, now: float, **fields: Any) -> None:
+        await self._tx([self._update_stmt(game_id, now, fields)])
+
+    async def add_seat(self, game_id: int, user_id: int, name: str) -> None:
+        await self._tx([("INSERT INTO seats (game_id, position, user_id, name) VALUES (?, "
+                         "(SELECT COALESCE(MAX(position), -1) + 1 FROM seats WHERE game_id = ?), ?, ?)",
+                         (game_id, game_id, user_id, name))])
+
+    async def remove_seat(self, game_id: int, user_id: int) -> None:
+        await self._tx([("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))])
+
+    async def assign_seats(self, game_id: int, user_ids_in_seat_order: list[int]) -> None:
+        await self._tx([("UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (i, game_id, u))
+                        for i, u in enumerate(user_ids_in_seat_order)])
+
+    async def replace_seat(self, game_id: int, seat: int, user_id: int, name: str) -> None:
+        await self._tx([("UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
+                         (user_id, name, game_id, seat))])
+
+    # --- the action log -------------------------------------------------------
+    async def commit(self, game_id: int, c: Commit, now: float) -> None:
+        stmts = [("INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                  (game_id, c.first_seq + i, seat, json.dumps(action), now)) for i, (seat, action) in enumerate(c.entries)]
+        if c.snapshot is not None:
+            stmts.append(("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                          (game_id, c.first_seq + len(c.entries) - 1, json.dumps(c.snapshot))))
+        stmts += [("INSERT INTO outbox (kind, target_id, game_id, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                   (kind, target, game_id, json.dumps(payload), now)) for kind, target, payload in c.outbox]
+        stmts += [("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, k)) for k in c.clear_timers]
+        stmts += [("INSERT OR REPLACE INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
+                   (game_id, k, due, json.dumps(p))) for k, due, p in c.timers]
+        stmts.append(self._update_stmt(game_id, now, c.game_fields))
+        try:
+            await self._tx(stmts)
+        except sqlite3.IntegrityError as e:
+            raise SeqConflict(f"game {game_id} already has an action at {c.first_seq}") from e
+
+    async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
+        rows = await self._rows("SELECT seq, seat, action, at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                (game_id, after_seq))
+        return [ActionRow(q, s, json.loads(a), t) for q, s, a, t in rows]
+
+    async def undo_last(self, game_id: int, seq: int, now: float) -> None:
+        await self._tx([
+            ("INSERT INTO undone_actions SELECT game_id, seq, seat, action, at, ? FROM actions "
+             "WHERE game_id = ? AND seq = ? AND seq = (SELECT MAX(seq) FROM actions WHERE game_id = ?)",
+             (now, game_id, seq, game_id)),
+            ("DELETE FROM actions WHERE game_id = ? AND seq = ? AND seq = "
+             "(SELECT MAX(seq) FROM actions WHERE game_id = ?)", (game_id, seq, game_id)),
+            ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
+        ])
+
+    async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                                (game_id,))
+        return (rows[0][0], json.loads(rows[0][1])) if rows else None
+
+    # --- timers ---------------------------------------------------------------
+    async def set_timer(self, game_id, kind, due_at, payload) -> None:
+        await self._tx([("INSERT OR REPLACE INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
+                         (game_id, kind, due_at, json.dumps(payload)))])
+
+    async def clear_timer(self, game_id, kind=None) -> None:
+        if kind is None:
+            await self._tx([("DELETE FROM timers WHERE game_id = ?", (game_id,))])
+        else:
+            await self._tx([("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))])
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        rows = await self._rows("SELECT game_id, kind, due_at, payload FROM timers WHERE due_at <= ? ORDER BY due_at",
+                                (now,))
+        return [TimerRow(g, k, d, json.loads(p)) for g, k, d, p in rows]
+
+    async def next_timer_due(self) -> float | None:
+        rows = await self._rows("SELECT MIN(due_at) FROM timers")
+        return rows[0][0]
+
+    # --- outbox ----------------------------------------------------------------
+    async def enqueue(self, kind, target_id, game_id, payload, now) -> int:
+        (oid,) = await self._tx([("INSERT INTO outbox (kind, target_id, game_id, payload, created_at) "
+                                  "VALUES (?, ?, ?, ?, ?)", (kind, target_id, game_id, json.dumps(payload), now))])
+        return oid
+
+    async def pending(self, limit: int = 50) -> list[OutboxRow]:
+        rows = await self._rows("SELECT id, kind, target_id, game_id, payload, attempts FROM outbox "
+                                "WHERE sent_at IS NULL AND failed IS NULL ORDER BY id LIMIT ?", (limit,))
+        return [OutboxRow(i, k, t, g, json.loads(p), a) for i, k, t, g, p, a in rows]
+
+    async def mark_sent(self, outbox_id: int, now: float) -> None:
+        await self._tx([("UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?", (now, outbox_id))])
+
+    async def mark_failed(self, outbox_id: int, why: str | None) -> None:
+        await self._tx([("UPDATE outbox SET attempts = attempts + 1, failed = ? WHERE id = ?", (why, outbox_id))])
+
+    # --- users -------------------------------------------------------------------
+    async def set_dm_closed(self, user_id: int, closed: bool) -> None:
+        await self._tx([("INSERT INTO users (user_id, dm_closed) VALUES (?, ?) "
+                         "ON CONFLICT(user_id) DO UPDATE SET dm_closed = excluded.dm_closed", (user_id, int(closed)))])
+
+    async def dm_closed(self, user_id: int) -> bool:
+        rows = await self._rows("SELECT dm_closed FROM users WHERE user_id = ?", (user_id,))
+        return bool(rows and rows[0][0])

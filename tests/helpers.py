@@ -1,0 +1,50 @@
+"""Driving a table in SimCord the way players do: buttons on the table message and the
+ephemeral move panel."""
+from __future__ import annotations
+
+import discord
+
+
+def table_message(channel, game_id: int) -> discord.Message:
+    """The newest public message that is table game_id's live table message."""
+    for m in reversed(channel.history()):
+        if m.embeds and m.embeds[0].title and m.embeds[0].title.startswith(f"Table {game_id} ·"):
+            return m
+    raise AssertionError(f"no table message for table {game_id}")
+
+
+def public_texts(channels) -> list[str]:
+    """Everything any member can read in these channels: content, embeds and button labels."""
+    out = []
+    for ch in channels:
+        for m in ch.history():
+            out.append(m.content or "")
+            for e in m.embeds:
+                out.append(f"{e.title or ''} {e.description or ''} {' '.join(f.value for f in e.fields)}")
+            for row in m.components:
+                for c in getattr(row, "children", []):
+                    out.append(getattr(c, "label", "") or "")
+    return out
+
+
+async def create_table(member, channel, game="dicehand", **opts):
+    r = await member.slash(channel, "game create", game=game, **opts)
+    assert r.ephemeral, "create answers only its author"
+    text = r.response.content
+    assert text.startswith("Table "), text
+    return int(text.split()[1])
+
+
+async def open_hand(member, channel, game_id):
+    """Press 'My hand & moves' on the table message; returns the ephemeral InteractionResult."""
+    r = await member.click(table_message(channel, game_id), label="My hand & moves")
+    assert r.ephemeral
+    return r
+
+
+async def play(member, channel, game_id, label):
+    """Open the move panel and press the button with this label."""
+    panel = await open_hand(member, channel, game_id)
+    r = await member.click(panel.response, label=label)
+    assert r.ephemeral
+    return r
