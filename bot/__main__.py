@@ -82,13 +82,17 @@ def cmd_replay(path: str) -> int:
 
 def cmd_selfplay(game: str, players: int, seed: int, games: int) -> int:
     from bot.selfplay import NeverEnds, selfplay
+    from engines.base import RuleError
 
     try:
         for line in selfplay(game, players, seed, games):
             print(json.dumps(line))
-    except NeverEnds as e:
+    except (NeverEnds, RuleError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except KeyError as e:
+        print(f"error: {e.args[0]}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -14,6 +14,7 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.delivery import Delivery
 from bot.errors import player_sentence
+from bot.table_ui import DYNAMIC_ITEMS
 from bot.tables import Change, TableService
 from bot.timers import WAKE_EVENT, dispatcher
 from storage.sqlite import SqliteStore
@@ -56,8 +57,6 @@ class BoardBot(commands.Bot):
         self.tables = TableService(store, self.clock, rng=self.rng)
         self.delivery = Delivery(self)
         self.tables.listeners.append(self._on_change)
-        from cogs.table import DYNAMIC_ITEMS
-
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in COGS:
             if name not in self.extensions:

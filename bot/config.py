@@ -19,7 +19,7 @@ class Settings:
     preview_port: int = 8765
 
     @classmethod
-    def from_env(cls, env_file: str | None = ".env") -> "Settings":
+    def from_env(cls, env_file: str | None = ".env") -> Settings:
         if env_file:
             load_dotenv(env_file, override=False)
         guild = os.environ.get("BOT_DEV_GUILD", "").strip()

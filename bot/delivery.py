@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.present import presenter_for
+from bot.table_ui import hand_view, notice_text, table_message, vote_message
 from bot.tables import Change, Table
 from storage.base import OutboxRow
 
@@ -20,6 +21,8 @@ log = logging.getLogger("bot.delivery")
 #: The table message counts as scrolled away when this many newer messages sit below it.
 SCROLL_LIMIT = 8
 OUTBOX_EVENT = "outbox_ready"
+#: poke() wakes the outbox at once; this slow poll only catches rows another process queued.
+SAFETY_POLL = 3600.0
 #: Discord error code for "Cannot send messages to this user".
 DM_CLOSED = 50007
 
@@ -30,12 +33,8 @@ def channel_link(game) -> str:
     return f"<#{game.channel_id}>"
 
 
-def mentions(user_ids: list[int]) -> str:
-    return ", ".join(f"<@{u}>" for u in user_ids)
-
-
 class Delivery:
-    def __init__(self, bot: "BoardBot"):
+    def __init__(self, bot: BoardBot):
         self.bot = bot
         self._dirty = True  # set when a commit may have queued something
         self._stopping = False
@@ -78,8 +77,6 @@ class Delivery:
         return await ch.send(content, allowed_mentions=allowed, **kwargs)
 
     async def show_table(self, table: Table) -> None:
-        from cogs.table import table_message  # the cog owns how a table looks
-
         ch = await self._channel(table.game.channel_id)
         if ch is None:
             return
@@ -102,14 +99,10 @@ class Delivery:
         await self.bot.tables.store.update_game(game.id, self.bot.clock.now(), message_id=msg.id)
 
     async def _scrolled_away(self, ch, message_id: int) -> bool:
-        newer = 0
-        async for m in ch.history(limit=SCROLL_LIMIT + 1, after=discord.Object(message_id)):
-            newer += 1
-        return newer > SCROLL_LIMIT
+        newer = [m async for m in ch.history(limit=SCROLL_LIMIT + 1, after=discord.Object(message_id))]
+        return len(newer) > SCROLL_LIMIT
 
     async def _post_vote(self, table: Table, note: str) -> None:
-        from cogs.table import vote_message
-
         content, users, view = vote_message(table, note)
         if content:
             await self._say(table, content, users, view)
@@ -121,16 +114,24 @@ class Delivery:
             self._dirty = False
             rows = await self.bot.tables.store.pending()
             for row in rows:
+                await self._pace()
                 if self._stopping:
                     return
                 await self._deliver(row)
-                if self.bot.settings.dm_interval:
-                    await asyncio.sleep(self.bot.settings.dm_interval)
             if not rows and not self._dirty:
                 try:  # Client.wait_for parks cleanly (also under SimCord); poke() wakes it
-                    await self.bot.wait_for(OUTBOX_EVENT, timeout=60)
-                except asyncio.TimeoutError:
+                    await self.bot.wait_for(OUTBOX_EVENT, timeout=SAFETY_POLL)
+                except TimeoutError:
                     pass
+
+    async def _pace(self) -> None:
+        """Wait until dm_interval has passed since the last message sent, by the stored send
+        times, so the pace holds across a restart too."""
+        interval = self.bot.settings.dm_interval
+        if interval:
+            last = await self.bot.tables.store.last_sent()
+            if last is not None and (wait := last + interval - self.bot.clock.now()) > 0:
+                await asyncio.sleep(wait)
 
     def poke(self) -> None:
         self._dirty = True
@@ -168,8 +169,6 @@ class Delivery:
         await store.mark_sent(row.id, self.bot.clock.now())
 
     async def _send_dm(self, row: OutboxRow) -> None:
-        from cogs.table import hand_view
-
         tables = self.bot.tables
         gid, seat = row.payload["game_id"], row.payload["seat"]
         table = await tables.load(gid)
@@ -188,8 +187,6 @@ class Delivery:
         await user.send(f"{head}\n{body}"[:2000], view=hand_view(table, seat), nonce=f"ob{row.id}")
 
     async def _send_channel(self, row: OutboxRow) -> None:
-        from cogs.table import notice_text
-
         table = await self.bot.tables.load(row.payload["game_id"])
         content = notice_text(table, row.payload)
         if content:

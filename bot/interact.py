@@ -2,7 +2,8 @@
 reply only to the person who asked. Errors become a sentence for them alone."""
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 

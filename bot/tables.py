@@ -10,8 +10,9 @@ import json
 import logging
 import secrets
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import engines
 from bot.errors import Refusal

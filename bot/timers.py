@@ -2,7 +2,6 @@
 so they survive restarts; this task fires whatever is due."""
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -14,7 +13,7 @@ MAX_SLEEP = 3600.0
 WAKE_EVENT = "timers_changed"  # dispatched after each commit, since it may set an earlier timer
 
 
-async def run_due(bot: "BoardBot") -> int:
+async def run_due(bot: BoardBot) -> int:
     fired = 0
     for timer in await bot.tables.store.due_timers(bot.clock.now()):
         try:
@@ -26,7 +25,7 @@ async def run_due(bot: "BoardBot") -> int:
     return fired
 
 
-async def dispatcher(bot: "BoardBot") -> None:
+async def dispatcher(bot: BoardBot) -> None:
     while True:
         await run_due(bot)
         due = await bot.tables.store.next_timer_due()
@@ -36,5 +35,5 @@ async def dispatcher(bot: "BoardBot") -> None:
         # Client.wait_for parks cleanly (also under SimCord) and a commit wakes it early.
         try:
             await bot.wait_for(WAKE_EVENT, timeout=delay)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass

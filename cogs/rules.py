@@ -110,7 +110,8 @@ class RulesCog(commands.Cog):
                 else:
                     cmds.append(f"`/{cmd.name}` — {cmd.description}")
             return ("**Games**\n" + games + "\n\n**Commands**\n" + "\n".join(cmds) +
-                    "\n\nStart with `/game create`, then everyone presses **Join**; `/rules` explains each game.")[:2000]
+                    "\n\nStart with `/game create`, then everyone presses **Join**; "
+                    "`/rules` explains each game.")[:2000]
 
         await answer(interaction, work)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from typing import Any
 
 import discord
@@ -17,250 +16,7 @@ from discord.ext import commands
 import engines
 from bot.errors import Refusal
 from bot.interact import answer, is_admin
-from bot.present import presenter_for
-from bot.tables import Table, replace_votes_needed
-from engines.base import CHANCE
-
-MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for the select menu
-
-
-def _names(table: Table, seats) -> str:
-    return ", ".join(f"<@{table.game.user_at(s).user_id}>" for s in sorted(seats))
-
-
-# --- how a table looks ------------------------------------------------------------------------
-def table_message(table: Table) -> tuple[discord.Embed, discord.ui.View | None]:
-    game, engine = table.game, table.engine
-    embed = discord.Embed(title=f"Table {game.id} · {engine.title}")
-    embed.set_footer(text=f"table {game.id} · /game status table:{game.id} · /rules {engine.name}")
-    view = discord.ui.View(timeout=None)
-    if game.status == "lobby":
-        seats = "\n".join(f"• {s.name}" for s in game.seats)
-        order = "random" if game.random_seats else "in order of joining"
-        embed.description = (f"Waiting for players: {len(game.seats)} of up to {game.max_players} "
-                             f"(at least {engine.min_players}). Seat order: {order}.\n{seats}")
-        for op in ("join", "leave", "start"):
-            view.add_item(TableButton(op, game.id))
-        return embed, view
-    lines = presenter_for(engine.name).public_lines(table)
-    players = "\n".join(f"{s.seat + 1}. {s.name}" for s in game.in_seat_order())
-    embed.add_field(name="Players", value=players or "-", inline=False)
-    if game.status == "active":
-        aw = engine.awaiting(table.state)
-        if aw.seats:
-            lines.append(f"**Waiting for** {_names(table, aw.seats)}: {aw.prompt or 'a move'}.")
-        view.add_item(TableButton("hand", game.id))
-    elif game.status == "over":
-        scores = engine.scores(table.state)
-        ranked = sorted(range(len(scores)), key=lambda s: -scores[s])
-        lines.append("**Game over.** " + ", ".join(f"{game.user_at(s).name} {scores[s]}" for s in ranked))
-        view = None
-    else:
-        lines.append("**Abandoned.**")
-        view = None
-    embed.description = "\n".join(lines)[:4000]
-    return embed, view
-
-
-def hand_view(table: Table, seat: int) -> discord.ui.View | None:
-    """Buttons for each legal move of this seat (a select menu when there are many)."""
-    if table.state is None or table.game.status != "active":
-        return None
-    moves = table.engine.legal(table.state, seat)
-    if not moves:
-        return None
-    pres = presenter_for(table.engine.name)
-    view = discord.ui.View(timeout=None)
-    if len(moves) <= MAX_BUTTONS:
-        for i, move in enumerate(moves):
-            view.add_item(MoveButton(table.game.id, table.seq, i, pres.move_label(table, move)[:80]))
-    else:
-        view.add_item(MoveSelect(table.game.id, table.seq,
-                                 [(i, pres.move_label(table, m)[:100]) for i, m in enumerate(moves[:25])]))
-    return view
-
-
-def hand_reply(table: Table, seat: int) -> dict[str, Any]:
-    pres = presenter_for(table.engine.name)
-    lines = [f"**Table {table.game.id} · {table.engine.title}**", *pres.private_lines(table, seat)]
-    view = hand_view(table, seat)
-    if view is None and table.game.status == "active":
-        aw = table.engine.awaiting(table.state)
-        lines.append(f"Nothing to do right now; waiting for {_names(table, aw.seats) or 'chance'}.")
-    reply: dict[str, Any] = {"content": "\n".join(lines)[:2000]}
-    if view is not None:
-        reply["view"] = view
-    return reply
-
-
-def notice_text(table: Table, payload: dict[str, Any]) -> str | None:
-    """Text of a channel notice queued in the outbox."""
-    game, engine = table.game, table.engine
-    users = mentions(payload.get("users", []))
-    kind = payload["kind"]
-    if kind == "ping":
-        if game.status != "active":
-            return None
-        return f"Table {game.id} · {engine.title}: {users}, your move ({engine.awaiting(table.state).prompt})."
-    if kind == "reminder":
-        return f"Reminder: table {game.id} · {engine.title} is waiting for {users}."
-    if kind == "autopass":
-        if payload.get("secret"):
-            return f"Table {game.id}: time ran out, so a choice was made for {users}."
-        return f"Table {game.id}: time ran out; played for {users}: {', '.join(payload['labels'])}."
-    if kind == "window":
-        return f"Table {game.id}: the time to choose is over; whoever had not chosen gets the default."
-    if kind == "over":
-        return f"Table {game.id} · {engine.title} is over. Final scores are on the table message."
-    return None
-
-
-def mentions(user_ids: list[int]) -> str:
-    return ", ".join(f"<@{u}>" for u in user_ids)
-
-
-def vote_message(table: Table, note: str) -> tuple[str | None, list[int], discord.ui.View | None]:
-    game = table.game
-    view = discord.ui.View(timeout=None)
-    if note == "undo" and (req := game.pending.get("undo")):
-        waiting = [s for s in req["need"] if s not in req["yes"]]
-        users = [game.user_at(s).user_id for s in waiting]
-        for yes in (True, False):
-            view.add_item(VoteButton("undo", game.id, req["seq"], yes))
-        return (f"Table {game.id}: {game.user_at(req['seat']).name} asks to undo their last move. "
-                f"{mentions(users)}, do you agree?"), users, view
-    if note == "replace" and (req := game.pending.get("replace")):
-        need = replace_votes_needed(game)
-        for yes in (True, False):
-            view.add_item(VoteButton("repl", game.id, req["seat"], yes))
-        return (f"Table {game.id}: proposal to give seat {req['seat'] + 1} ({game.user_at(req['seat']).name}) "
-                f"to {req['name']}. {len(req['yes'])} of {need} votes needed so far."), [], view
-    if note.endswith("refused"):
-        return f"Table {game.id}: the {note.split()[0].replace('repl', 'replacement')} was refused.", [], None
-    return None, [], None
-
-
-# --- buttons that survive restarts ---------------------------------------------------------------
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tbl:(?P<op>join|leave|start|hand):(?P<gid>\d+)"):
-    LOOK = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
-            "start": ("Start", discord.ButtonStyle.primary), "hand": ("My hand & moves", discord.ButtonStyle.primary)}
-
-    def __init__(self, op: str, game_id: int):
-        label, style = self.LOOK[op]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tbl:{op}:{game_id}"))
-        self.op, self.game_id = op, game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(match["op"], int(match["gid"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        tables = interaction.client.tables
-        user = interaction.user
-
-        async def work():
-            if self.op == "join":
-                await tables.join(self.game_id, user.id, user.display_name)
-                return f"You joined table {self.game_id}."
-            if self.op == "leave":
-                await tables.leave(self.game_id, user.id)
-                return f"You left table {self.game_id}."
-            if self.op == "start":
-                await tables.start(self.game_id, user.id)
-                return f"Table {self.game_id} has started."
-            return await my_hand(tables, self.game_id, user.id)
-
-        await answer(interaction, work)
-
-
-async def my_hand(tables, game_id: int, user_id: int) -> dict[str, Any]:
-    table = await tables.load(game_id)
-    seat = table.game.seat_of(user_id)
-    if seat is None or table.game.status == "lobby":
-        raise Refusal(f"You are not playing at table {game_id}." if seat is None
-                      else f"Table {game_id} has not started yet.")
-    return hand_reply(table, seat)
-
-
-async def play_index(interaction: discord.Interaction, game_id: int, seq: int, index: int) -> dict[str, Any]:
-    tables = interaction.client.tables
-    table = await tables.load(game_id)
-    seat = tables._seat(table, interaction.user.id)
-    if seq != table.seq:
-        raise Refusal("The game has moved on since these choices were shown; here is what you can do now.")
-    moves = table.engine.legal(table.state, seat)
-    if not 0 <= index < len(moves):
-        raise Refusal("That choice is no longer available.")
-    move = moves[index]
-    secret = table.engine.awaiting(table.state).secret
-    table = await tables.act(game_id, interaction.user.id, move, expected_seq=seq)
-    label = presenter_for(table.engine.name).move_label(table, move)
-    reply = hand_reply(table, seat)
-    if secret and table.engine.awaiting(table.state).secret:
-        head = f"Your secret choice: **{label}**. Nobody sees it until everyone has chosen; you may change it until then."
-    else:
-        head = f"You played **{label}**."
-    reply["content"] = f"{head}\n{reply['content']}"[:2000]
-    return reply
-
-
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mv:(?P<gid>\d+):(?P<seq>\d+):(?P<idx>\d+)"):
-    def __init__(self, game_id: int, seq: int, index: int, label: str = "Move"):
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
-                                           custom_id=f"mv:{game_id}:{seq}:{index}"))
-        self.game_id, self.seq, self.index = game_id, seq, index
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["seq"]), int(match["idx"]), item.label or "Move")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: play_index(interaction, self.game_id, self.seq, self.index))
-
-
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mvs:(?P<gid>\d+):(?P<seq>\d+)"):
-    def __init__(self, game_id: int, seq: int, options: list[tuple[int, str]] | None = None):
-        opts = [discord.SelectOption(label=label, value=str(i)) for i, label in options or [(0, "-")]]
-        super().__init__(discord.ui.Select(custom_id=f"mvs:{game_id}:{seq}", placeholder="Choose your move",
-                                           options=opts))
-        self.game_id, self.seq = game_id, seq
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["seq"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        index = int(interaction.data["values"][0])
-        await answer(interaction, lambda: play_index(interaction, self.game_id, self.seq, index))
-
-
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"vote:(?P<kind>undo|repl):(?P<gid>\d+):(?P<ref>\d+):(?P<yes>[yn])"):
-    def __init__(self, kind: str, game_id: int, ref: int, yes: bool):
-        label = ("Agree" if yes else "Refuse")
-        style = discord.ButtonStyle.success if yes else discord.ButtonStyle.danger
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"vote:{kind}:{game_id}:{ref}:{'y' if yes else 'n'}"))
-        self.kind, self.game_id, self.ref, self.yes = kind, game_id, ref, yes
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(match["kind"], int(match["gid"]), int(match["ref"]), match["yes"] == "y")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        tables = interaction.client.tables
-
-        async def work():
-            if self.kind == "undo":
-                await tables.vote_undo(self.game_id, interaction.user.id, self.ref, self.yes)
-            else:
-                await tables.vote_replace(self.game_id, interaction.user.id, self.yes)
-            return "Your vote is counted." if self.yes else "You refused."
-
-        await answer(interaction, work)
-
-
-DYNAMIC_ITEMS = (TableButton, MoveButton, MoveSelect, VoteButton)
+from bot.table_ui import _names, my_hand, table_message
 
 
 # --- option parsing and autocomplete ---------------------------------------------------------------
@@ -434,7 +190,8 @@ class TableCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @game.command(name="replace", description="Give a seat to someone else (a vote of the players, or a server manager).")
+    @game.command(name="replace",
+                  description="Give a seat to someone else (a vote of the players, or a server manager).")
     @app_commands.describe(seat="Seat number as shown on the table", player="Who takes the seat")
     @app_commands.autocomplete(table=table_autocomplete)
     async def replace(self, interaction: discord.Interaction, seat: int, player: discord.Member,
@@ -456,7 +213,6 @@ class TableCog(commands.Cog):
         await answer(interaction, work)
 
 
-__all__ = ["TableCog", "DYNAMIC_ITEMS", "table_message", "hand_view", "notice_text", "vote_message", "CHANCE"]
 
 
 async def setup(bot) -> None:

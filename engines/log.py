@@ -6,8 +6,9 @@ The export is the JSON file ``/game export`` attaches and ``python -m bot replay
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from engines.base import CHANCE, Action, Engine, RuleError, State
 from engines.chance import RandomSource, draw

@@ -148,6 +148,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def pending(self, limit: int = 50) -> list[OutboxRow]: ...
     @abc.abstractmethod
+    async def last_sent(self) -> float | None:
+        """When the outbox last sent anything (for pacing)."""
+    @abc.abstractmethod
     async def mark_sent(self, outbox_id: int, now: float) -> None: ...
     @abc.abstractmethod
     async def mark_failed(self, outbox_id: int, why: str | None) -> None:

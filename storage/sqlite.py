@@ -160,7 +160,8 @@ class SqliteStore(Store):
     # --- the action log -------------------------------------------------------
     async def commit(self, game_id: int, c: Commit, now: float) -> None:
         stmts = [("INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                  (game_id, c.first_seq + i, seat, json.dumps(action), now)) for i, (seat, action) in enumerate(c.entries)]
+                  (game_id, c.first_seq + i, seat, json.dumps(action), now))
+                 for i, (seat, action) in enumerate(c.entries)]
         if c.snapshot is not None:
             stmts.append(("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
                           (game_id, c.first_seq + len(c.entries) - 1, json.dumps(c.snapshot))))
@@ -225,6 +226,9 @@ class SqliteStore(Store):
         rows = await self._rows("SELECT id, kind, target_id, game_id, payload, attempts FROM outbox "
                                 "WHERE sent_at IS NULL AND failed IS NULL ORDER BY id LIMIT ?", (limit,))
         return [OutboxRow(i, k, t, g, json.loads(p), a) for i, k, t, g, p, a in rows]
+
+    async def last_sent(self) -> float | None:
+        return (await self._rows("SELECT MAX(sent_at) FROM outbox"))[0][0]
 
     async def mark_sent(self, outbox_id: int, now: float) -> None:
         await self._tx([("UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?", (now, outbox_id))])

@@ -81,3 +81,89 @@ async def test_non_player_and_out_of_turn_are_refused_privately(world):
     before = len(await env.bot.tables.store.actions(gid))
     assert len(await env.bot.tables.store.actions(gid)) == before
     assert not env.errors
+
+
+async def start_game(env, ch, creator, others, **opts):
+    gid = await create_table(creator, ch, **opts)
+    for m in others:
+        await m.click(table_message(ch, gid), label="Join")
+    await creator.click(table_message(ch, gid), label="Start")
+    return gid
+
+
+def member_at(table, members, seat):
+    return next(m for m in members if m.id == table.game.user_at(seat).user_id)
+
+
+async def test_restart_mid_game_keeps_playing_through_the_same_buttons(world):
+    env, g, ch, members = world
+    gid = await start_game(env, ch, members[0], members[1:], players=3)
+    table = await env.bot.tables.load(gid)
+    first = member_at(table, members, min(table.engine.awaiting(table.state).seats))
+    await play(first, ch, gid, "Bet 1")
+    old_message = table_message(ch, gid)
+    seq_before = (await env.bot.tables.load(gid)).seq
+
+    await env.restart_bot()
+
+    table = await env.bot.tables.load(gid)
+    assert table.seq == seq_before and table.state["bets"].count(1) == 1
+    nxt = member_at(table, members, min(table.engine.awaiting(table.state).seats))
+    # the message posted before the restart still answers
+    panel = await nxt.click(old_message, label="My hand & moves")
+    assert panel.acknowledged and "Your hand:" in panel.response.content
+    r = await nxt.click(panel.response, label="Bet 2")
+    assert r.response.content.startswith("You played **Bet 2**.")
+    assert (await env.bot.tables.load(gid)).seq == seq_before + 1
+
+
+async def test_closed_dms_fall_back_to_the_button_and_never_leak(world):
+    env, g, ch, (ann, ben, cat) = world
+    env.inject_error("POST", f"/channels/{ben.user.dm_channel.id}/messages", status=403, code=50007,
+                     message="Cannot send messages to this user", times=None)
+    gid = await start_game(env, ch, ann, [ben, cat], players=3)
+    assert ben.user.dm_channel.history() == []
+    assert await env.bot.tables.store.dm_closed(ben.id)
+    notices = [m.content for m in ch.history() if "DMs are closed" in (m.content or "")]
+    assert len(notices) == 1 and f"<@{ben.id}>" in notices[0]
+    table = await env.bot.tables.load(gid)
+    ben_seat = table.game.seat_of(ben.id)
+    hand = table.state["hands"][ben_seat]
+    panel = await open_hand(ben, ch, gid)
+    assert f"Your hand: {', '.join(str(c) for c in sorted(hand))}" in panel.response.content
+    # play the whole game; Ben's hand never shows in public, and the notice is not repeated
+    await finish(env, env.bot, ch, [ann, ben, cat], gid)
+    texts = public_texts([ch])
+    assert not any("Your hand" in t for t in texts)
+    assert sum("DMs are closed" in t for t in texts) == 1
+    assert ben.user.dm_channel.history() == []
+
+
+async def test_secret_choices_stay_secret_until_the_reveal(world):
+    env, g, ch, (ann, ben, cat) = world
+    gid = await start_game(env, ch, ann, [ben], players=2)
+    for _ in range(2):  # both bet 0
+        table = await env.bot.tables.load(gid)
+        await play(member_at(table, [ann, ben], table.state["turn"]), ch, gid, "Bet 0")
+    table = await env.bot.tables.load(gid)
+    ann_card = max(table.state["hands"][table.game.seat_of(ann.id)])
+    r = await play(ann, ch, gid, f"Play card {ann_card}")
+    assert "Your secret choice" in r.response.content
+    # change of mind is allowed before everyone has chosen
+    low = min(table.state["hands"][table.game.seat_of(ann.id)])
+    await play(ann, ch, gid, f"Play card {low}")
+    assert (await env.bot.tables.load(gid)).state["picks"][table.game.seat_of(ann.id)] == low
+    public = " ".join(public_texts([ch]))
+    assert f"Play card {ann_card}" not in public and "Your secret choice" not in public
+    assert "✔ chosen" in table_message(ch, gid).embeds[0].description
+
+
+def test_an_empty_hand_ends_the_game_early():
+    """Ruling (docs/rules/dicehand.md): with 5 players the whole deck is dealt, so hands empty
+    after 3 rounds and the game ends there even if 5 rounds were chosen."""
+    import random as _random
+
+    from bot.selfplay import play_one
+
+    result = play_one("dicehand", 5, _random.Random(1), options={"rounds": 5})
+    assert result["actions"] == 1 + 3 * (5 + 5 + 1)

@@ -133,7 +133,8 @@ class DiceHand(Engine):
         s["last"] = {"picks": list(s["picks"]), "die": die, "bets": list(s["bets"])}
         s["picks"] = [None] * s["seats"]
         s["bets"] = [None] * s["seats"]
-        if s["round"] >= s["rounds"]:
+        # Ruling: with 4-5 players the deck runs dry; the game ends early once a hand is empty.
+        if s["round"] >= s["rounds"] or not all(s["hands"]):
             s["phase"] = "over"
             return
         s["round"] += 1
