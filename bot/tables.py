@@ -72,7 +72,8 @@ class TableService:
         self.snapshot_every = snapshot_every
         self.listeners: list[Listener] = []
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._cache: dict[int, tuple[int, State]] = {}
+        # game id -> (undo count, seq, state): the state after seq, valid while no undo happened
+        self._cache: dict[int, tuple[int, int, State]] = {}
 
     # --- loading ---------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
@@ -85,14 +86,15 @@ class TableService:
         if game.status == "lobby":
             return Table(game, engine, None, 0)
         cached = self._cache.get(game_id)
-        if cached is None:
+        if cached is not None and cached[0] == game.undos:
+            seq, state = cached[1:]
+        else:  # never loaded, or another process undid a move since
             snap = await self.store.latest_snapshot(game_id)
-            cached = snap if snap else (0, engine.setup(game.options, len(game.seats)))
-        seq, state = cached
+            seq, state = snap if snap else (0, engine.setup(game.options, len(game.seats)))
         tail = await self.store.actions(game_id, after_seq=seq)
         state = replay(engine, state, [(a.seq, a.seat, a.action) for a in tail])
         seq = tail[-1].seq if tail else seq
-        self._cache[game_id] = (seq, state)
+        self._cache[game_id] = (game.undos, seq, state)
         return Table(game, engine, state, seq)
 
     async def full_replay(self, game_id: int) -> State:
@@ -247,7 +249,7 @@ class TableService:
             self._cache.pop(game.id, None)
             raise Refusal("Someone else moved at the same moment, so your move was not applied; "
                           "look at the table and try again.") from None
-        self._cache[game.id] = (last, state)
+        self._cache[game.id] = (game.undos, last, state)
         table = await self.load(game.id)
         await self._tell(Change(kind, table, entries=[(first + i, s, a) for i, (s, a) in enumerate(entries)]))
         return table
@@ -381,7 +383,7 @@ class TableService:
         game = table.game
         before = await self._state_before(table)
         await self.store.undo_last(game.id, seq, self.clock.now())
-        self._cache[game.id] = (seq - 1, before)
+        self._cache[game.id] = (game.undos + 1, seq - 1, before)
         pending = {k: v for k, v in game.pending.items() if k != "undo"}
         aw = table.engine.awaiting(before)
         await self.store.update_game(game.id, self.clock.now(), pending=pending,

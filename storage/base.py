@@ -38,6 +38,7 @@ class GameRow:
     pending: dict[str, Any]
     created_at: float
     updated_at: float
+    undos: int = 0  # bumped by every undo: a cached state from before it is stale
     seats: list[SeatRow] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:

@@ -15,7 +15,7 @@ from storage.base import ActionRow, Commit, GameRow, OutboxRow, SeatRow, SeqConf
 BUSY_TIMEOUT_MS = 5000
 _GAME_COLUMNS = ("id, guild_id, channel_id, engine, data_version, options, status, creator_id, max_players, "
                  "random_seats, reminder_hours, autopass_hours, message_id, last_ping_key, pending, "
-                 "created_at, updated_at")
+                 "created_at, updated_at, undos")
 _UPDATABLE = {"status", "message_id", "last_ping_key", "pending", "options", "random_seats",
               "reminder_hours", "autopass_hours"}
 
@@ -105,7 +105,7 @@ class SqliteStore(Store):
                        options=json.loads(r[5]), status=r[6], creator_id=r[7], max_players=r[8],
                        random_seats=bool(r[9]), reminder_hours=r[10], autopass_hours=r[11], message_id=r[12],
                        last_ping_key=r[13], pending=json.loads(r[14]), created_at=r[15], updated_at=r[16],
-                       seats=seats)
+                       undos=r[17], seats=seats)
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._rows("SELECT position, seat, user_id, name FROM seats WHERE game_id = ? ORDER BY position",
@@ -189,6 +189,7 @@ class SqliteStore(Store):
             ("DELETE FROM actions WHERE game_id = ? AND seq = ? AND seq = "
              "(SELECT MAX(seq) FROM actions WHERE game_id = ?)", (game_id, seq, game_id)),
             ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
+            ("UPDATE games SET undos = undos + 1 WHERE id = ?", (game_id,)),
         ])
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:

@@ -114,5 +114,5 @@ async def test_outbox_sends_every_dm_exactly_once_across_a_restart(simcord_env):
     assert per_user == {m.name: 2 for m in members}, per_user
     assert await env.bot.tables.store.pending(500) == []
     times = sorted(msg.created_at for m in members for msg in m.user.dm_channel.history())
-    gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:])]
+    gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
     assert min(gaps) >= 9.9, "the outbox keeps its rate limit"

@@ -15,6 +15,10 @@ HAND = 3
 MAX_BET = 2
 
 
+def _is_int(x: Any) -> bool:
+    return type(x) is int  # JSON true is not a number here
+
+
 class DiceHand(Engine):
     name = "dicehand"
     title = "Dice & Hands"
@@ -82,9 +86,12 @@ class DiceHand(Engine):
         t = a["type"]
         if seat == CHANCE:
             if t == "shuffle" and s["phase"] == "shuffle":
-                self._deal(s, a["order"])
+                self._deal(s, a.get("order"))
             elif t == "dice" and s["phase"] == "roll":
-                self._resolve(s, a["values"][0])
+                values = a.get("values")
+                if not (isinstance(values, list) and len(values) == 1 and _is_int(values[0])):
+                    raise RuleError("A roll is one die showing 1 to 6.")
+                self._resolve(s, values[0])
             elif t == "expire" and s["phase"] == "pick":
                 for i, p in enumerate(s["picks"]):
                     if p is None:
@@ -95,7 +102,7 @@ class DiceHand(Engine):
             return
         if t == "bet" and s["phase"] == "bet":
             amount = a.get("amount")
-            if not isinstance(amount, int) or not 0 <= amount <= MAX_BET:
+            if not _is_int(amount) or not 0 <= amount <= MAX_BET:
                 raise RuleError(f"A bet is 0 to {MAX_BET} points.")
             s["bets"][seat] = amount
             s["turn"] = (seat + 1) % s["seats"]
@@ -103,7 +110,7 @@ class DiceHand(Engine):
                 s["phase"] = "pick"
         elif t == "pick" and s["phase"] == "pick":
             card = a.get("card")
-            if card not in s["hands"][seat]:
+            if not _is_int(card) or card not in s["hands"][seat]:
                 raise RuleError("You do not hold that card.")
             s["picks"][seat] = card
             if all(p is not None for p in s["picks"]):
@@ -111,8 +118,8 @@ class DiceHand(Engine):
         else:
             raise RuleError("That move does not fit this part of the round.")
 
-    def _deal(self, s: State, order: list[int]) -> None:
-        if sorted(order) != list(range(DECK_SIZE)):
+    def _deal(self, s: State, order: Any) -> None:
+        if not (isinstance(order, list) and all(_is_int(i) for i in order) and sorted(order) == list(range(DECK_SIZE))):
             raise RuleError("A shuffle must order every card once.")
         deck = [i + 1 for i in order]
         for i in range(s["seats"]):

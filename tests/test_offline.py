@@ -1,0 +1,48 @@
+"""The offline table: `python -m bot` without a token serves SimCord's preview on loopback."""
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_offline_table_starts_and_its_page_answers_on_loopback(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env |= {"BOT_DB_PATH": str(tmp_path / "offline.sqlite3"), "BOT_PREVIEW_PORT": str(port)}
+    proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env | {"PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True)
+    try:
+        url, seen = None, []
+        deadline = time.monotonic() + 60
+        while url is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+            if m := re.search(r"open (http://127\.0\.0\.1:(\d+)/#\S+)", line):
+                url = m[1]
+                assert int(m[2]) == port
+        assert url, "no preview URL printed:\n" + "".join(seen)
+        assert "No DISCORD_TOKEN set: opening the offline table." in "".join(seen)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as resp:
+            assert resp.status == 200
+            assert "SimCord Preview" in resp.read().decode()
+        assert (tmp_path / "offline.sqlite3").exists(), "the offline table keeps games in the SQLite file"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert proc.returncode == 0
