@@ -80,6 +80,8 @@ class TableCog(commands.Cog):
                      seating: str = "random", reminder_hours: float | None = None, autopass_hours: float = 0.0,
                      options: str = "") -> None:
         async def work():
+            if interaction.guild_id is None:
+                raise Refusal("Tables live in a server channel or thread, not in DMs.")
             table = await self.bot.tables.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id, engine_name=game,
                 user_id=interaction.user.id, name=interaction.user.display_name, options=parse_options(options),

@@ -167,3 +167,23 @@ def test_an_empty_hand_ends_the_game_early():
 
     result = play_one("dicehand", 5, _random.Random(1), options={"rounds": 5})
     assert result["actions"] == 1 + 3 * (5 + 5 + 1)
+
+
+async def test_a_move_can_be_played_from_the_dm(world):
+    env, g, ch, (ann, ben, cat) = world
+    gid = await start_game(env, ch, ann, [ben], players=2)
+    table = await env.bot.tables.load(gid)
+    first = member_at(table, [ann, ben], table.state["turn"])
+    dm = first.user.dm_channel.last_message
+    r = await first.user.click(dm, label="Bet 1")
+    assert r.ephemeral and r.response.content.startswith("You played **Bet 1**.")
+    assert (await env.bot.tables.load(gid)).state["bets"][table.state["turn"]] == 1
+    # the DM's buttons belong to a moment of the game: pressed again later, they say so
+    r = await first.user.click(dm, label="Bet 2")
+    assert r.response.content.startswith("The game has moved on since these choices were shown")
+
+
+async def test_tables_are_not_created_in_dms(world):
+    env, g, ch, (ann, ben, cat) = world
+    r = await ann.user.slash("game create", game="dicehand")
+    assert r.ephemeral and r.response.content == "Tables live in a server channel or thread, not in DMs."
