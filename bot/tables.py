@@ -232,7 +232,7 @@ class TableService:
         now = self.clock.now()
         first = table.seq + 1
         last = table.seq + len(entries)
-        c = Commit(first_seq=first, entries=entries, outbox=list(outbox or []))
+        c = Commit(first_seq=first, entries=entries, outbox=list(outbox or []), undos=game.undos)
         if entries and (last // self.snapshot_every) > (table.seq // self.snapshot_every):
             c.snapshot = state
         after = Table(game, engine, state, last)
@@ -382,7 +382,11 @@ class TableService:
     async def _undo(self, table: Table, seq: int) -> Table:
         game = table.game
         before = await self._state_before(table)
-        await self.store.undo_last(game.id, seq, self.clock.now())
+        try:
+            await self.store.undo_last(game.id, seq, self.clock.now(), game.undos)
+        except SeqConflict:
+            self._cache.pop(game.id, None)
+            raise Refusal("Someone moved at the same moment, so nothing was undone.") from None
         self._cache[game.id] = (game.undos + 1, seq - 1, before)
         pending = {k: v for k, v in game.pending.items() if k != "undo"}
         aw = table.engine.awaiting(before)

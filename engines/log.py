@@ -66,7 +66,12 @@ def replay_export(doc: dict[str, Any]) -> tuple[Engine, State]:
 
     if doc.get("format") != FORMAT:
         raise ValueError("This file is not a game log exported by the bot.")
-    engine = engines.get(doc["game"])
+    try:
+        engine = engines.get(doc["game"])
+    except KeyError as e:
+        if "game" not in doc:
+            raise
+        raise ValueError(e.args[0]) from None
     state = engine.setup(doc["options"], doc["seats"])
     entries = [(a["seq"], a["seat"], a["action"]) for a in doc["actions"]]
     return engine, replay(engine, state, entries)

@@ -72,6 +72,9 @@ class Commit:
     timers: list[tuple[str, float, dict[str, Any]]] = field(default_factory=list)
     clear_timers: list[str] = field(default_factory=list)
     game_fields: dict[str, Any] = field(default_factory=dict)
+    #: The undo count the entries were computed against: with entries, the commit also
+    #: refuses (SeqConflict) if the log no longer ends at first_seq - 1 or an undo happened.
+    undos: int | None = None
 
 
 @dataclass
@@ -127,8 +130,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]: ...
     @abc.abstractmethod
-    async def undo_last(self, game_id: int, seq: int, now: float) -> None:
-        """Remove the action at seq (which must be the last) and snapshots at or after it."""
+    async def undo_last(self, game_id: int, seq: int, now: float, undos: int) -> None:
+        """Remove the action at seq and snapshots at or after it; raise SeqConflict unless
+        seq is still the last action and the game has had exactly ``undos`` undos."""
     @abc.abstractmethod
     async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None: ...
 

@@ -39,8 +39,18 @@ class SqliteStore(Store):
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.db = await aiosqlite.connect(self.path, isolation_level=None)
-        for pragma in (f"busy_timeout = {BUSY_TIMEOUT_MS}", "journal_mode = WAL", "foreign_keys = ON"):
-            await self._rows(f"PRAGMA {pragma}")
+        await self._rows(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await self._rows("PRAGMA foreign_keys = ON")
+        # Switching to WAL needs a moment alone with the file and SQLite does not wait for
+        # it with the busy timeout, so a second process opening the same new file retries.
+        for attempt in range(BUSY_TIMEOUT_MS // 50):
+            try:
+                await self._rows("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or attempt == BUSY_TIMEOUT_MS // 50 - 1:
+                    raise
+                await asyncio.sleep(0.05)
         await self._migrate()
 
     async def close(self) -> None:
@@ -70,11 +80,20 @@ class SqliteStore(Store):
     async def schema_version(self) -> int:
         return (await self._rows("SELECT MAX(version) FROM schema_version"))[0][0]
 
-    async def _tx(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
-        """Run statements in one immediate transaction; return each lastrowid."""
+    async def _tx(self, statements: list[tuple[str, tuple]],
+                  log_at: tuple[int, int, int] | None = None) -> list[int | None]:
+        """Run statements in one immediate transaction; return each lastrowid. With
+        ``log_at=(game_id, last_seq, undos)`` first check that the game's log still ends at
+        last_seq with that many undos, else raise SeqConflict and change nothing."""
         async with self._write:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
+                if log_at is not None:
+                    game_id, last_seq, undos = log_at
+                    rows = await self._rows("SELECT (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?), "
+                                            "undos FROM games WHERE id = ?", (game_id, game_id))
+                    if not rows or rows[0] != (last_seq, undos):
+                        raise SeqConflict(f"game {game_id} moved on: log at {rows[0] if rows else None}")
                 ids = []
                 for sql, args in statements:
                     async with self.db.execute(sql, args) as cur:
@@ -171,8 +190,9 @@ class SqliteStore(Store):
         stmts += [("INSERT OR REPLACE INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
                    (game_id, k, due, json.dumps(p))) for k, due, p in c.timers]
         stmts.append(self._update_stmt(game_id, now, c.game_fields))
+        log_at = (game_id, c.first_seq - 1, c.undos) if c.entries and c.undos is not None else None
         try:
-            await self._tx(stmts)
+            await self._tx(stmts, log_at)
         except sqlite3.IntegrityError as e:
             raise SeqConflict(f"game {game_id} already has an action at {c.first_seq}") from e
 
@@ -181,16 +201,14 @@ class SqliteStore(Store):
                                 (game_id, after_seq))
         return [ActionRow(q, s, json.loads(a), t) for q, s, a, t in rows]
 
-    async def undo_last(self, game_id: int, seq: int, now: float) -> None:
+    async def undo_last(self, game_id: int, seq: int, now: float, undos: int) -> None:
         await self._tx([
             ("INSERT INTO undone_actions SELECT game_id, seq, seat, action, at, ? FROM actions "
-             "WHERE game_id = ? AND seq = ? AND seq = (SELECT MAX(seq) FROM actions WHERE game_id = ?)",
-             (now, game_id, seq, game_id)),
-            ("DELETE FROM actions WHERE game_id = ? AND seq = ? AND seq = "
-             "(SELECT MAX(seq) FROM actions WHERE game_id = ?)", (game_id, seq, game_id)),
+             "WHERE game_id = ? AND seq = ?", (now, game_id, seq)),
+            ("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)),
             ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
             ("UPDATE games SET undos = undos + 1 WHERE id = ?", (game_id,)),
-        ])
+        ], log_at=(game_id, seq, undos))
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
         rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",

@@ -1,0 +1,281 @@
+"""The SQLite store: migrations, PRAGMAs, the all-or-nothing commit, the outbox, timers,
+undo, and two connections on one file standing in for two bot processes."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from importlib import resources
+
+import pytest
+
+from storage.base import Commit, SeqConflict
+from storage.sqlite import BUSY_TIMEOUT_MS, SqliteStore, migrations
+
+MIGRATION_FILES = [p.name for p in (resources.files("storage") / "migrations").iterdir() if p.name.endswith(".sql")]
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "store.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path):
+    s = SqliteStore(db_path)
+    await s.open()
+    yield s
+    await s.close()
+
+
+async def new_game(store, now: float = 100.0) -> int:
+    gid = await store.create_game(guild_id=1, channel_id=2, engine="dicehand", data_version=1, options={"rounds": 3},
+                                  creator_id=11, max_players=3, random_seats=False, reminder_hours=24,
+                                  autopass_hours=0, now=now)
+    for uid, name in ((11, "ann"), (12, "ben")):
+        await store.add_seat(gid, uid, name)
+    await store.assign_seats(gid, [11, 12])
+    return gid
+
+
+def bet(n):
+    return {"type": "bet", "amount": n}
+
+
+async def count(store, table: str, game_id: int) -> int:
+    return (await store._rows(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,)))[0][0]
+
+
+# --- opening ---------------------------------------------------------------------------------
+async def test_every_migration_is_applied_once_at_open(store):
+    assert MIGRATION_FILES, "storage/migrations holds the schema"
+    assert await store.schema_version() == len(MIGRATION_FILES) == len(migrations())
+    rows = await store._rows("SELECT version FROM schema_version ORDER BY version")
+    assert [r[0] for r in rows] == [n for n, _ in migrations()]
+    tables = {r[0] for r in await store._rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"games", "seats", "actions", "undone_actions", "snapshots", "timers", "outbox", "users"} <= tables
+
+
+async def test_wal_busy_timeout_and_foreign_keys_are_set(store):
+    assert (await store._rows("PRAGMA journal_mode"))[0][0] == "wal"
+    assert (await store._rows("PRAGMA busy_timeout"))[0][0] == BUSY_TIMEOUT_MS > 0
+    assert (await store._rows("PRAGMA foreign_keys"))[0][0] == 1
+
+
+async def test_reopening_the_file_keeps_data_and_does_not_migrate_again(db_path):
+    first = SqliteStore(db_path)
+    await first.open()
+    gid = await new_game(first)
+    await first.close()
+    again = SqliteStore(db_path)
+    await again.open()  # a second CREATE TABLE games would raise here
+    try:
+        rows = await again._rows("SELECT version FROM schema_version")
+        assert len(rows) == len(MIGRATION_FILES)
+        assert (await again.game(gid)).options == {"rounds": 3}
+    finally:
+        await again.close()
+
+
+# --- the action log ------------------------------------------------------------------------------
+async def test_commit_stores_entries_at_consecutive_seqs_with_everything_else(store):
+    gid = await new_game(store)
+    c = Commit(first_seq=1, entries=[(0, bet(1)), (-1, {"type": "dice", "values": [4]})],
+               snapshot={"phase": "bet"}, outbox=[("dm", 11, {"game_id": gid, "seat": 0})],
+               timers=[("reminder", 500.0, {})], game_fields={"last_ping_key": "k"})
+    await store.commit(gid, c, now=200.0)
+    assert [(a.seq, a.seat, a.action, a.at) for a in await store.actions(gid)] == [
+        (1, 0, bet(1), 200.0), (2, -1, {"type": "dice", "values": [4]}, 200.0)]
+    assert [a.seq for a in await store.actions(gid, after_seq=1)] == [2]
+    assert await store.latest_snapshot(gid) == (2, {"phase": "bet"})  # the state after the last entry
+    assert [(o.kind, o.target_id, o.payload) for o in await store.pending()] == [
+        ("dm", 11, {"game_id": gid, "seat": 0})]
+    assert [(t.kind, t.due_at) for t in await store.due_timers(500.0)] == [("reminder", 500.0)]
+    game = await store.game(gid)
+    assert game.last_ping_key == "k" and game.updated_at == 200.0
+
+
+async def test_a_commit_at_an_existing_seq_raises_seq_conflict_and_leaves_nothing_behind(store):
+    gid = await new_game(store)
+    await store.commit(gid, Commit(first_seq=1, entries=[(0, bet(1))]), now=1.0)
+    await store.commit(gid, Commit(first_seq=2, entries=[(1, bet(2))], snapshot={"s": 2}), now=2.0)
+    clash = Commit(first_seq=2, entries=[(1, bet(0)), (0, bet(0))], snapshot={"s": "clash"},
+                   outbox=[("dm", 12, {"x": 1}), ("channel", 2, {"kind": "ping"})],
+                   timers=[("reminder", 9.0, {}), ("window", 9.0, {})], game_fields={"status": "over"})
+    with pytest.raises(SeqConflict):
+        await store.commit(gid, clash, now=3.0)
+    assert [(a.seq, a.action) for a in await store.actions(gid)] == [(1, bet(1)), (2, bet(2))]
+    assert await store.latest_snapshot(gid) == (2, {"s": 2})
+    assert await store.pending() == []
+    assert await store.due_timers(1e9) == []
+    game = await store.game(gid)
+    assert game.status == "lobby" and game.updated_at == 2.0
+
+
+async def test_a_conflict_on_a_later_entry_of_the_batch_also_rolls_back_the_first(store):
+    gid = await new_game(store)
+    await store.commit(gid, Commit(first_seq=2, entries=[(0, bet(2))]), now=1.0)
+    with pytest.raises(SeqConflict):
+        await store.commit(gid, Commit(first_seq=1, entries=[(0, bet(1)), (1, bet(1))]), now=2.0)
+    assert [a.seq for a in await store.actions(gid)] == [2]
+
+
+async def test_a_commit_without_entries_still_stores_its_outbox_and_timers(store):
+    # Reminders and undo notices commit no action, so no seq is taken.
+    gid = await new_game(store)
+    await store.commit(gid, Commit(first_seq=1, entries=[], outbox=[("channel", 2, {"kind": "reminder"})],
+                                   timers=[("reminder", 50.0, {})]), now=1.0)
+    await store.commit(gid, Commit(first_seq=1, entries=[(0, bet(0))]), now=2.0)
+    assert [a.seq for a in await store.actions(gid)] == [1]
+    assert len(await store.pending()) == 1
+
+
+async def test_undo_last_moves_the_action_to_undone_and_drops_snapshots_at_or_after_it(store):
+    gid = await new_game(store)
+    for seq in (1, 2, 3):
+        await store.commit(gid, Commit(first_seq=seq, entries=[(seq % 2, bet(seq % 3))], snapshot={"after": seq}),
+                           now=float(seq))
+    assert (await store.game(gid)).undos == 0
+    await store.undo_last(gid, 3, now=10.0, undos=0)
+    assert (await store.game(gid)).undos == 1  # tells other processes their cached state is stale
+    assert [a.seq for a in await store.actions(gid)] == [1, 2]
+    assert await store.latest_snapshot(gid) == (2, {"after": 2})
+    undone = await store._rows("SELECT game_id, seq, seat, action, at, undone_at FROM undone_actions")
+    assert undone == [(gid, 3, 1, '{"type": "bet", "amount": 0}', 3.0, 10.0)]
+    # the seq is free again for the next move
+    await store.commit(gid, Commit(first_seq=3, entries=[(1, bet(2))]), now=11.0)
+    assert [(a.seq, a.action) for a in await store.actions(gid)][-1] == (3, bet(2))
+
+
+async def test_undo_last_refuses_to_remove_an_action_that_is_not_the_last(store):
+    gid = await new_game(store)
+    for seq in (1, 2):
+        await store.commit(gid, Commit(first_seq=seq, entries=[(0, bet(1))]), now=float(seq))
+    with pytest.raises(SeqConflict):
+        await store.undo_last(gid, 1, now=5.0, undos=0)
+    with pytest.raises(SeqConflict):  # the last action, but another undo happened since it was read
+        await store.undo_last(gid, 2, now=5.0, undos=1)
+    assert [a.seq for a in await store.actions(gid)] == [1, 2]
+    assert (await store.game(gid)).undos == 0
+    assert await count(store, "undone_actions", gid) == 0
+
+
+# --- outbox ----------------------------------------------------------------------------------------
+async def test_outbox_pending_mark_sent_and_mark_failed(store):
+    gid = await new_game(store)
+    a = await store.enqueue("dm", 11, gid, {"n": 1}, now=1.0)
+    b = await store.enqueue("channel", 2, gid, {"n": 2}, now=1.0)
+    c = await store.enqueue("dm", 12, None, {"n": 3}, now=1.0)
+    assert [o.id for o in await store.pending()] == [a, b, c]  # oldest first
+    assert [o.id for o in await store.pending(limit=2)] == [a, b]
+    assert await store.last_sent() is None
+    await store.mark_sent(a, now=2.0)
+    assert await store.last_sent() == 2.0
+    await store.mark_failed(b, None)  # a retryable failure: still pending, one attempt counted
+    pend = {o.id: o for o in await store.pending()}
+    assert set(pend) == {b, c} and pend[b].attempts == 1 and pend[c].attempts == 0
+    await store.mark_failed(b, None)
+    assert next(o for o in await store.pending() if o.id == b).attempts == 2
+    await store.mark_failed(c, "DMs closed")  # given up for good
+    assert [o.id for o in await store.pending()] == [b]
+    rows = await store._rows("SELECT id, sent_at, attempts, failed FROM outbox ORDER BY id")
+    assert rows == [(a, 2.0, 1, None), (b, None, 2, None), (c, None, 1, "DMs closed")]
+
+
+# --- timers ----------------------------------------------------------------------------------------
+async def test_timers_set_replace_clear_and_due(store):
+    g1, g2 = await new_game(store), await new_game(store)
+    await store.set_timer(g1, "reminder", 100.0, {})
+    await store.set_timer(g1, "window", 50.0, {"seq": 4})
+    await store.set_timer(g2, "reminder", 70.0, {})
+    assert await store.next_timer_due() == 50.0
+    assert [(t.game_id, t.kind, t.payload) for t in await store.due_timers(70.0)] == [
+        (g1, "window", {"seq": 4}), (g2, "reminder", {})]  # due ones, soonest first
+    await store.set_timer(g1, "window", 200.0, {"seq": 5})  # one timer per kind: replaced
+    assert await count(store, "timers", g1) == 2
+    assert [(t.kind, t.payload) for t in await store.due_timers(200.0) if t.game_id == g1] == [
+        ("reminder", {}), ("window", {"seq": 5})]
+    await store.clear_timer(g1, "reminder")
+    assert [t.kind for t in await store.due_timers(1e9) if t.game_id == g1] == ["window"]
+    await store.clear_timer(g1)
+    assert [t.game_id for t in await store.due_timers(1e9)] == [g2]
+    await store.clear_timer(g2)
+    assert await store.next_timer_due() is None
+
+
+async def test_dm_closed_is_remembered_per_user(store):
+    assert await store.dm_closed(11) is False
+    await store.set_dm_closed(11, True)
+    assert await store.dm_closed(11) is True and await store.dm_closed(12) is False
+    await store.set_dm_closed(11, False)
+    assert await store.dm_closed(11) is False
+
+
+# --- two processes on one file ------------------------------------------------------------------
+async def test_two_stores_on_one_file_see_each_others_commits(db_path):
+    a, b = SqliteStore(db_path), SqliteStore(db_path)
+    await a.open()
+    await b.open()
+    try:
+        gid = await new_game(a)
+        await a.commit(gid, Commit(first_seq=1, entries=[(0, bet(1))]), now=1.0)
+        assert [x.seq for x in await b.actions(gid)] == [1]
+        with pytest.raises(SeqConflict):
+            await b.commit(gid, Commit(first_seq=1, entries=[(0, bet(2))]), now=2.0)
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.parametrize("round_", range(5))
+async def test_two_stores_racing_for_the_same_seq_exactly_one_wins(db_path, round_):
+    a, b = SqliteStore(db_path), SqliteStore(db_path)
+    await a.open()
+    await b.open()
+    try:
+        gid = await new_game(a)
+        await a.commit(gid, Commit(first_seq=1, entries=[(0, bet(0))]), now=1.0)
+        results = await asyncio.gather(
+            a.commit(gid, Commit(first_seq=2, entries=[(1, bet(1))], outbox=[("dm", 11, {"by": "a"})]), now=2.0),
+            b.commit(gid, Commit(first_seq=2, entries=[(1, bet(2))], outbox=[("dm", 11, {"by": "b"})]), now=2.0),
+            return_exceptions=True)
+        conflicts = [r for r in results if isinstance(r, SeqConflict)]
+        assert len(conflicts) == 1 and results.count(None) == 1, results
+        winner = "a" if results[0] is None else "b"
+        rows = await a.actions(gid)
+        assert [x.seq for x in rows] == [1, 2]
+        assert rows[1].action == bet(1 if winner == "a" else 2)
+        assert [o.payload for o in await b.pending()] == [{"by": winner}]  # the loser left no DM behind
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_two_processes_opening_a_new_file_at_once_migrate_it_once(db_path):
+    a, b = SqliteStore(db_path), SqliteStore(db_path)
+    try:
+        await asyncio.gather(a.open(), b.open())
+        assert await a.schema_version() == await b.schema_version() == len(MIGRATION_FILES)
+        assert len(await a._rows("SELECT version FROM schema_version")) == len(MIGRATION_FILES)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_writer_waits_out_another_process_lock_instead_of_failing(db_path):
+    # Without busy_timeout, a writer blocked by another process's open transaction would fail
+    # with "database is locked"; with it, the store waits and then commits.
+    a = SqliteStore(db_path)
+    await a.open()
+    gid = await new_game(a)
+    raw = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        raw.execute("BEGIN IMMEDIATE")
+        task = asyncio.create_task(a.commit(gid, Commit(first_seq=1, entries=[(0, bet(1))]), now=1.0))
+        await asyncio.sleep(0.3)
+        assert not task.done()  # waiting on the other writer's lock, not failed
+        raw.execute("COMMIT")
+        await asyncio.wait_for(task, 5)
+        assert [x.seq for x in await a.actions(gid)] == [1]
+    finally:
+        raw.close()
+        await a.close()
