@@ -6,8 +6,9 @@ from engines.base import Engine
 
 def _all() -> dict[str, Engine]:
     from engines.dicehand import DiceHand
+    from engines.fourbit import FourBit
 
-    games: list[Engine] = [DiceHand()]
+    games: list[Engine] = [DiceHand(), FourBit()]
     return {g.name: g for g in games}
 
 
