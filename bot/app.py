@@ -4,6 +4,7 @@ the tests all use."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 
 import discord
@@ -21,7 +22,7 @@ from storage.sqlite import SqliteStore
 
 log = logging.getLogger("bot")
 
-COGS = ("cogs.table", "cogs.rules", "cogs.dicehand")
+COGS = ("cogs.table", "cogs.rules", "cogs.dicehand", "cogs.fourbit")
 
 
 class Tree(app_commands.CommandTree):
@@ -61,6 +62,8 @@ class BoardBot(commands.Bot):
         for name in COGS:
             if name not in self.extensions:
                 await self.load_extension(name)
+            # a cog's own buttons, registered again at every start so they survive restarts
+            self.add_dynamic_items(*getattr(importlib.import_module(name), "DYNAMIC_ITEMS", ()))
         if self.sync_on_start:
             await self.tree.sync()
         self._tasks = [asyncio.create_task(self.delivery.run_outbox(), name="outbox"),

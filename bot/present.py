@@ -21,6 +21,11 @@ class Presenter:
     def move_label(self, table: Table, action: dict[str, Any]) -> str:
         return table.engine.label(action)
 
+    def move_view(self, table: Table, seat: int):
+        """A game's own panel for this seat's moves (a discord.ui.View), or None for the
+        shared one: a button per legal move, or menus when there are many."""
+        return None
+
 
 _PRESENTERS: dict[str, Presenter] = {}
 _GENERIC = Presenter()

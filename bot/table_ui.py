@@ -58,17 +58,22 @@ def hand_view(table: Table, seat: int) -> discord.ui.View | None:
     """Buttons for each legal move of this seat (a select menu when there are many)."""
     if table.state is None or table.game.status != "active":
         return None
+    pres = presenter_for(table.engine.name)
+    custom = pres.move_view(table, seat)
+    if custom is not None:
+        return custom
     moves = table.engine.legal(table.state, seat)
     if not moves:
         return None
-    pres = presenter_for(table.engine.name)
     view = discord.ui.View(timeout=None)
     if len(moves) <= MAX_BUTTONS:
         for i, move in enumerate(moves):
             view.add_item(MoveButton(table.game.id, table.seq, i, pres.move_label(table, move)[:80]))
-    else:
-        view.add_item(MoveSelect(table.game.id, table.seq,
-                                 [(i, pres.move_label(table, m)[:100]) for i, m in enumerate(moves[:25])]))
+    else:  # up to five menus of 25 moves; a game with more offers its own panel
+        for page in range(min(5, (len(moves) + 24) // 25)):
+            chunk = list(enumerate(moves))[25 * page:25 * page + 25]
+            view.add_item(MoveSelect(table.game.id, table.seq, page,
+                                     [(i, pres.move_label(table, m)[:100]) for i, m in chunk]))
     return view
 
 
@@ -179,17 +184,29 @@ async def play_index(interaction: discord.Interaction, game_id: int, seq: int, i
     tables = interaction.client.tables
     table = await tables.load(game_id)
     seat = tables._seat(table, interaction.user.id)
+    shown = table.state
     if seq != table.seq:
-        raise Refusal("The game has moved on since these choices were shown; here is what you can do now.")
-    moves = table.engine.legal(table.state, seat)
+        # Other players' secret choices do not make your panel stale; anything else does.
+        shown = await tables.unchanged_for(table, seat, seq)
+        if shown is None:
+            raise Refusal("The game has moved on since these choices were shown; open them again "
+                          "to see your moves now.")
+    moves = table.engine.legal(shown, seat)
     if not 0 <= index < len(moves):
         raise Refusal("That choice is no longer available.")
     move = moves[index]
-    secret = table.engine.awaiting(table.state).secret
-    table = await tables.act(game_id, interaction.user.id, move, expected_seq=seq)
+    was_secret = table.engine.awaiting(table.state).secret
+    table = await tables.act(game_id, interaction.user.id, move, expected_seq=table.seq)
+    return confirm_reply(table, seat, move, was_secret)
+
+
+def confirm_reply(table: Table, seat: int, move: dict[str, Any], was_secret: bool) -> dict[str, Any]:
+    """The answer after a move: what was played (or chosen in secret, while that secret step
+    is still open), then the hand and moves."""
+    secret = was_secret and table.engine.awaiting(table.state).secret and table.engine.can_act(table.state, seat)
     label = presenter_for(table.engine.name).move_label(table, move)
     reply = hand_reply(table, seat)
-    if secret and table.engine.awaiting(table.state).secret:
+    if secret:
         head = (f"Your secret choice: **{label}**. Nobody sees it until everyone has chosen; "
                 "you may change it until then.")
     else:
@@ -212,16 +229,16 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mv:(?P<gi
         await answer(interaction, lambda: play_index(interaction, self.game_id, self.seq, self.index))
 
 
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mvs:(?P<gid>\d+):(?P<seq>\d+)"):
-    def __init__(self, game_id: int, seq: int, options: list[tuple[int, str]] | None = None):
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mvs:(?P<gid>\d+):(?P<seq>\d+):(?P<page>\d)"):
+    def __init__(self, game_id: int, seq: int, page: int, options: list[tuple[int, str]] | None = None):
         opts = [discord.SelectOption(label=label, value=str(i)) for i, label in options or [(0, "-")]]
-        super().__init__(discord.ui.Select(custom_id=f"mvs:{game_id}:{seq}", placeholder="Choose your move",
-                                           options=opts))
+        super().__init__(discord.ui.Select(custom_id=f"mvs:{game_id}:{seq}:{page}", options=opts,
+                                           placeholder="Choose your move" + (f" ({page + 1})" if page else "")))
         self.game_id, self.seq = game_id, seq
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["seq"]))
+        return cls(int(match["gid"]), int(match["seq"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         index = int(interaction.data["values"][0])

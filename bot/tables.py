@@ -104,6 +104,32 @@ class TableService:
         rows = await self.store.actions(game_id)
         return replay(engine, engine.setup(game.options, len(game.seats)), [(a.seq, a.seat, a.action) for a in rows])
 
+    async def state_at(self, game_id: int, seq: int) -> State:
+        """The state right after action ``seq`` (for panels shown before later moves)."""
+        game = await self.store.game(game_id)
+        engine = engines.get(game.engine)
+        rows = await self.store.actions(game_id)
+        return replay(engine, engine.setup(game.options, len(game.seats)),
+                      [(a.seq, a.seat, a.action) for a in rows if a.seq <= seq])
+
+    async def unchanged_for(self, table: Table, seat: int, seq: int) -> State | None:
+        """The state at ``seq`` if, since then, only other players' secret choices were made
+        (nothing drawn, nothing revealed, nothing by this seat), so a panel shown at ``seq``
+        still offers this seat the same moves; else None."""
+        if seq > table.seq:
+            return None
+        rows = await self.store.actions(table.game.id, after_seq=seq)
+        if any(a.seat in (seat, CHANCE) for a in rows):
+            return None
+        state = await self.state_at(table.game.id, seq)
+        before = state
+        for a in rows:
+            after = table.engine.apply(before, a.seat, a.action)
+            if table.engine.reveals(before, a.seat, a.action, after):
+                return None
+            before = after
+        return state
+
     async def _tell(self, change: Change) -> None:
         # The change is already stored: a failing listener (Discord down, message deleted)
         # must not turn a committed move into an error for the player.
@@ -222,8 +248,11 @@ class TableService:
         before = table.state
         state = before if before is not None else engine.setup(game.options, len(game.seats))
         entries: list[tuple[int, Action]] = []
+        revealed = False
         for seat, action in moves:
-            state = engine.apply(state, seat, action)
+            nxt = engine.apply(state, seat, action)
+            revealed = revealed or engine.reveals(state, seat, action, nxt)
+            state = nxt
             entries.append((seat, action))
         while (req := engine.awaiting(state).chance) is not None:
             chance = draw(req, self.rng)
@@ -240,7 +269,7 @@ class TableService:
             row = game.user_at(seat)
             if row and not await self.store.dm_closed(row.user_id):
                 c.outbox.append(("dm", row.user_id, {"game_id": game.id, "seat": seat}))
-        self._plan_turn(after, before, now, c, actors={s for s, _ in moves})
+        await self._plan_turn(after, before, now, c, actors={s for s, _ in moves}, revealed=revealed)
         if game.pending.get("undo") or (game.pending.get("replace") and entries):
             c.game_fields["pending"] = {k: v for k, v in game.pending.items() if k != "undo"}
         try:
@@ -254,7 +283,8 @@ class TableService:
         await self._tell(Change(kind, table, entries=[(first + i, s, a) for i, (s, a) in enumerate(entries)]))
         return table
 
-    def _plan_turn(self, table: Table, before: State | None, now: float, c: Commit, actors: set[int]) -> None:
+    async def _plan_turn(self, table: Table, before: State | None, now: float, c: Commit, actors: set[int],
+                         revealed: bool = False) -> None:
         """Pings, timers and status that follow from who the game now waits for."""
         engine, game, state = table.engine, table.game, table.state
         if engine.is_over(state):
@@ -265,11 +295,19 @@ class TableService:
         aw = engine.awaiting(state)
         key = {"seats": sorted(aw.seats), "prompt": aw.prompt}
         last = json.loads(game.last_ping_key) if game.last_ping_key else {"seats": [], "prompt": None}
-        fresh = set(aw.seats) if last["prompt"] != aw.prompt else set(aw.seats) - set(last["seats"])
-        fresh -= actors
-        if fresh:
-            users = [game.user_at(s).user_id for s in sorted(fresh)]
+        # A new turn: the game waits for something else, or a new secret step begins (after a
+        # reveal, or after steps that were not secret). Else only newly awaited seats are new.
+        new_step = aw.secret and (before is None or revealed or not engine.awaiting(before).secret)
+        fresh = set(aw.seats) if last["prompt"] != aw.prompt or new_step else set(aw.seats) - set(last["seats"])
+        if fresh - actors:
+            users = [game.user_at(s).user_id for s in sorted(fresh - actors)]
             c.outbox.append(("channel", game.channel_id, {"game_id": game.id, "kind": "ping", "users": users}))
+        if aw.secret:  # a secret choice is made in private: its panel goes to each player's DMs
+            for s in sorted(fresh):
+                row = game.user_at(s)
+                dm = ("dm", row.user_id, {"game_id": game.id, "seat": s})
+                if dm not in c.outbox and not await self.store.dm_closed(row.user_id):
+                    c.outbox.append(dm)
         if key != last:
             c.game_fields["last_ping_key"] = json.dumps(key)
         if game.reminder_hours > 0:

@@ -117,8 +117,10 @@ class Engine:
 
     def reveals(self, before: State, seat: int, action: Action, after: State) -> bool:
         """True when the action revealed something hidden, so undo may not cross it.
-        Default: the action ended a simultaneous secret step."""
-        return self.awaiting(before).secret and not self.awaiting(after).secret
+        Default: it was the last choice a simultaneous secret step waited for, or the end of
+        its window."""
+        aw = self.awaiting(before)
+        return aw.secret and (seat == CHANCE or aw.seats == frozenset({seat}))
 
     # --- provided -----------------------------------------------------
     def apply(self, state: State, seat: int, action: Action) -> State:

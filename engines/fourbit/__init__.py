@@ -10,13 +10,45 @@ import itertools
 from typing import Any
 
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, RuleError, State
-from engines.fourbit.data import (
-    ACTION_COINS, AD_TOWER, ANNEX, ARTISANS, BUILD_ROW, BUILDINGS, CAP, CARDS, CHAPEL, CITY_HALL,
-    CITY_HALL_STEP_COST, CITY_WALL, CONVERSIONS, DESIGN_OFFICE, FOLLOWER_COST, GUILD_HALL, HIGHRISE, HIRE_COST,
-    INN, LEVEL_UP_COST, LOCATIONS, MARKET, MAX_LEVEL, MINT, PLAZA, QUARRY, RESIDENCES, RESOURCES, ROUNDS,
-    START_HIRED, START_LEVEL, TRADING, WAREHOUSE, WOODWORKS, WORKERS, track_vp,
-)
 from engines.fourbit.data import ACADEMY as ACADEMY_ID
+from engines.fourbit.data import (
+    ACTION_COINS,
+    AD_TOWER,
+    ANNEX,
+    ARTISANS,
+    BUILD_ROW,
+    BUILDINGS,
+    CAP,
+    CARDS,
+    CHAPEL,
+    CITY_HALL,
+    CITY_HALL_STEP_COST,
+    CITY_WALL,
+    CONVERSIONS,
+    DESIGN_OFFICE,
+    FOLLOWER_COST,
+    GUILD_HALL,
+    HIGHRISE,
+    HIRE_COST,
+    INN,
+    LEVEL_UP_COST,
+    LOCATIONS,
+    MARKET,
+    MAX_LEVEL,
+    MINT,
+    PLAZA,
+    QUARRY,
+    RESIDENCES,
+    RESOURCES,
+    ROUNDS,
+    START_HIRED,
+    START_LEVEL,
+    TRADING,
+    WAREHOUSE,
+    WOODWORKS,
+    WORKERS,
+    track_vp,
+)
 
 PERMS = list(itertools.permutations(range(4)))
 
@@ -70,7 +102,8 @@ class FourBit(Engine):
         player = {"wood": 0, "stone": 0, "coins": 0, "vp": 0, "level": START_LEVEL, "hired": START_HIRED,
                   "unhired": WORKERS - START_HIRED, "sent": 0, "passed": False, "plans": [], "plans_open": [],
                   "built": [], "cards": []}
-        return {"n": seats, "phase": "setup", "setup": 0, "round": 0, "players": [copy.deepcopy(player) for _ in range(seats)],
+        return {"n": seats, "phase": "setup", "setup": 0, "round": 0,
+                "players": [copy.deepcopy(player) for _ in range(seats)],
                 "draft": None, "deck": [], "row": [], "track": [], "blocked": [False] * 16, "choices": [None] * seats,
                 "queue": [], "res": None, "pending": {}, "reveal": None, "log": [], "final": None}
 
@@ -198,7 +231,8 @@ class FourBit(Engine):
         elif ph == "work" and t in ("pass", "stack"):
             if t == "stack":
                 order, n = a.get("order"), a.get("n")
-                if not (isinstance(order, list) and sorted(order) == sorted(s["players"][seat]["cards"])):
+                if not (isinstance(order, list) and all(type(c) is int for c in order)
+                        and sorted(order) == sorted(s["players"][seat]["cards"])):
                     raise RuleError("A stack uses each of your four cards once.")
                 if type(n) is not int or not 0 <= n <= 15:
                     raise RuleError("A stack makes a number from 0 to 15.")
@@ -216,7 +250,8 @@ class FourBit(Engine):
     def _setup_chance(self, s: State, a: Action) -> None:
         order = a.get("order")
         size = [16, 18, s["n"]][s["setup"]]
-        if a.get("type") != "shuffle" or not isinstance(order, list) or sorted(order) != list(range(size)):
+        if (a.get("type") != "shuffle" or not isinstance(order, list) or not all(type(i) is int for i in order)
+                or sorted(order) != list(range(size))):
             raise RuleError("That chance outcome does not fit the game now.")
         if s["setup"] == 0:  # deal 4 each from the shuffled 4bit cards; the rest go back to the box
             cards = [i + 1 for i in order]
@@ -369,8 +404,8 @@ class FourBit(Engine):
             r["stage"] = "card"
             r["card"] += 1
         elif r["stage"] == "city_hall":
-            if t != "city_hall" or a.get("gain") not in ("wood", "coins"):
-                raise RuleError("At City Hall you gain 2 wood or 2 coins.")
+            if t != "city_hall" or a.get("gain") not in ("wood", "coins") or a.get("step", False) not in (True, False):
+                raise RuleError("At City Hall you gain 2 wood or 2 coins, and may pay 4 coins for a track step.")
             self._gain(p, {a["gain"]: 2})
             if a.get("step"):
                 self._pay(p, {"coins": CITY_HALL_STEP_COST})
@@ -575,7 +610,7 @@ class FourBit(Engine):
         if type(wood) is not int or type(stone) is not int or wood < 0 or stone < 0:
             raise RuleError("Say how many times to trade wood and stone.")
         if wood + stone > len(p["built"]):
-            raise RuleError(f"Your Market trades at most {len(p['built'])} times (one per building you own).")
+            raise RuleError(f"Your Market may trade once per building you own: {len(p['built'])} at most.")
         self._pay(p, {"wood": 2 * wood, "stone": 2 * stone})
         self._gain(p, {"coins": 2 * (wood + stone)})
         s["pending"][str(seat)] = a

@@ -1,0 +1,238 @@
+"""4bit Town in Discord: how the town reads, and the secret stack builder.
+
+The stack builder is a private panel (DM or the ephemeral "My hand & moves"): choose the
+location, then the order of your four cards; it shows the number the stack makes and what
+each card's side will do before you confirm. Until everyone has chosen you may change it."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.errors import Refusal
+from bot.interact import answer
+from bot.present import Presenter, register
+from bot.table_ui import MoveButton, confirm_reply
+from bot.tables import Table
+from engines.fourbit import PERMS, bits, building_name, effect_text, location_name
+from engines.fourbit.data import BUILDINGS, CARDS, CITY_HALL, LOCATIONS
+
+RES = {"wood": "🪵", "stone": "🪨", "coins": "🪙"}
+
+
+def _short(e: dict[str, Any]) -> str:
+    return (effect_text(e).replace("wood", "W").replace("stone", "S").replace("coins", "C")
+            .replace("gain ", "+").replace("pay ", ""))
+
+
+def _names(table: Table) -> list[str]:
+    return [s.name for s in table.game.in_seat_order()]
+
+
+class FourBitPresenter(Presenter):
+    def public_lines(self, table: Table) -> list[str]:
+        p = table.engine.public(table.state)
+        names = _names(table)
+        lines = [f"**Round {p['round'] or '—'} of 6** · phase: {p['phase']}"]
+        if p["draft_round"]:
+            lines.append(f"Draft: pick {p['draft_round']} of 3 (the fourth card is the one left).")
+        for i, q in enumerate(p["players"]):
+            built = ", ".join(BUILDINGS[b][1] for b in q["built"]) or "no buildings"
+            plans = len(q["plans"])
+            state = "passed" if q["passed"] else f"{q['hired'] - q['sent']} of {q['hired']} workers free"
+            lines.append(f"**{names[i]}** {RES['wood']}{q['wood']} {RES['stone']}{q['stone']} {RES['coins']}"
+                         f"{q['coins']} · VP {q['vp']} · level {q['level']} · {state} · {built}"
+                         + (f" · {plans} planned" if plans else ""))
+        if p["order"]:
+            lines.append("Turn order: " + " > ".join(f"{names[e['seat']]} (space {e['space']})" for e in p["track"]))
+        if p["row"]:
+            lines.append("Build row: " + ", ".join(building_name(b) for b in p["row"]) + f" · deck {p['deck_left']}")
+        blocked = [str(n) for n, b in enumerate(p["blocked"]) if b]
+        if blocked:
+            lines.append("Blocked this round: " + ", ".join(blocked))
+        if p["reveal"]:
+            r = p["reveal"]
+            shown = [f"{names[w['seat']]} → {location_name(w['loc'])}"
+                     + (f" (made {w['n']}, blocked)" if w["loc"] == CITY_HALL else "")
+                     + ("" if w["first"] or w["loc"] == CITY_HALL else " (follower)") for w in r["workers"]]
+            shown += [f"{names[s]} passed" for s in r["passes"]]
+            lines.append(f"Last reveal (round {r['round']}): " + "; ".join(shown))
+        if p["resolving"]:
+            w = p["resolving"]
+            lines.append(f"Resolving: {names[w['seat']]} at {location_name(w['loc'])}.")
+        if p["final"]:
+            for place, seats in enumerate(p["ranking"], 1):
+                for s in seats:
+                    f = p["final"][s]
+                    lines.append(f"{place}. {names[s]}: {f['total']} VP (VP {f['vp']} + workers {f['workers']} + "
+                                 f"track {f['track']} + buildings {f['buildings']}; {f['coins']} coins)")
+        return lines
+
+    def private_lines(self, table: Table, seat: int) -> list[str]:
+        v = table.engine.view(table.state, seat)
+        lines = []
+        if "draft_hand" in v:
+            lines.append("Draft: your hand " + ", ".join(f"card {c}" for c in v["draft_hand"])
+                         + (f" · your pick: card {v['draft_pick']}" if v["draft_pick"] else ""))
+            for c in v["draft_hand"]:
+                lines.append(f"  card {c}: 0-side {_short(CARDS[c][0])} | 1-side {_short(CARDS[c][1])}")
+        if v["my_cards"]:
+            lines.append("Your cards: " + "; ".join(f"{c} (0: {_short(CARDS[c][0])} | 1: {_short(CARDS[c][1])})"
+                                                   for c in v["my_cards"]))
+        if v["my_plans"]:
+            lines.append("Your plans: " + ", ".join(building_name(b) for b in v["my_plans"]))
+        c = v.get("my_choice")
+        if c:
+            lines.append("Your secret choice this step: " + ("pass" if c["type"] == "pass" else
+                         f"{location_name(c['n'])} with stack {'-'.join(map(str, c['order']))}"))
+        return lines or ["Nothing secret yet."]
+
+    def move_view(self, table: Table, seat: int):
+        s = table.state
+        if s["phase"] == "work" and table.engine.can_act(s, seat):
+            return stack_view(table, seat, table.seq, None, None)
+        return None
+
+
+# --- the stack builder ------------------------------------------------------------------------
+def stack_text(table: Table, seat: int, n: int | None, perm: int | None) -> str:
+    cards = table.state["players"][seat]["cards"]
+    lines = [f"**Table {table.game.id} · 4bit Town** — round {table.state['round']}: choose in secret."]
+    if n is None:
+        lines.append("1. Choose a location. 2. Choose the order of your cards. 3. Confirm (or Pass).")
+    else:
+        where = location_name(n)
+        blocked = table.state["blocked"][n]
+        lines.append(f"Location **{n:04b} = {n}**: {where} — {LOCATIONS[n][2]}"
+                     + (" · **blocked this round: the worker would go to City Hall**" if blocked else ""))
+        if perm is not None:
+            order = [cards[i] for i in PERMS[perm]]
+            for pos, (c, b) in enumerate(zip(order, bits(n), strict=True)):
+                lines.append(f"{'top' if pos == 0 else 'bottom' if pos == 3 else f'#{pos + 1}'}: card {c}, "
+                             f"{b}-side → {effect_text(CARDS[c][b])}")
+    return "\n".join(lines)[:2000]
+
+
+def stack_view(table: Table, seat: int, seq: int, n: int | None, perm: int | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    gid = table.game.id
+    view.add_item(StackLocation(gid, seq, perm, _location_options(table, n)))
+    view.add_item(StackOrder(gid, seq, n, _order_options(table, seat, n, perm)))
+    view.add_item(StackConfirm(gid, seq, n, perm))
+    view.add_item(MoveButton(gid, seq, 0, "Pass"))  # legal()[0] is the pass
+    return view
+
+
+def _location_options(table: Table, chosen: int | None) -> list[discord.SelectOption]:
+    out = []
+    for n in range(16):
+        blocked = " · blocked: City Hall" if table.state["blocked"][n] else ""
+        out.append(discord.SelectOption(label=f"{n:04b} = {n} · {LOCATIONS[n][1]}"[:100], value=str(n),
+                                        description=f"{LOCATIONS[n][2]}{blocked}"[:100], default=n == chosen))
+    return out
+
+
+def _order_options(table: Table, seat: int, n: int | None, chosen: int | None) -> list[discord.SelectOption]:
+    cards = table.state["players"][seat]["cards"]
+    out = []
+    for p, perm in enumerate(PERMS):
+        order = [cards[i] for i in perm]
+        desc = ""
+        if n is not None:
+            desc = " | ".join(f"{c}:{_short(CARDS[c][b])}" for c, b in zip(order, bits(n), strict=True))
+        out.append(discord.SelectOption(label=f"top → bottom: {' · '.join(map(str, order))}", value=str(p),
+                                        description=desc[:100] or None, default=p == chosen))
+    return out
+
+
+async def _builder_table(interaction: discord.Interaction, gid: int) -> tuple[Any, Table, int]:
+    tables = interaction.client.tables
+    table = await tables.load(gid)
+    seat = tables._seat(table, interaction.user.id)
+    if table.state["phase"] != "work" or not table.engine.can_act(table.state, seat):
+        raise Refusal("This stack is no longer open: the step it was for is over.")
+    return tables, table, seat
+
+
+async def _redraw(interaction: discord.Interaction, gid: int, seq: int, n: int | None, perm: int | None) -> None:
+    await interaction.response.defer()
+    try:
+        _, table, seat = await _builder_table(interaction, gid)
+    except Exception as exc:
+        from bot.errors import player_sentence
+
+        await interaction.followup.send(player_sentence(exc)[0], ephemeral=True)
+        return
+    await interaction.edit_original_response(content=stack_text(table, seat, n, perm),
+                                             view=stack_view(table, seat, seq, n, perm))
+
+
+def _opt(x: str) -> int | None:
+    return None if x == "x" else int(x)
+
+
+class StackLocation(discord.ui.DynamicItem[discord.ui.Select], template=r"fbl:(?P<gid>\d+):(?P<seq>\d+):(?P<p>\d+|x)"):
+    def __init__(self, gid: int, seq: int, perm: int | None, options: list[discord.SelectOption] | None = None):
+        super().__init__(discord.ui.Select(custom_id=f"fbl:{gid}:{seq}:{'x' if perm is None else perm}",
+                                           placeholder="1. Location", options=options or [
+                                               discord.SelectOption(label="-", value="0")]))
+        self.gid, self.seq, self.perm = gid, seq, perm
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match):
+        return cls(int(match["gid"]), int(match["seq"]), _opt(match["p"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _redraw(interaction, self.gid, self.seq, int(interaction.data["values"][0]), self.perm)
+
+
+class StackOrder(discord.ui.DynamicItem[discord.ui.Select], template=r"fbo:(?P<gid>\d+):(?P<seq>\d+):(?P<n>\d+|x)"):
+    def __init__(self, gid: int, seq: int, n: int | None, options: list[discord.SelectOption] | None = None):
+        super().__init__(discord.ui.Select(custom_id=f"fbo:{gid}:{seq}:{'x' if n is None else n}",
+                                           placeholder="2. Order of your cards (top first)", options=options or [
+                                               discord.SelectOption(label="-", value="0")]))
+        self.gid, self.seq, self.n = gid, seq, n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match):
+        return cls(int(match["gid"]), int(match["seq"]), _opt(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _redraw(interaction, self.gid, self.seq, self.n, int(interaction.data["values"][0]))
+
+
+class StackConfirm(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"fbk:(?P<gid>\d+):(?P<seq>\d+):(?P<n>\d+|x):(?P<p>\d+|x)"):
+    def __init__(self, gid: int, seq: int, n: int | None, perm: int | None):
+        ready = n is not None and perm is not None
+        super().__init__(discord.ui.Button(label="3. Confirm stack", style=discord.ButtonStyle.success,
+                                           disabled=not ready,
+                                           custom_id=f"fbk:{gid}:{seq}:{'x' if n is None else n}:"
+                                                     f"{'x' if perm is None else perm}"))
+        self.gid, self.seq, self.n, self.perm = gid, seq, n, perm
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match):
+        return cls(int(match["gid"]), int(match["seq"]), _opt(match["n"]), _opt(match["p"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            if self.n is None or self.perm is None:
+                raise Refusal("Choose a location and an order first.")
+            tables, table, seat = await _builder_table(interaction, self.gid)
+            if self.seq != table.seq and await tables.unchanged_for(table, seat, self.seq) is None:
+                raise Refusal("The game has moved on since this stack was shown; open it again.")
+            cards = table.state["players"][seat]["cards"]
+            move = {"type": "stack", "n": self.n, "order": [cards[i] for i in PERMS[self.perm]]}
+            table = await tables.act(self.gid, interaction.user.id, move, expected_seq=table.seq)
+            return confirm_reply(table, seat, move, was_secret=True)
+
+        await answer(interaction, work)
+
+
+DYNAMIC_ITEMS = (StackLocation, StackOrder, StackConfirm)
+
+
+async def setup(bot) -> None:
+    register("fourbit", FourBitPresenter())
