@@ -3,6 +3,7 @@ message, the outbox of DMs and channel pings, and the closed-DM fallback."""
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,9 @@ class Delivery:
     # --- the table's public message ------------------------------------------------
     async def on_change(self, change: Change) -> None:
         self.poke()  # the commit may have queued DMs or pings
+        if change.kind in ("action", "started", "timer") and change.entries:
+            for text, picture in presenter_for(change.table.engine.name).announce(change):
+                await self._say(change.table, text, file=picture)
         await self.show_table(change.table)
         if change.kind == "vote":
             await self._post_vote(change.table, change.note)
@@ -67,14 +71,16 @@ class Delivery:
         return ch
 
     async def _say(self, table: Table, content: str, users: list[int] | None = None,
-                   view: discord.ui.View | None = None) -> discord.Message | None:
+                   view: discord.ui.View | None = None, file: bytes | None = None) -> discord.Message | None:
         ch = await self._channel(table.game.channel_id)
         if ch is None:
             return None
         allowed = discord.AllowedMentions(users=[discord.Object(u) for u in users or []], roles=False,
                                           everyone=False)
-        kwargs = {"view": view} if view is not None else {}
-        return await ch.send(content, allowed_mentions=allowed, **kwargs)
+        kwargs: dict = {"view": view} if view is not None else {}
+        if file is not None:
+            kwargs["file"] = discord.File(io.BytesIO(file), filename=f"table-{table.game.id}.png")
+        return await ch.send(content[:2000], allowed_mentions=allowed, **kwargs)
 
     async def show_table(self, table: Table) -> None:
         ch = await self._channel(table.game.channel_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.tables import Table
+from bot.tables import Change, Table
 
 
 def _lines(d: dict[str, Any]) -> list[str]:
@@ -20,6 +20,11 @@ class Presenter:
 
     def move_label(self, table: Table, action: dict[str, Any]) -> str:
         return table.engine.label(action)
+
+    def announce(self, change: Change) -> list[tuple[str, bytes | None]]:
+        """Public lines to post in the channel for a committed change, each with an optional
+        PNG picture (a reveal, a round end). Never anything secret."""
+        return []
 
     def move_view(self, table: Table, seat: int):
         """A game's own panel for this seat's moves (a discord.ui.View), or None for the

@@ -50,6 +50,7 @@ class Change:
     table: Table
     entries: list[tuple[int, int, Action]] = field(default_factory=list)  # (seq, seat, action)
     note: str = ""
+    before: State | None = None  # the state the entries were applied to
 
 
 Listener = Callable[[Change], Awaitable[None]]
@@ -280,7 +281,8 @@ class TableService:
                           "look at the table and try again.") from None
         self._cache[game.id] = (game.undos, last, state)
         table = await self.load(game.id)
-        await self._tell(Change(kind, table, entries=[(first + i, s, a) for i, (s, a) in enumerate(entries)]))
+        await self._tell(Change(kind, table, entries=[(first + i, s, a) for i, (s, a) in enumerate(entries)],
+                                before=before))
         return table
 
     async def _plan_turn(self, table: Table, before: State | None, now: float, c: Commit, actors: set[int],

@@ -13,7 +13,7 @@ import discord
 from bot.errors import Refusal
 from bot.interact import answer
 from bot.present import Presenter, register
-from bot.table_ui import MoveButton, confirm_reply
+from bot.table_ui import MoveButton, MoveSelect, confirm_reply
 from bot.tables import Table
 from engines.fourbit import PERMS, bits, building_name, effect_text, location_name
 from engines.fourbit.data import BUILDINGS, CARDS, CITY_HALL, LOCATIONS
@@ -88,10 +88,58 @@ class FourBitPresenter(Presenter):
                          f"{location_name(c['n'])} with stack {'-'.join(map(str, c['order']))}"))
         return lines or ["Nothing secret yet."]
 
+    def announce(self, change) -> list[tuple[str, bytes | None]]:
+        """The reveal, the placement and each resolution in order; a board picture after each
+        reveal and each round end. Secret choices themselves are never narrated."""
+        table, engine = change.table, change.table.engine
+        names = _names(table)
+        state = change.before
+        out: list[tuple[str, bytes | None]] = []
+        picture = False
+        for _seq, seat, action in change.entries:
+            if state is None or state["phase"] == "setup":
+                state = engine.apply(state, seat, action) if state is not None else state
+                continue
+            after = engine.apply(state, seat, action)
+            if state["phase"] == "resolve" and seat >= 0:
+                w = state["queue"][state["res"]["i"]]
+                out.append((f"{names[seat]} at {location_name(w['loc'])}: {engine.label(action)}", None))
+            elif state["phase"] in ("market", "upkeep") and seat >= 0:
+                out.append((f"{names[seat]}: {engine.label(action)}", None))
+            if after["reveal"] is not state["reveal"] and after["reveal"] != state["reveal"]:
+                r = after["reveal"]
+                lines = [f"**Reveal — round {r['round']}**"]
+                for w in r["workers"]:
+                    stack = "-".join(map(str, w["order"]))
+                    where = location_name(w["loc"])
+                    note = " (blocked → City Hall)" if w["loc"] == CITY_HALL else \
+                        ("" if w["first"] else " (follower)")
+                    lines.append(f"{names[w['seat']]}: stack {stack} = {w['n']:04b} = {w['n']} → {where}{note}")
+                lines += [f"{names[s]} passes." for s in r["passes"]]
+                out.append(("\n".join(lines), None))
+                picture = True
+            if state["round"] >= 1 and (after["round"] != state["round"] or after["phase"] == "over"):
+                out.append((f"**Round {state['round']} is over.**", None))
+                picture = True
+            state = after
+        if picture and out:
+            from cogs.fourbit_board import render
+
+            text, _ = out[-1]
+            out[-1] = (text, render(engine.public(table.state), names))
+        return out
+
     def move_view(self, table: Table, seat: int):
         s = table.state
         if s["phase"] == "work" and table.engine.can_act(s, seat):
             return stack_view(table, seat, table.seq, None, None)
+        if s["phase"] == "draft":  # the draft pick from a menu showing both sides of each card
+            view = discord.ui.View(timeout=None)
+            moves = table.engine.legal(s, seat)
+            view.add_item(MoveSelect(table.game.id, table.seq, 0, [
+                (i, f"Card {m['card']} · 0: {_short(CARDS[m['card']][0])} | 1: {_short(CARDS[m['card']][1])}"[:100])
+                for i, m in enumerate(moves)]))
+            return view
         return None
 
 

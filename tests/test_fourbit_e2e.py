@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.app import create_bot
-from tests.helpers import create_table, open_hand, table_message
+from tests.helpers import create_table, open_hand, public_texts, table_message
 
 
 @pytest.fixture
@@ -63,10 +63,11 @@ async def test_three_players_play_a_whole_game_through_dms_and_buttons(simcord_e
         aw = t.engine.awaiting(s)
         seat = min(aw.seats)
         member = by_id[t.game.user_at(seat).user_id]
-        if s["phase"] == "draft":
-            dm = latest_dm_with(member, "mv:")
-            r = await member.user.click(dm, label=f"Take card {s['draft']['hands'][seat][0]}")
-            assert r.ephemeral
+        if s["phase"] == "draft":  # picked from the menu in the DM
+            dm = latest_dm_with(member, "mvs:")
+            [menu] = [c for c in custom_ids(dm) if c.startswith("mvs:")]
+            r = await member.user.select(dm, ["0"], custom_id=menu)
+            assert r.ephemeral and f"card {s['draft']['hands'][seat][0]}" in r.response.content
         elif s["phase"] == "work":
             if s["players"][seat]["sent"] == 0:  # each player's first worker of the round goes out
                 text = await build_stack(member, (5 * seat + s["round"]) % 16, (seat + s["round"]) % 24)
@@ -87,3 +88,27 @@ async def test_three_players_play_a_whole_game_through_dms_and_buttons(simcord_e
     assert "Game over." in final and "1. " in final
     assert await svc.full_replay(gid) == t.state
     assert not env.errors
+
+
+async def test_reveals_are_posted_with_a_board_picture_and_never_before_everyone_chose(simcord_env):
+    env = simcord_env
+    g = env.create_guild("Game night")
+    ch = g.create_text_channel("table")
+    ann, ben = (g.add_member(env.create_user(n)) for n in ("ann", "ben"))
+    gid = await create_table(ann, ch, game="fourbit", players=2)
+    await ben.click(table_message(ch, gid), label="Join")
+    await ann.click(table_message(ch, gid), label="Start")
+    svc = env.bot.tables
+    while (t := await svc.load(gid)).state["phase"] == "draft":
+        seat = min(t.engine.awaiting(t.state).seats)
+        await svc.act(gid, t.game.user_at(seat).user_id, {"type": "pick", "card": t.state["draft"]["hands"][seat][0]})
+    t = await svc.load(gid)
+    first, second = (next(m for m in (ann, ben) if m.id == t.game.user_at(s).user_id) for s in (0, 1))
+    await build_stack(first, 5, 0)
+    public = " ".join(public_texts([ch]))
+    assert "Reveal —" not in public and "Stall Street" not in public, "nothing is shown before everyone chose"
+    await build_stack(second, 5, 3)
+    reveal = next(m for m in ch.history() if (m.content or "").startswith("**Reveal — round 1**"))
+    assert "= 0101 = 5 → 5 Stall Street" in reveal.content and "(follower)" in reveal.content
+    [picture] = reveal.attachments
+    assert picture.filename == f"table-{gid}.png"
