@@ -15,3 +15,12 @@ def settings(tmp_path) -> Settings:
 @pytest.fixture
 def simcord_bot(settings):
     return create_bot(settings, sync_on_start=True)
+
+
+@pytest.fixture
+def world(simcord_env):
+    """A guild with a #table channel and three members: (env, guild, channel, [ann, ben, cat])."""
+    g = simcord_env.create_guild("Game night")
+    ch = g.create_text_channel("table")
+    members = [g.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cat")]
+    return simcord_env, g, ch, members

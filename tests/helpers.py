@@ -48,3 +48,12 @@ async def play(member, channel, game_id, label):
     r = await member.click(panel.response, label=label)
     assert r.ephemeral
     return r
+
+
+async def start_table(channel, creator, others, **opts) -> int:
+    """Create a table, let the others join with the button, and start it; returns its id."""
+    gid = await create_table(creator, channel, **opts)
+    for m in others:
+        await m.click(table_message(channel, gid), label="Join")
+    await creator.click(table_message(channel, gid), label="Start")
+    return gid

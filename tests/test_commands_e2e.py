@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.replay import replay_file
-from tests.helpers import create_table, play, table_message
+from tests.helpers import create_table, play, start_table, table_message
 
 
 @pytest.fixture
@@ -19,21 +19,12 @@ def simcord_bot(settings):
 
 
 @pytest.fixture
-def world(simcord_env):
-    g = simcord_env.create_guild("Game night")
-    ch = g.create_text_channel("table")
+def world(world):
+    """The shared world plus a member with Manage Server."""
+    env, g, ch, members = world
     mods = g.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
-    members = [g.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cat")]
-    mod = g.add_member(simcord_env.create_user("mod"), roles=[mods])
-    return simcord_env, g, ch, members, mod
-
-
-async def started(ch, creator, others, **opts):
-    gid = await create_table(creator, ch, **opts)
-    for m in others:
-        await m.click(table_message(ch, gid), label="Join")
-    await creator.click(table_message(ch, gid), label="Start")
-    return gid
+    mod = g.add_member(env.create_user("mod"), roles=[mods])
+    return env, g, ch, members, mod
 
 
 def at(table, members, seat):
@@ -42,7 +33,7 @@ def at(table, members, seat):
 
 async def test_undo_needs_the_consent_of_the_player_it_affects(world):
     env, g, ch, (ann, ben, cat), mod = world
-    gid = await started(ch, ann, [ben], players=2)
+    gid = await start_table(ch, ann, [ben], players=2)
     svc = env.bot.tables
     t = await svc.load(gid)
     first, second = at(t, [ann, ben], t.state["turn"]), at(t, [ann, ben], 1 - t.state["turn"])
@@ -70,7 +61,7 @@ def first_seat(table, member):
 
 async def test_a_reveal_cannot_be_undone(world):
     env, g, ch, (ann, ben, cat), mod = world
-    gid = await started(ch, ann, [ben], players=2)
+    gid = await start_table(ch, ann, [ben], players=2)
     svc = env.bot.tables
     for _ in range(2):
         t = await svc.load(gid)
@@ -84,7 +75,7 @@ async def test_a_reveal_cannot_be_undone(world):
 
 async def test_replace_by_vote_and_by_admin(world):
     env, g, ch, (ann, ben, cat), mod = world
-    gid = await started(ch, ann, [ben, cat], players=3)
+    gid = await start_table(ch, ann, [ben, cat], players=3)
     dan = g.add_member(env.create_user("dan"))
     eve = g.add_member(env.create_user("eve"))
     t = await env.bot.tables.load(gid)
@@ -109,7 +100,7 @@ async def test_replace_by_vote_and_by_admin(world):
 
 async def test_abandon_is_for_the_creator_or_a_manager(world):
     env, g, ch, (ann, ben, cat), mod = world
-    gid = await started(ch, ann, [ben], players=2)
+    gid = await start_table(ch, ann, [ben], players=2)
     r = await ben.slash(ch, "game abandon")
     assert r.response.content == "Only the table's creator or a member with Manage Server can abandon it."
     r = await mod.slash(ch, "game abandon", table=gid)
@@ -120,7 +111,7 @@ async def test_abandon_is_for_the_creator_or_a_manager(world):
 
 async def test_export_after_the_end_replays_to_the_live_game(world, tmp_path):
     env, g, ch, (ann, ben, cat), mod = world
-    gid = await started(ch, ann, [ben], players=2, options="rounds=1")
+    gid = await start_table(ch, ann, [ben], players=2, options="rounds=1")
     r = await ann.slash(ch, "game export")
     assert r.response.content.startswith("The log holds every hidden card")
     svc = env.bot.tables
@@ -140,7 +131,7 @@ async def test_export_after_the_end_replays_to_the_live_game(world, tmp_path):
 async def test_my_games_lists_tables_across_channels(world):
     env, g, ch, (ann, ben, cat), mod = world
     other = g.create_text_channel("other")
-    gid1 = await started(ch, ann, [ben], players=2)
+    gid1 = await start_table(ch, ann, [ben], players=2)
     gid2 = await create_table(ann, other)
     r = await ann.slash(ch, "game mine")
     assert f"Table {gid1} · Dice & Hands in <#{ch.id}>" in r.response.content

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.app import create_bot
-from tests.helpers import create_table, open_hand, public_texts, table_message
+from tests.helpers import open_hand, public_texts, start_table, table_message
 
 
 @pytest.fixture
@@ -49,10 +49,7 @@ async def test_three_players_play_a_whole_game_through_dms_and_buttons(simcord_e
     ch = g.create_text_channel("table")
     members = [g.add_member(env.create_user(n)) for n in ("ann", "ben", "cat")]
     by_id = {m.id: m for m in members}
-    gid = await create_table(members[0], ch, game="fourbit", players=3)
-    for m in members[1:]:
-        await m.click(table_message(ch, gid), label="Join")
-    await members[0].click(table_message(ch, gid), label="Start")
+    gid = await start_table(ch, members[0], members[1:], game="fourbit", players=3)
     svc = env.bot.tables
     stacks = 0
     for _ in range(600):
@@ -95,9 +92,7 @@ async def test_reveals_are_posted_with_a_board_picture_and_never_before_everyone
     g = env.create_guild("Game night")
     ch = g.create_text_channel("table")
     ann, ben = (g.add_member(env.create_user(n)) for n in ("ann", "ben"))
-    gid = await create_table(ann, ch, game="fourbit", players=2)
-    await ben.click(table_message(ch, gid), label="Join")
-    await ann.click(table_message(ch, gid), label="Start")
+    gid = await start_table(ch, ann, [ben], game="fourbit", players=2)
     svc = env.bot.tables
     while (t := await svc.load(gid)).state["phase"] == "draft":
         seat = min(t.engine.awaiting(t.state).seats)

@@ -6,20 +6,12 @@ import random
 import pytest
 
 from bot.app import create_bot
-from tests.helpers import create_table, open_hand, play, public_texts, table_message
+from tests.helpers import create_table, open_hand, play, public_texts, start_table, table_message
 
 
 @pytest.fixture
 def simcord_bot(settings):
     return create_bot(settings, sync_on_start=True, rng=random.Random(4))
-
-
-@pytest.fixture
-def world(simcord_env):
-    g = simcord_env.create_guild("Game night")
-    ch = g.create_text_channel("table")
-    members = [g.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cat")]
-    return simcord_env, g, ch, members
 
 
 async def finish(env, bot, ch, members, gid):
@@ -83,21 +75,13 @@ async def test_non_player_and_out_of_turn_are_refused_privately(world):
     assert not env.errors
 
 
-async def start_game(env, ch, creator, others, **opts):
-    gid = await create_table(creator, ch, **opts)
-    for m in others:
-        await m.click(table_message(ch, gid), label="Join")
-    await creator.click(table_message(ch, gid), label="Start")
-    return gid
-
-
 def member_at(table, members, seat):
     return next(m for m in members if m.id == table.game.user_at(seat).user_id)
 
 
 async def test_restart_mid_game_keeps_playing_through_the_same_buttons(world):
     env, g, ch, members = world
-    gid = await start_game(env, ch, members[0], members[1:], players=3)
+    gid = await start_table(ch, members[0], members[1:], players=3)
     table = await env.bot.tables.load(gid)
     first = member_at(table, members, min(table.engine.awaiting(table.state).seats))
     await play(first, ch, gid, "Bet 1")
@@ -121,7 +105,7 @@ async def test_closed_dms_fall_back_to_the_button_and_never_leak(world):
     env, g, ch, (ann, ben, cat) = world
     env.inject_error("POST", f"/channels/{ben.user.dm_channel.id}/messages", status=403, code=50007,
                      message="Cannot send messages to this user", times=None)
-    gid = await start_game(env, ch, ann, [ben, cat], players=3)
+    gid = await start_table(ch, ann, [ben, cat], players=3)
     assert ben.user.dm_channel.history() == []
     assert await env.bot.tables.store.dm_closed(ben.id)
     notices = [m.content for m in ch.history() if "DMs are closed" in (m.content or "")]
@@ -141,7 +125,7 @@ async def test_closed_dms_fall_back_to_the_button_and_never_leak(world):
 
 async def test_secret_choices_stay_secret_until_the_reveal(world):
     env, g, ch, (ann, ben, cat) = world
-    gid = await start_game(env, ch, ann, [ben], players=2)
+    gid = await start_table(ch, ann, [ben], players=2)
     for _ in range(2):  # both bet 0
         table = await env.bot.tables.load(gid)
         await play(member_at(table, [ann, ben], table.state["turn"]), ch, gid, "Bet 0")
@@ -171,7 +155,7 @@ def test_an_empty_hand_ends_the_game_early():
 
 async def test_a_move_can_be_played_from_the_dm(world):
     env, g, ch, (ann, ben, cat) = world
-    gid = await start_game(env, ch, ann, [ben], players=2)
+    gid = await start_table(ch, ann, [ben], players=2)
     table = await env.bot.tables.load(gid)
     first = member_at(table, [ann, ben], table.state["turn"])
     dm = first.user.dm_channel.last_message

@@ -8,23 +8,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
-from tests.helpers import create_table, table_message
-
-
-@pytest.fixture
-def world(simcord_env):
-    g = simcord_env.create_guild("Game night")
-    ch = g.create_text_channel("table")
-    members = [g.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cat")]
-    return simcord_env, g, ch, members
-
-
-async def start(ch, creator, others, **opts):
-    gid = await create_table(creator, ch, **opts)
-    for m in others:
-        await m.click(table_message(ch, gid), label="Join")
-    await creator.click(table_message(ch, gid), label="Start")
-    return gid
+from tests.helpers import start_table
 
 
 def reminders(ch, gid):
@@ -33,7 +17,7 @@ def reminders(ch, gid):
 
 async def test_reminder_fires_after_idle_time_and_once_more_after_a_restart(world):
     env, g, ch, (ann, ben, cat) = world
-    gid = await start(ch, ann, [ben], players=2, reminder_hours=1.0)
+    gid = await start_table(ch, ann, [ben], players=2, reminder_hours=1.0)
     table = await env.bot.tables.load(gid)
     waiting = table.game.user_at(table.state["turn"]).user_id
     await env.advance_time(59 * 60)
@@ -50,7 +34,7 @@ async def test_reminder_fires_after_idle_time_and_once_more_after_a_restart(worl
 
 async def test_autopass_plays_the_default_move_after_its_hours(world):
     env, g, ch, (ann, ben, cat) = world
-    gid = await start(ch, ann, [ben], players=2, autopass_hours=2.0, reminder_hours=0.0)
+    gid = await start_table(ch, ann, [ben], players=2, autopass_hours=2.0, reminder_hours=0.0)
     table = await env.bot.tables.load(gid)
     turn = table.state["turn"]
     await env.advance_time(2 * 3600 + 60)
@@ -62,7 +46,7 @@ async def test_autopass_plays_the_default_move_after_its_hours(world):
 
 async def test_choice_window_expires_into_lowest_cards_without_revealing_who(world):
     env, g, ch, (ann, ben, cat) = world
-    gid = await start(ch, ann, [ben], players=2, options="window_minutes=5", reminder_hours=0.0)
+    gid = await start_table(ch, ann, [ben], players=2, options="window_minutes=5", reminder_hours=0.0)
     svc = env.bot.tables
     for _ in range(2):
         t = await svc.load(gid)
