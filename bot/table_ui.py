@@ -16,7 +16,7 @@ from bot.tables import Table, replace_votes_needed
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for the select menu
 
 
-def _names(table: Table, seats) -> str:
+def seat_mentions(table: Table, seats) -> str:
     return ", ".join(f"<@{table.game.user_at(s).user_id}>" for s in sorted(seats))
 
 
@@ -40,7 +40,7 @@ def table_message(table: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     if game.status == "active":
         aw = engine.awaiting(table.state)
         if aw.seats:
-            lines.append(f"**Waiting for** {_names(table, aw.seats)}: {aw.prompt or 'a move'}.")
+            lines.append(f"**Waiting for** {seat_mentions(table, aw.seats)}: {aw.prompt or 'a move'}.")
         view.add_item(TableButton("hand", game.id))
     elif game.status == "over":
         scores = engine.scores(table.state)
@@ -83,7 +83,7 @@ def hand_reply(table: Table, seat: int) -> dict[str, Any]:
     view = hand_view(table, seat)
     if view is None and table.game.status == "active":
         aw = table.engine.awaiting(table.state)
-        lines.append(f"Nothing to do right now; waiting for {_names(table, aw.seats) or 'chance'}.")
+        lines.append(f"Nothing to do right now; waiting for {seat_mentions(table, aw.seats) or 'chance'}.")
     reply: dict[str, Any] = {"content": "\n".join(lines)[:2000]}
     if view is not None:
         reply["view"] = view
@@ -183,7 +183,7 @@ async def my_hand(tables, game_id: int, user_id: int) -> dict[str, Any]:
 async def play_index(interaction: discord.Interaction, game_id: int, seq: int, index: int) -> dict[str, Any]:
     tables = interaction.client.tables
     table = await tables.load(game_id)
-    seat = tables._seat(table, interaction.user.id)
+    seat = tables.player_seat(table, interaction.user.id)
     shown = table.state
     if seq != table.seq:
         # Other players' secret choices do not make your panel stale; anything else does.

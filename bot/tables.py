@@ -224,13 +224,14 @@ class TableService:
     async def act(self, game_id: int, user_id: int, action: Action, expected_seq: int | None = None) -> Table:
         async with self.lock(game_id):
             table = await self.load(game_id)
-            seat = self._seat(table, user_id)
+            seat = self.player_seat(table, user_id)
             if expected_seq is not None and expected_seq != table.seq:
                 raise Refusal("The game has moved on since these choices were shown; open them again "
                               "to see your moves now.")
             return await self._commit(table, [(seat, action)])
 
-    def _seat(self, table: Table, user_id: int) -> int:
+    def player_seat(self, table: Table, user_id: int) -> int:
+        """The user's seat at a table in play, or a Refusal saying why they cannot act there."""
         game = table.game
         if game.status == "lobby":
             raise Refusal(f"Table {game.id} has not started yet.")
@@ -362,7 +363,7 @@ class TableService:
         a vote and return the seats whose consent is needed."""
         async with self.lock(game_id):
             table = await self.load(game_id)
-            seat = self._seat(table, user_id)
+            seat = self.player_seat(table, user_id)
             rows = await self.store.actions(game_id, after_seq=table.seq - 1)
             if not rows:
                 raise Refusal("There is nothing to undo yet.")
@@ -388,7 +389,7 @@ class TableService:
     async def vote_undo(self, game_id: int, user_id: int, seq: int, yes: bool) -> Table:
         async with self.lock(game_id):
             table = await self.load(game_id)
-            seat = self._seat(table, user_id)
+            seat = self.player_seat(table, user_id)
             req = table.game.pending.get("undo")
             if not req or req["seq"] != seq or table.seq != seq:
                 raise Refusal("That undo request is no longer open.")
@@ -471,7 +472,7 @@ class TableService:
             if game.seat_of(new_user) is not None:
                 raise Refusal(f"{new_name} is already playing at table {game_id}.")
             if not is_admin:
-                voter = self._seat(table, user_id)
+                voter = self.player_seat(table, user_id)
                 pending = dict(game.pending, replace={"seat": seat, "user": new_user, "name": new_name,
                                                       "yes": sorted({voter} - {seat})})
                 await self.store.update_game(game_id, self.clock.now(), pending=pending)
@@ -486,7 +487,7 @@ class TableService:
     async def vote_replace(self, game_id: int, user_id: int, yes: bool) -> tuple[Table, bool]:
         async with self.lock(game_id):
             table = await self.load(game_id)
-            voter = self._seat(table, user_id)
+            voter = self.player_seat(table, user_id)
             req = table.game.pending.get("replace")
             if not req:
                 raise Refusal("There is no open replacement vote at this table.")
@@ -530,9 +531,6 @@ class TableService:
         rows = await self.store.actions(game_id)
         players = [s.name for s in table.game.in_seat_order()]
         return export_log(table.engine, table.game.options, players, [(a.seq, a.seat, a.action) for a in rows])
-
-    async def tables_here(self, channel_id: int) -> list[GameRow]:
-        return await self.store.games(channel_id=channel_id)
 
     async def resolve(self, channel_id: int, user_id: int, table_id: int | None) -> int:
         """The table a command means: the one named, else the only open table in the channel

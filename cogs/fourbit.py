@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import Refusal
+from bot.errors import Refusal, player_sentence
 from bot.interact import answer
 from bot.present import Presenter, register
 from bot.table_ui import MoveButton, MoveSelect, confirm_reply
@@ -197,7 +197,7 @@ def _order_options(table: Table, seat: int, n: int | None, chosen: int | None) -
 async def _builder_table(interaction: discord.Interaction, gid: int) -> tuple[Any, Table, int]:
     tables = interaction.client.tables
     table = await tables.load(gid)
-    seat = tables._seat(table, interaction.user.id)
+    seat = tables.player_seat(table, interaction.user.id)
     if table.state["phase"] != "work" or not table.engine.can_act(table.state, seat):
         raise Refusal("This stack is no longer open: the step it was for is over.")
     return tables, table, seat
@@ -207,9 +207,7 @@ async def _redraw(interaction: discord.Interaction, gid: int, seq: int, n: int |
     await interaction.response.defer()
     try:
         _, table, seat = await _builder_table(interaction, gid)
-    except Exception as exc:
-        from bot.errors import player_sentence
-
+    except Exception as exc:  # the panel's owner alone hears why
         await interaction.followup.send(player_sentence(exc)[0], ephemeral=True)
         return
     await interaction.edit_original_response(content=stack_text(table, seat, n, perm),

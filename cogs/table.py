@@ -16,7 +16,7 @@ from discord.ext import commands
 import engines
 from bot.errors import Refusal
 from bot.interact import answer, is_admin
-from bot.table_ui import _names, my_hand, table_message
+from bot.table_ui import my_hand, seat_mentions, table_message
 
 
 # --- option parsing and autocomplete ---------------------------------------------------------------
@@ -149,7 +149,7 @@ class TableCog(commands.Cog):
                 else:
                     aw = t.engine.awaiting(t.state)
                     now = "**your move**" if g.seat_of(interaction.user.id) in aw.seats else \
-                        f"waiting for {_names(t, aw.seats) or 'chance'}"
+                        f"waiting for {seat_mentions(t, aw.seats) or 'chance'}"
                 lines.append(f"• Table {g.id} · {t.engine.title} in {where}: {now}")
             return "\n".join(lines)[:2000]
 
