@@ -301,7 +301,8 @@ class TableService:
         # A new turn: the game waits for something else, or a new secret step begins (after a
         # reveal, or after steps that were not secret). Else only newly awaited seats are new.
         new_step = aw.secret and (before is None or revealed or not engine.awaiting(before).secret)
-        fresh = set(aw.seats) if last["prompt"] != aw.prompt or new_step else set(aw.seats) - set(last["seats"])
+        new_turn = last["prompt"] != aw.prompt or new_step
+        fresh = set(aw.seats) if new_turn else set(aw.seats) - set(last["seats"])
         if fresh - actors:
             users = [game.user_at(s).user_id for s in sorted(fresh - actors)]
             c.outbox.append(("channel", game.channel_id, {"game_id": game.id, "kind": "ping", "users": users}))
@@ -320,8 +321,8 @@ class TableService:
         else:
             c.clear_timers.append("autopass")
         before_aw = engine.awaiting(before) if before is not None else None
-        if aw.window:
-            if not (before_aw and before_aw.window and before_aw.prompt == aw.prompt):
+        if aw.window:  # a window opens with its step and is not stretched by the choices in it
+            if new_turn or not (before_aw and before_aw.window):
                 c.timers.append(("window", now + aw.window, {"seq": table.seq}))
         else:
             c.clear_timers.append("window")

@@ -171,3 +171,23 @@ async def test_tables_are_not_created_in_dms(world):
     env, g, ch, (ann, ben, cat) = world
     r = await ann.user.slash("game create", game="dicehand")
     assert r.ephemeral and r.response.content == "Tables live in a server channel or thread, not in DMs."
+
+
+async def test_a_panel_survives_other_players_secret_choices_but_not_a_reveal(world):
+    env, g, ch, (ann, ben, cat) = world
+    gid = await start_table(ch, ann, [ben, cat], players=3)
+    svc = env.bot.tables
+    for _ in range(3):
+        t = await svc.load(gid)
+        await svc.act(gid, t.game.user_at(t.state["turn"]).user_id, {"type": "bet", "amount": 0})
+    t = await svc.load(gid)
+    hand = sorted(t.state["hands"][t.game.seat_of(ann.id)])
+    panel = await open_hand(ann, ch, gid)  # shown before Ben chooses
+    await play(ben, ch, gid, f"Play card {min(t.state['hands'][t.game.seat_of(ben.id)])}")
+    r = await ann.click(panel.response, label=f"Play card {hand[0]}")
+    assert r.response.content.startswith("Your secret choice: **Play card"), r.response.content
+    # Cat's choice reveals the cards and rolls the die: a panel from before that is out of date
+    stale = await open_hand(ann, ch, gid)
+    await play(cat, ch, gid, f"Play card {min(t.state['hands'][t.game.seat_of(cat.id)])}")
+    r = await ann.click(stale.response, label=f"Play card {hand[1]}")
+    assert r.response.content.startswith("The game has moved on since these choices were shown")
