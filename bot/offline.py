@@ -29,6 +29,13 @@ async def _stdin_lines():
         yield line.strip()
 
 
+async def restore_tables(bot, channel_id: int) -> None:
+    """Games survive a restart in the database, but the simulated Discord starts empty (with
+    the same ids): post each open table's message in the new channel."""
+    for game in await bot.tables.store.games(channel_id=channel_id):
+        await bot.delivery.show_table(await bot.tables.load(game.id))
+
+
 async def serve(settings: Settings, ready: asyncio.Event | None = None) -> None:
     import simcord
 
@@ -37,9 +44,7 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None) -> None:
         guild = env.create_guild("Offline table")
         channel = guild.create_text_channel("table")
         members = {name: guild.add_member(env.create_user(name)) for name in PLAYERS}
-        # Games survive a restart in the database; show their table messages in the new channel.
-        for game in await bot.tables.store.games(channel_id=channel.id):
-            await bot.delivery.show_table(await bot.tables.load(game.id))
+        await restore_tables(bot, channel.id)
         await env.settle()
 
         stop = asyncio.Event()

@@ -46,3 +46,31 @@ def test_offline_table_starts_and_its_page_answers_on_loopback(tmp_path):
         proc.terminate()
         proc.wait(timeout=20)
     assert proc.returncode == 0
+
+
+async def test_offline_tables_come_back_after_a_restart(tmp_path):
+    """Two offline sessions on one database: the second shows the first one's open table."""
+    import simcord
+
+    from bot.app import create_bot
+    from bot.config import Settings
+    from bot.offline import restore_tables
+    from tests.helpers import create_table, table_message
+
+    settings = Settings(token=None, db_path=tmp_path / "offline.sqlite3", dm_interval=0)
+    for session in (1, 2):
+        bot = create_bot(settings, sync_on_start=True)
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Offline table")
+            channel = guild.create_text_channel("table")
+            alice = guild.add_member(env.create_user("alice"))
+            if session == 1:
+                gid = await create_table(alice, channel)
+            else:
+                assert channel.history() == []
+                await restore_tables(bot, channel.id)
+                await env.settle()
+                msg = table_message(channel, gid)
+                r = await alice.click(msg, label="Leave")
+                assert r.response.content.startswith("You created this table"), "its buttons work again"
+        await bot.close()
