@@ -24,6 +24,7 @@ SCROLL_LIMIT = 8
 OUTBOX_EVENT = "outbox_ready"
 #: poke() wakes the outbox at once; this slow poll only catches rows another process queued.
 SAFETY_POLL = 3600.0
+RETRY_AFTER = 30.0
 #: Discord error code for "Cannot send messages to this user".
 DM_CLOSED = 50007
 
@@ -118,17 +119,27 @@ class Delivery:
         """Send pending DMs and pings in order, no faster than one per dm_interval, until closed."""
         while not self._stopping:
             self._dirty = False
-            rows = await self.bot.tables.store.pending()
-            for row in rows:
-                await self._pace()
-                if self._stopping:
-                    return
-                await self._deliver(row)
+            try:
+                rows = await self.bot.tables.store.pending()
+                for row in rows:
+                    await self._pace()
+                    if self._stopping:
+                        return
+                    await self._deliver(row)
+            except Exception:  # a failing pass must not stop the outbox for good
+                log.exception("outbox pass failed; retrying shortly")
+                rows = []
+                await self._rest(RETRY_AFTER)
+                continue
             if not rows and not self._dirty:
-                try:  # Client.wait_for parks cleanly (also under SimCord); poke() wakes it
-                    await self.bot.wait_for(OUTBOX_EVENT, timeout=SAFETY_POLL)
-                except TimeoutError:
-                    pass
+                await self._rest(SAFETY_POLL)
+
+    async def _rest(self, seconds: float) -> None:
+        """Wait for poke() or the timeout. Client.wait_for parks cleanly, also under SimCord."""
+        try:
+            await self.bot.wait_for(OUTBOX_EVENT, timeout=seconds)
+        except TimeoutError:
+            pass
 
     async def _pace(self) -> None:
         """Wait until dm_interval has passed since the last message sent, by the stored send

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot.timers")
 MAX_SLEEP = 3600.0
+RETRY_AFTER = 30.0
 WAKE_EVENT = "timers_changed"  # dispatched after each commit, since it may set an earlier timer
 
 
@@ -27,9 +28,13 @@ async def run_due(bot: BoardBot) -> int:
 
 async def dispatcher(bot: BoardBot) -> None:
     while True:
-        await run_due(bot)
-        due = await bot.tables.store.next_timer_due()
-        delay = MAX_SLEEP if due is None else min(MAX_SLEEP, max(0.0, due - bot.clock.now()))
+        try:
+            await run_due(bot)
+            due = await bot.tables.store.next_timer_due()
+            delay = MAX_SLEEP if due is None else min(MAX_SLEEP, max(0.0, due - bot.clock.now()))
+        except Exception:  # a failing pass must not stop the timers for good
+            log.exception("timer pass failed; retrying shortly")
+            delay = RETRY_AFTER
         if delay <= 0:
             continue
         # Client.wait_for parks cleanly (also under SimCord) and a commit wakes it early.

@@ -100,3 +100,25 @@ async def test_outbox_sends_every_dm_exactly_once_across_a_restart(simcord_env):
     times = sorted(msg.created_at for m in members for msg in m.user.dm_channel.history())
     gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
     assert min(gaps) >= 9.9, "the outbox keeps its rate limit"
+
+
+async def test_a_failing_outbox_pass_is_retried_and_nothing_is_lost(world, caplog, monkeypatch):
+    env, g, ch, (ann, ben, cat) = world
+    store = env.bot.tables.store
+    real_pending, failures = store.pending, []
+
+    async def flaky_pending(*args, **kwargs):
+        rows = await real_pending(*args, **kwargs)
+        if rows and any(r.kind == "dm" for r in rows) and not failures:
+            failures.append(1)
+            raise OSError("database went away for a moment")
+        return rows
+
+    monkeypatch.setattr(store, "pending", flaky_pending)
+    gid = await start_table(ch, ann, [ben], players=2)
+    assert failures, "the pass that had the hands to send failed"
+    await env.advance_time(31)
+    for m in (ann, ben):
+        [dm] = m.user.dm_channel.history()
+        assert f"Table {gid} · Dice & Hands" in dm.content
+    assert any("outbox pass failed" in r.getMessage() for r in caplog.records)
