@@ -54,6 +54,25 @@ async def player_actions(service, gid, after_seq=0):
     return [(a.seat, a.action) for a in await service.store.actions(gid, after_seq=after_seq) if a.seat != CHANCE]
 
 
+async def pick_then_ask_undo(a, before_undo=None):
+    """Two players reach the card choice; seat 0 (ann) picks and asks to undo it, which needs
+    seat 1's (ben's) consent. ``before_undo`` runs between the pick and the request.
+    Returns (gid, table at the card choice, ann, ben, the undo request's seq)."""
+    gid = await started_table(a, 2, random_seats=False)
+    table = await to_card_choice(a, gid)
+    ann, ben = user_at(table, 0), user_at(table, 1)
+    await a.act(gid, ann, pick(min(table.state["hands"][0])))
+    if before_undo is not None:
+        await before_undo(gid)
+    asked, need = await a.request_undo(gid, ann)
+    assert need == [1]
+    return gid, table, ann, ben, asked.game.pending["undo"]["seq"]
+
+
+def assert_no_gap(seqs):
+    assert seqs == list(range(1, len(seqs) + 1)), f"the log has a gap: {seqs}"
+
+
 async def assert_consistent(service, gid):
     live = await service.load(gid)
     service._cache.clear()
@@ -207,14 +226,12 @@ async def test_a_process_with_an_older_cache_applies_its_move_after_the_others(t
 
 async def test_a_process_sees_an_undo_made_by_the_other_one(two_processes):
     a, b = two_processes
-    gid = await started_table(a, 2, random_seats=False)
-    table = await to_card_choice(a, gid)
-    ann, ben = user_at(table, 0), user_at(table, 1)
-    await a.act(gid, ann, pick(min(table.state["hands"][0])))
-    assert (await b.load(gid)).state["picks"][0] is not None  # b caches the state with ann's pick
-    undone, need = await a.request_undo(gid, ann)
-    assert need == [1]
-    await a.vote_undo(gid, ben, undone.game.pending["undo"]["seq"], True)
+
+    async def b_caches_ann_s_pick(gid):
+        assert (await b.load(gid)).state["picks"][0] is not None
+
+    gid, _, ann, ben, undo_seq = await pick_then_ask_undo(a, b_caches_ann_s_pick)
+    await a.vote_undo(gid, ben, undo_seq, True)
     truth = await a.full_replay(gid)
     assert truth["picks"] == [None, None]
     assert (await b.load(gid)).state == truth, "b still shows the undone pick"
@@ -222,19 +239,13 @@ async def test_a_process_sees_an_undo_made_by_the_other_one(two_processes):
 
 async def test_a_move_through_a_process_that_missed_an_undo_keeps_the_log_replayable(two_processes):
     a, b = two_processes
-    gid = await started_table(a, 2, random_seats=False)
-    table = await to_card_choice(a, gid)
-    ann, ben = user_at(table, 0), user_at(table, 1)
-    await a.act(gid, ann, pick(min(table.state["hands"][0])))
-    await b.load(gid)
-    undone, _ = await a.request_undo(gid, ann)
-    await a.vote_undo(gid, ben, undone.game.pending["undo"]["seq"], True)
+    gid, table, ann, ben, undo_seq = await pick_then_ask_undo(a, b.load)
+    await a.vote_undo(gid, ben, undo_seq, True)
     try:
         await b.act(gid, ben, pick(min(table.state["hands"][1])))
     except Refusal:
         pass  # refusing is fine; storing a move on top of the undone one is not
-    seqs = [r.seq for r in await a.store.actions(gid)]
-    assert seqs == list(range(1, len(seqs) + 1)), f"the log has a gap: {seqs}"
+    assert_no_gap([r.seq for r in await a.store.actions(gid)])
     a._cache.clear()
     assert (await a.load(gid)).state == await a.full_replay(gid)
 
@@ -243,18 +254,11 @@ async def test_an_undo_racing_a_move_in_another_process_leaves_no_gap_in_the_log
     # b loads (ann's pick is the last action) and applies ben's pick; before b commits, a
     # completes the undo of ann's pick. b's commit must not land on top of the undone action.
     a, b = two_processes
-    gid = await started_table(a, 2, random_seats=False)
-    table = await to_card_choice(a, gid)
-    ann, ben = user_at(table, 0), user_at(table, 1)
-    await a.act(gid, ann, pick(min(table.state["hands"][0])))
-    asked, need = await a.request_undo(gid, ann)
-    assert need == [1]
-    undo_seq = asked.game.pending["undo"]["seq"]
+    gid, table, ann, ben, undo_seq = await pick_then_ask_undo(a)
     undone, moved = await race(lambda: a.vote_undo(gid, ben, undo_seq, True), b,
                                lambda: b.act(gid, ben, pick(min(table.state["hands"][1]))))
     assert not isinstance(undone, BaseException), undone
-    seqs = [r.seq for r in await a.store.actions(gid)]
-    assert seqs == list(range(1, len(seqs) + 1)), f"the log has a gap: {seqs}"
+    assert_no_gap([r.seq for r in await a.store.actions(gid)])
     assert isinstance(moved, Refusal) and str(moved) == SOMEONE_ELSE, moved
     a._cache.clear()
     assert (await a.load(gid)).state == await a.full_replay(gid)
@@ -264,12 +268,7 @@ async def test_an_undo_is_not_reported_done_when_another_process_moved_first(two
     # a has checked the undo request (ann's pick is the last action) and is about to remove
     # it; b commits ben's pick first. The undo can no longer happen and must not claim it did.
     a, b = two_processes
-    gid = await started_table(a, 2, random_seats=False)
-    table = await to_card_choice(a, gid)
-    ann, ben = user_at(table, 0), user_at(table, 1)
-    await a.act(gid, ann, pick(min(table.state["hands"][0])))
-    asked, _ = await a.request_undo(gid, ann)
-    undo_seq = asked.game.pending["undo"]["seq"]
+    gid, table, ann, ben, undo_seq = await pick_then_ask_undo(a)
     told = []
 
     async def listener(change):
