@@ -36,7 +36,7 @@ async def restore_tables(bot, channel_id: int) -> None:
         await bot.delivery.show_table(await bot.tables.load(game.id))
 
 
-async def serve(settings: Settings, ready: asyncio.Event | None = None) -> None:
+async def serve(settings: Settings) -> None:
     import simcord
 
     bot = create_bot(settings, sync_on_start=True)
@@ -66,8 +66,6 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None) -> None:
             async with preview:
                 print(f"Offline table: {where}\n  open {preview.url}", flush=True)
                 print(f"  players: {', '.join(PLAYERS)} · type 'dm NAME', 'table' or 'quit' here", flush=True)
-                if ready is not None:
-                    ready.set()
                 target = await _next_target(stop, preview, target)
         await bot.close()
 

@@ -380,7 +380,7 @@ class TableService:
             need = sorted((set(table.engine.awaiting(table.state).seats) |
                            set(private_diff(table, before, table.state))) - {seat})
             if not need:
-                return await self._undo(table, last.seq), []
+                return await self._undo(table, last.seq, before), []
             pending = dict(table.game.pending, undo={"seq": last.seq, "seat": seat, "need": need, "yes": []})
             await self.store.update_game(game_id, self.clock.now(), pending=pending)
             table = await self.load(game_id)
@@ -421,9 +421,10 @@ class TableService:
         rows = await self.store.actions(game.id, after_seq=seq)
         return replay(engine, state, [(a.seq, a.seat, a.action) for a in rows if a.seq < table.seq])
 
-    async def _undo(self, table: Table, seq: int) -> Table:
+    async def _undo(self, table: Table, seq: int, before: State | None = None) -> Table:
         game = table.game
-        before = await self._state_before(table)
+        if before is None:
+            before = await self._state_before(table)
         try:
             await self.store.undo_last(game.id, seq, self.clock.now(), game.undos)
         except SeqConflict:
