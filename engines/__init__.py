@@ -5,10 +5,11 @@ from engines.base import Engine
 
 
 def _all() -> dict[str, Engine]:
+    from engines.boss import Boss
     from engines.dicehand import DiceHand
     from engines.fourbit import FourBit
 
-    games: list[Engine] = [DiceHand(), FourBit()]
+    games: list[Engine] = [DiceHand(), FourBit(), Boss()]
     return {g.name: g for g in games}
 
 

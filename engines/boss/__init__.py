@@ -1,0 +1,881 @@
+"""I'm the Boss! (Sid Sackson): deals, open negotiation and influence cards (rules: docs/rules/boss.md).
+
+A turn starts a deal where the dollar marker stands, or rolls the die to move the marker and
+then starts a deal or draws cards. During a deal everyone may act at any moment: lay family
+cards, offer to join for a price, play travel, hire sets, boss and stop cards. The boss accepts
+or refuses offers and declares the deal made (which opens a last call) or failed.
+Money is in thousands of dollars ($3M = 3000)."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
+from engines.boss.board import BOARDS, FAMILIES, SPACES
+
+TRAVELS = (*FAMILIES, "grey")
+#: The 98 influence cards: 4 family cards per family, 3 travel cards per family and 3 grey,
+#: 33 hire, 10 boss, 10 stop.
+DECK = ([f"family.{f}" for f in FAMILIES for _ in range(4)] + [f"travel.{t}" for t in TRAVELS for _ in range(3)]
+        + ["hire"] * 33 + ["boss"] * 10 + ["stop"] * 10)
+START_HAND = 5
+HAND_LIMIT = 12
+LATE_LIMIT = 10
+DRAW = 3
+HIRE_SET = 3
+BOOL = (False, True)
+WINDOWS = (30, 60, 120, 300, 900, 3600, 14400, 43200, 86400)
+
+
+def money(k: int) -> str:
+    """$ in millions from thousands: 3000 -> "$3M", 2400 -> "$2.4M"."""
+    m = k / 1000
+    return f"${m:g}M" if m == round(m, 3) else f"${m:.3f}M"
+
+
+def cash_band(k: int) -> str:
+    """How big a pile of face-down money looks to the others."""
+    for limit, text in ((1, "no money"), (10_000, "a thin pile"), (25_000, "a small pile"),
+                        (50_000, "a fair pile"), (100_000, "a thick pile")):
+        if k < limit:
+            return text
+    return "a huge pile"
+
+
+def card_name(kind: str) -> str:
+    if kind.startswith("family."):
+        return f"{kind[7:]} family card"
+    if kind.startswith("travel."):
+        return f"{kind[7:]} travel card"
+    return f"{kind} card"
+
+
+def price_text(price: dict[str, Any]) -> str:
+    if "shares" in price:
+        return f"{price['shares']} share{'s' if price['shares'] != 1 else ''}"
+    if "money" in price:
+        return f"${price['money']}M"
+    return "a fair share"
+
+
+class Boss(Engine):
+    name = "boss"
+    title = "I'm the Boss!"
+    min_players = 2
+    max_players = 6
+    data_version = 1
+    options = (
+        Option("board", "deal board: ours, or printed (when the server admin has set BOT_BOSS_BOARD)", "ours",
+               ("ours", "printed")),
+        Option("last_call", "seconds of the last call after a deal is declared (60 live, hours for slow tables)",
+               60, WINDOWS),
+        Option("keep_turn", "variant: a boss card does not change whose turn is next", False, BOOL),
+        Option("must_deal", "variant: start your turn with 10 or more cards and you must make a deal", False, BOOL),
+        Option("paid_if_played", "variant: only the boss and players who played a card in the deal are paid",
+               False, BOOL),
+        Option("draw_by_investors", "variant: draw 4/3/2/1 cards holding 0/1/2/3+ investors", False, BOOL),
+        Option("min_hand", "variant: with 3 cards or fewer you cannot start a deal", False, BOOL),
+        Option("late_limit", "variant: from the 10th deal the hand limit is 10", False, BOOL),
+        Option("short", "variant: a shorter game without deal tiles 3, 6 and 9", False, BOOL),
+        Option("two_player", "the 2-player rules at any table (always on with 2 players)", False, BOOL),
+    )
+
+    # --- setup ------------------------------------------------------------------
+    def setup(self, options: dict[str, Any], seats: int) -> State:
+        opts = self.check_options(options)
+        if not self.min_players <= seats <= self.max_players:
+            raise RuleError(f"{self.title} takes {self.min_players} to {self.max_players} players.")
+        if opts["board"] not in BOARDS:
+            raise RuleError("This server has no printed board; an admin sets BOT_BOSS_BOARD to a board file.")
+        board = BOARDS[opts["board"]]
+        tiles = [d for d in board["deals"] if not (opts["short"] and d["number"] in (3, 6, 9))]
+        return {
+            "opts": opts | {"two_player": opts["two_player"] or seats == 2}, "n": seats,
+            "spaces": [dict(s, tile=None) for s in copy.deepcopy(board["spaces"])],
+            "stack": copy.deepcopy(tiles), "deals_done": 0,
+            "phase": "deck", "deck": [], "discard": [], "hands": [{} for _ in range(seats)],
+            "cash": [0] * seats, "paid_out": 0, "owners": {f: None for f in FAMILIES},
+            "marker": None, "turn": 0, "must_deal": False, "draw_left": 0, "limit_next": None,
+            "deal": None, "last_roll": None, "end_numbers": [], "last_boss": None, "events": [], "event_no": 0,
+        }
+
+    # --- who acts ---------------------------------------------------------------
+    def awaiting(self, state: State) -> Awaiting:
+        ph = state["phase"]
+        if ph == "deck":
+            return Awaiting(chance=ChanceRequest("shuffle", len(DECK), reason="shuffle the influence cards"))
+        if ph == "investors":
+            return Awaiting(chance=ChanceRequest("shuffle", len(FAMILIES), reason="deal the investors"))
+        if ph == "reshuffle":
+            return Awaiting(chance=ChanceRequest("shuffle", len(state["discard"]), reason="reshuffle the discards"))
+        if ph in ("move", "end_roll"):
+            return Awaiting(chance=ChanceRequest("dice", 1, reason="roll the die"))
+        if ph == "place":
+            return Awaiting(frozenset({state["n"] - 1}), prompt="place the dollar marker")
+        if ph == "turn":
+            return Awaiting(frozenset({state["turn"]}), prompt="start a deal here or roll the die")
+        if ph == "after_roll":
+            return Awaiting(frozenset({state["turn"]}), prompt="start a deal here or draw cards")
+        if ph == "limit":
+            over = frozenset(s for s in range(state["n"]) if self._hand_size(state, s) > self._limit(state))
+            return Awaiting(over, prompt=f"discard down to {self._limit(state)} cards")
+        if ph == "deal":
+            d = state["deal"]
+            where = f"deal {state['deals_done'] + 1} on space {d['space'] + 1}"
+            if d["stage"] == "last_call":
+                seats = frozenset(s for s in range(state["n"]) if s != d["boss"] and s not in d["passed"])
+                return Awaiting(seats, window=float(state["opts"]["last_call"]),
+                                prompt=f"last call on {where}: play a card or say nothing more")
+            seats = frozenset(s for s in range(state["n"]) if self._deal_moves(state, s))
+            return Awaiting(seats, prompt=f"{where}: join, offer or play cards; the boss closes it")
+        return Awaiting()
+
+    def can_act(self, state: State, seat: int) -> bool:
+        if state["phase"] == "deal":  # anyone, at any moment; _apply says why a move is not possible
+            return True
+        return seat in self.awaiting(state).seats
+
+    def reveals(self, before: State, seat: int, action: Action, after: State) -> bool:
+        # A draw shows the drawer cards from the deck: undoing it would let them draw again.
+        return seat == CHANCE or action.get("type") == "draw"
+
+    # --- rules ------------------------------------------------------------------
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        kind, ph = action["type"], state["phase"]
+        if seat == CHANCE:
+            return self._chance(state, action)
+        if ph == "place" and kind == "place":
+            space = action.get("space")
+            if not isinstance(space, int) or not 0 <= space < SPACES:
+                raise RuleError(f"Choose a space from 1 to {SPACES}.")
+            state["marker"] = space
+            self._event(state, f"[0] places the dollar marker on space {space + 1}.", seat)
+            return self._start_turn(state, 0)
+        if ph in ("turn", "after_roll") and kind == "deal":
+            if state["opts"]["min_hand"] and self._hand_size(state, seat) <= 3:
+                raise RuleError("With 3 cards or fewer you cannot start a deal (variant).")
+            return self._open_deal(state, seat)
+        if ph == "turn" and kind == "roll":
+            state["phase"] = "move"
+            return None
+        if ph == "after_roll" and kind == "draw":
+            if state["must_deal"]:
+                raise RuleError("You began your turn with 10 or more cards, so you must make a deal (variant).")
+            return self._draw(state, seat, self._draw_count(state, seat))
+        if ph == "limit":
+            return self._limit_action(state, seat, action)
+        if ph == "deal":
+            return self._deal_action(state, seat, action)
+        raise RuleError("That move is not possible now.")
+
+    def _chance(self, state: State, action: Action) -> None:
+        ph = state["phase"]
+        if action["type"] == "expire":  # the last call ran out: the deal is made
+            if ph != "deal" or state["deal"]["stage"] != "last_call":
+                raise RuleError("No last call is open.")
+            self._event(state, "The last call is over.")
+            return self._close(state)
+        if ph in ("deck", "investors", "reshuffle"):
+            size = {"deck": len(DECK), "investors": len(FAMILIES), "reshuffle": len(state["discard"])}[ph]
+            order = action.get("order")
+            if action["type"] != "shuffle" or sorted(order or []) != list(range(size)):
+                raise RuleError("A shuffle must be a permutation.")
+            if ph == "deck":
+                state["deck"] = [DECK[i] for i in order]
+                for s in range(state["n"]):
+                    for _ in range(START_HAND):
+                        self._take(state, s, state["deck"].pop(0))
+                state["phase"] = "investors"
+            elif ph == "investors":
+                per = {2: 3, 3: 2}.get(state["n"], 1)
+                for i, f in enumerate(FAMILIES[j] for j in order):
+                    state["owners"][f] = i // per if i // per < state["n"] else None
+                state["phase"] = "place"
+            else:
+                state["deck"] = [state["discard"][i] for i in order]
+                state["discard"] = []
+                self._event(state, "The discards are shuffled into a new deck.")
+                self._draw(state, state["turn"], state["draw_left"])
+            return None
+        values = action.get("values")
+        if action["type"] != "dice" or not isinstance(values, list) or len(values) != 1 or values[0] not in range(1, 7):
+            raise RuleError("A die shows 1 to 6.")
+        roll = values[0]
+        state["last_roll"] = roll
+        if ph == "move":
+            free = [i for i in range(SPACES) if state["spaces"][i]["tile"] is None]
+            at = state["marker"]
+            ahead = [(at + k) % SPACES for k in range(1, SPACES + 1)]
+            ahead = [i for i in ahead if i in free]
+            state["marker"] = ahead[(roll - 1) % len(ahead)]
+            self._event(state, f"[0] rolls {roll}: the marker moves to space {state['marker'] + 1}.",
+                        state["turn"])
+            state["phase"] = "after_roll"
+        elif ph == "end_roll":
+            if roll in state["end_numbers"]:
+                self._event(state, f"[0] rolls {roll}: the game ends.", state["last_boss"])
+                return self._finish(state)
+            self._event(state, f"[0] rolls {roll}: the game goes on.", state["last_boss"])
+            self._end_turn(state)
+        else:
+            raise RuleError("No chance draw is due now.")
+        return None
+
+    # --- turns --------------------------------------------------------------------
+    def _start_turn(self, state: State, seat: int) -> None:
+        state["turn"] = seat
+        state["phase"] = "turn"
+        state["must_deal"] = state["opts"]["must_deal"] and self._hand_size(state, seat) >= 10
+
+    def _end_turn(self, state: State) -> None:
+        """After a draw or a deal: everyone over the hand limit discards, then the next turn."""
+        if state["limit_next"] is None:
+            state["limit_next"] = (state["turn"] + 1) % state["n"]
+        if any(self._hand_size(state, s) > self._limit(state) for s in range(state["n"])):
+            state["phase"] = "limit"
+            return
+        nxt, state["limit_next"] = state["limit_next"], None
+        self._start_turn(state, nxt)
+
+    def _draw_count(self, state: State, seat: int) -> int:
+        if not state["opts"]["draw_by_investors"]:
+            return DRAW
+        held = sum(1 for o in state["owners"].values() if o == seat)
+        return max(1, 4 - held)
+
+    def _draw(self, state: State, seat: int, count: int) -> None:
+        got = 0
+        while got < count and state["deck"]:
+            self._take(state, seat, state["deck"].pop(0))
+            got += 1
+        if got < count and state["discard"]:
+            state["draw_left"] = count - got
+            state["phase"] = "reshuffle"
+            if got:
+                self._event(state, f"[0] draws {got} card{'s' if got != 1 else ''}.", seat)
+            return
+        state["draw_left"] = 0
+        self._event(state, f"[0] draws {got} card{'s' if got != 1 else ''}.", seat)
+        self._end_turn(state)
+
+    def _limit(self, state: State) -> int:
+        return LATE_LIMIT if state["opts"]["late_limit"] and state["deals_done"] >= 9 else HAND_LIMIT
+
+    def _limit_action(self, state: State, seat: int, action: Action) -> None:
+        if action["type"] == "discard":
+            card = action.get("card")
+            if not state["hands"][seat].get(card):
+                raise RuleError("You do not hold that card.")
+            self._give(state, seat, card)
+            state["discard"].append(card)
+            self._event(state, "[0] discards a card.", seat)
+        elif action["type"] == "hire":
+            self._hire(state, seat, action.get("family"))
+        else:
+            raise RuleError(f"Discard down to {self._limit(state)} cards first (or play a set of three hire cards).")
+        if not any(self._hand_size(state, s) > self._limit(state) for s in range(state["n"])):
+            self._end_turn(state)
+
+    # --- cards in hands ---------------------------------------------------------
+    @staticmethod
+    def _hand_size(state: State, seat: int) -> int:
+        return sum(state["hands"][seat].values())
+
+    @staticmethod
+    def _take(state: State, seat: int, card: str) -> None:
+        hand = state["hands"][seat]
+        hand[card] = hand.get(card, 0) + 1
+
+    @staticmethod
+    def _give(state: State, seat: int, card: str, count: int = 1) -> None:
+        hand = state["hands"][seat]
+        if hand.get(card, 0) < count:
+            raise RuleError(f"You do not hold {'a ' if count == 1 else f'{count} '}{card_name(card)}"
+                            f"{'s' if count > 1 else ''}.")
+        hand[card] -= count
+        if not hand[card]:
+            del hand[card]
+
+    def _event(self, state: State, text: str, *seats: int) -> None:
+        """A public line of what happened; [0], [1] stand for the names of the seats given."""
+        state["event_no"] += 1
+        state["events"].append({"no": state["event_no"], "text": text, "seats": list(seats)})
+        del state["events"][:-40]
+
+    # --- deals ----------------------------------------------------------------------
+    def _open_deal(self, state: State, seat: int) -> None:
+        tile = state["stack"][0]
+        space = state["spaces"][state["marker"]]
+        state["phase"] = "deal"
+        state["deal"] = {
+            "space": state["marker"], "boss": seat, "stage": "open", "tile": tile["number"],
+            "value": tile["value"], "payout": tile["value"] * space["shares"],
+            "laid": [], "next_id": 1, "away": [], "played": [], "offers": [], "agreements": [],
+            "passed": [], "stoppable": None, "card_players": [],
+        }
+        self._event(state, f"[0] starts a deal on space {state['marker'] + 1}: {self.requirement_text(space)}, "
+                    f"paying {money(state['deal']['payout'])} ({space['shares']} shares × {money(tile['value'])}).",
+                    seat)
+
+    @staticmethod
+    def requirement_text(space: dict[str, Any]) -> str:
+        parts = list(space["must"])
+        if space["more"]:
+            parts.append(f"{space['more']} of {'/'.join(space['from'])}")
+        return " + ".join(parts)
+
+    def _space(self, state: State) -> dict[str, Any]:
+        return state["spaces"][state["deal"]["space"]]
+
+    def _families(self, state: State) -> list[str]:
+        sp = self._space(state)
+        return [f for f in FAMILIES if f in sp["must"] or f in sp["from"]]
+
+    def _investor_free(self, state: State, family: str, seat: int) -> bool:
+        return state["owners"][family] == seat and family not in state["deal"]["away"]
+
+    def _source(self, state: State, seat: int, family: str) -> Any:
+        """What a seat can bring to the deal for a family: its investor, else its laid card id."""
+        if self._investor_free(state, family, seat):
+            return "investor"
+        return next((c["id"] for c in state["deal"]["laid"] if c["owner"] == seat and c["family"] == family), None)
+
+    def _valid(self, state: State, entry: dict[str, Any]) -> bool:
+        src = entry["source"]
+        if src == "investor":
+            return self._investor_free(state, entry["family"], entry["seat"])
+        return any(c["id"] == src and c["owner"] == entry["seat"] for c in state["deal"]["laid"])
+
+    def covered(self, state: State) -> set[str]:
+        d = state["deal"]
+        got = {f for f in self._families(state) if self._investor_free(state, f, d["boss"])}
+        got |= {c["family"] for c in d["laid"] if c["owner"] == d["boss"]}
+        got |= {a["family"] for a in d["agreements"]}
+        return got
+
+    def needed(self, state: State) -> list[str]:
+        """Families the deal still lacks: every missing required one, and the optional ones
+        while fewer than ``more`` of them are in."""
+        sp, got = self._space(state), self.covered(state)
+        out = [f for f in sp["must"] if f not in got]
+        if len(got & set(sp["from"])) < sp["more"]:
+            out += [f for f in sp["from"] if f not in got]
+        return [f for f in FAMILIES if f in out]
+
+    def _promised(self, state: State) -> int:
+        return sum(self._amount(state, a) for a in state["deal"]["agreements"])
+
+    def _amount(self, state: State, agreement: dict[str, Any]) -> int:
+        d, p = state["deal"], agreement["price"]
+        if "shares" in p:
+            return p["shares"] * d["value"]
+        if "money" in p:
+            return p["money"] * 1000
+        sp = self._space(state)  # the 2-player fair share: the payout split by the deal's investors
+        return d["payout"] // (len(sp["must"]) + sp["more"]) // 100 * 100
+
+    def _tidy(self, state: State) -> None:
+        """Drop offers and agreements whose card is gone (travelled, hired away) or whose
+        player is now the boss (the boss's own investors and cards count by themselves)."""
+        d = state["deal"]
+        for key in ("offers", "agreements"):
+            d[key] = [e for e in d[key] if e["seat"] != d["boss"] and self._valid(state, e)]
+
+    def _usable(self, state: State) -> dict[str, Any]:
+        """Two-player rules: family -> (seat, source) the boss may use without consent."""
+        d, out = state["deal"], {}
+        for f in self._families(state):
+            for s in range(state["n"]):
+                if s != d["boss"] and (src := self._source(state, s, f)) is not None:
+                    out.setdefault(f, (s, src))
+        return out
+
+    def _able(self, state: State) -> bool:
+        """Two-player rules: could the boss complete the deal now with what lies on the table?"""
+        sp, got, usable = self._space(state), self.covered(state), self._usable(state)
+        missing = [f for f in sp["must"] if f not in got]
+        if any(f not in usable for f in missing):
+            return False
+        short = max(0, sp["more"] - len(got & set(sp["from"])))
+        if len([f for f in sp["from"] if f not in got and f in usable]) < short:
+            return False
+        fair = self._amount(state, {"price": {"fair": True}})
+        return self._promised(state) + (len(missing) + short) * fair <= state["deal"]["payout"]
+
+    def _pay_card(self, state: State, seat: int, card: str, count: int = 1, to: str = "played") -> None:
+        self._give(state, seat, card, count)
+        (state["deal"]["played"] if to == "played" else state["discard"]).extend([card] * count)
+        if seat not in state["deal"]["card_players"]:
+            state["deal"]["card_players"].append(seat)
+
+    def _deal_action(self, state: State, seat: int, action: Action) -> None:
+        d, kind = state["deal"], action["type"]
+        if kind not in ("travel", "hire", "boss", "stop"):
+            d["stoppable"] = None  # a stop answers only the card played just before
+        if kind in ("lay", "travel", "hire", "boss", "stop"):
+            self._play_card(state, seat, action)
+        elif kind == "pass":
+            if d["stage"] != "last_call" or seat == d["boss"] or seat in d["passed"]:
+                raise RuleError("There is no last call for you to answer.")
+            d["passed"].append(seat)
+            self._event(state, "[0]: nothing more.", seat)
+            if len(d["passed"]) == state["n"] - 1:
+                return self._close(state)
+        elif d["stage"] != "open":
+            raise RuleError("The deal is declared: only a card can still change it (or say nothing more).")
+        elif kind == "offer":
+            self._offer(state, seat, action)
+        elif kind == "withdraw":
+            fam = action.get("family")
+            if not any(o["seat"] == seat and o["family"] == fam for o in d["offers"]):
+                raise RuleError("You have no open offer for that family.")
+            d["offers"] = [o for o in d["offers"] if not (o["seat"] == seat and o["family"] == fam)]
+            self._event(state, f"[0] withdraws the {fam} offer.", seat)
+        elif kind in ("accept", "refuse", "use", "declare", "fail"):
+            if seat != d["boss"]:
+                raise RuleError("Only the boss of the deal can do that.")
+            getattr(self, f"_{kind}")(state, seat, action)
+        else:
+            raise RuleError("That move is not possible during a deal.")
+        if state["phase"] == "deal":
+            self._tidy(state)
+        return None
+
+    def _offer(self, state: State, seat: int, action: Action) -> None:
+        d, fam = state["deal"], action.get("family")
+        if seat == d["boss"]:
+            raise RuleError("The boss does not make offers; lay a family card instead.")
+        if fam not in self._families(state):
+            raise RuleError("This deal does not need that family.")
+        src = self._source(state, seat, fam)
+        if src is None:
+            raise RuleError(f"You need the {fam} investor or a {fam} family card laid on the table to join for it.")
+        if fam not in self.needed(state):
+            raise RuleError(f"The deal does not need {fam} any more.")
+        price = self._price(state, action)
+        d["offers"] = [o for o in d["offers"] if not (o["seat"] == seat and o["family"] == fam)]
+        d["offers"].append({"seat": seat, "family": fam, "source": src, "price": price})
+        via = "the investor" if src == "investor" else "a family card"
+        self._event(state, f"[0] offers {fam} ({via}) for {price_text(price)}.", seat)
+
+    def _price(self, state: State, action: Action) -> dict[str, int]:
+        d = state["deal"]
+        shares, cash = action.get("shares"), action.get("money")
+        top = self._space(state)["shares"]
+        if shares is not None and cash is None and isinstance(shares, int) and 1 <= shares <= top:
+            return {"shares": shares}
+        if cash is not None and shares is None and isinstance(cash, int) and 1 <= cash * 1000 <= d["payout"]:
+            return {"money": cash}
+        raise RuleError(f"A price is 1 to {top} shares or $1M to {money(d['payout'])} in whole millions; "
+                        "only the deal's payout can pay it.")
+
+    def _accept(self, state: State, seat: int, action: Action) -> None:
+        d = state["deal"]
+        offer = self._find_offer(state, action)
+        if offer is None:
+            raise RuleError("There is no such offer.")
+        if offer["family"] not in self.needed(state):
+            raise RuleError(f"The deal does not need {offer['family']} any more.")
+        if self._promised(state) + self._amount(state, offer) > d["payout"]:
+            raise RuleError(f"You would promise more than the deal pays ({money(d['payout'])}).")
+        d["offers"].remove(offer)
+        d["agreements"].append(offer)
+        self._event(state, f"[0] accepts [1]'s {offer['family']} for {price_text(offer['price'])}.",
+                    seat, offer["seat"])
+
+    @staticmethod
+    def _find_offer(state: State, action: Action) -> dict[str, Any] | None:
+        return next((o for o in state["deal"]["offers"]
+                     if o["seat"] == action.get("seat") and o["family"] == action.get("family")), None)
+
+    def _refuse(self, state: State, seat: int, action: Action) -> None:
+        d = state["deal"]
+        offer = self._find_offer(state, action)
+        if offer is None:
+            raise RuleError("There is no such offer.")
+        d["offers"].remove(offer)
+        self._event(state, f"[0] refuses [1]'s {offer['family']} offer.", seat, offer["seat"])
+
+    def _use(self, state: State, seat: int, action: Action) -> None:
+        d, fam = state["deal"], action.get("family")
+        if not state["opts"]["two_player"]:
+            raise RuleError("Only the 2-player rules let the boss use another player's investor.")
+        if fam not in self.needed(state) or fam not in (usable := self._usable(state)):
+            raise RuleError("The deal needs no such family from the table.")
+        owner, src = usable[fam]
+        entry = {"seat": owner, "family": fam, "source": src, "price": {"fair": True}}
+        if self._promised(state) + self._amount(state, entry) > d["payout"]:
+            raise RuleError(f"You would promise more than the deal pays ({money(d['payout'])}).")
+        d["offers"] = [o for o in d["offers"] if not (o["seat"] == owner and o["family"] == fam)]
+        d["agreements"].append(entry)
+        self._event(state, f"[0] uses [1]'s {fam} for a fair share ({money(self._amount(state, entry))}).",
+                    seat, owner)
+
+    def _declare(self, state: State, seat: int, action: Action) -> None:
+        if self.needed(state):
+            raise RuleError("The deal still needs " + ", ".join(self.needed(state)) + ".")
+        state["deal"]["stage"] = "last_call"
+        state["deal"]["passed"] = []
+        self._event(state, "[0] declares the deal made. Last call: play a card now or say nothing more.", seat)
+
+    def _fail(self, state: State, seat: int, action: Action) -> None:
+        if state["opts"]["two_player"] and self._able(state):
+            raise RuleError("The deal can be made with what is on the table, so you must make it (2-player rules).")
+        d = state["deal"]
+        for c in d["laid"]:
+            self._take(state, c["owner"], f"family.{c['family']}")
+        state["discard"] += d["played"]
+        self._event(state, "[0] declares the deal failed.", seat)
+        self._after_deal(state, d["boss"])
+
+    def _play_card(self, state: State, seat: int, action: Action) -> None:
+        d, kind = state["deal"], action["type"]
+        if kind == "stop":
+            if d["stoppable"] is None or d["stoppable"]["seat"] == seat:
+                raise RuleError("A stop answers only the travel, boss card or hire set another player "
+                                "played just before, before anything else happens.")
+            self._give(state, seat, "stop")
+            stopped, snap = d["stoppable"], d["stoppable"]["snap"]
+            state["owners"], state["deal"], state["discard"] = snap["owners"], snap["deal"], snap["discard"]
+            d = state["deal"]
+            d["played"].append("stop")
+            if seat not in d["card_players"]:
+                d["card_players"].append(seat)
+            self._event(state, f"[0] plays a stop card: [1]'s {stopped['what']} is cancelled.", seat,
+                        stopped["seat"])
+        else:
+            snap = None
+            if kind == "lay":
+                self._lay(state, seat, action.get("family"))
+            else:
+                what, snap = getattr(self, f"_{kind}_card")(state, seat, action)
+            d = state["deal"]
+            d["stoppable"] = None if snap is None else {"seat": seat, "what": what, "snap": snap}
+        if d["stage"] == "last_call":
+            self._event(state, "The last call is over: the negotiation is open again.")
+        d["stage"], d["passed"] = "open", []
+
+    def _snapshot(self, state: State) -> dict[str, Any]:
+        deal = dict(state["deal"], stoppable=None)
+        return copy.deepcopy({"owners": state["owners"], "deal": deal, "discard": state["discard"]})
+
+    def _lay(self, state: State, seat: int, fam: Any) -> None:
+        d = state["deal"]
+        if fam not in self._families(state):
+            raise RuleError("This deal does not need that family.")
+        if seat == d["boss"] and fam not in self.needed(state):
+            raise RuleError(f"The deal does not need {fam} any more.")
+        if any(c["owner"] == seat and c["family"] == fam for c in d["laid"]):
+            raise RuleError(f"You already have a {fam} family card on the table.")
+        self._give(state, seat, f"family.{fam}")
+        if seat not in d["card_players"]:
+            d["card_players"].append(seat)
+        d["laid"].append({"id": d["next_id"], "family": fam, "owner": seat})
+        d["next_id"] += 1
+        self._event(state, f"[0] lays a {fam} family card.", seat)
+
+    def _travel_card(self, state: State, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
+        d, colour = state["deal"], action.get("card")
+        if colour not in TRAVELS:
+            raise RuleError("There is no such travel card.")
+        if "laid" in action:
+            card = next((c for c in d["laid"] if c["id"] == action["laid"]), None)
+            if card is None:
+                raise RuleError("That family card is not on the table.")
+            fam, owner = card["family"], card["owner"]
+        else:
+            fam = action.get("family")
+            if fam not in self._families(state):
+                raise RuleError("Send on travel only an investor this deal needs.")
+            owner = state["owners"][fam]
+            if owner is None or fam in d["away"]:
+                raise RuleError(f"The {fam} investor is not at the table.")
+        if colour not in (fam, "grey"):
+            raise RuleError(f"A {colour} travel card cannot send {fam} away.")
+        if owner == seat and ("laid" in action or not state["opts"]["two_player"]):
+            raise RuleError("You cannot send your own card on travel." if "laid" in action else
+                            "Only the 2-player rules let you send your own investor on travel.")
+        target = f"{fam} family card" if "laid" in action else f"{fam} investor"
+        if "laid" in action:
+            self._pay_card(state, seat, f"travel.{colour}", to="discard")
+            snap = self._snapshot(state)
+            d["laid"].remove(card)
+            state["discard"].append(f"family.{fam}")
+        else:
+            self._pay_card(state, seat, f"travel.{colour}")
+            snap = self._snapshot(state)
+            d["away"].append(fam)
+        self._event(state, f"[0] plays a {colour} travel card on [1]'s {target}.", seat, owner)
+        return f"travel card on the {target}", snap
+
+    def _hire_card(self, state: State, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
+        self._check_hire(state, seat, action.get("family"))
+        self._pay_card(state, seat, "hire", HIRE_SET, to="discard")
+        snap = self._snapshot(state)
+        self._move_investor(state, seat, action["family"])
+        return f"hire of the {action['family']} investor", snap
+
+    def _check_hire(self, state: State, seat: int, fam: Any) -> None:
+        if fam not in FAMILIES:
+            raise RuleError("There is no such investor.")
+        if state["hands"][seat].get("hire", 0) < HIRE_SET:
+            raise RuleError("A hire needs a set of three hire cards.")
+        pool = [f for f, o in state["owners"].items() if o is None]
+        if pool and state["owners"][fam] is not None:
+            raise RuleError("While investors are left beside the board, a hire must take one of them.")
+        if state["owners"][fam] == seat:
+            raise RuleError("That investor is already yours.")
+
+    def _move_investor(self, state: State, seat: int, fam: str) -> None:
+        was = state["owners"][fam]
+        state["owners"][fam] = seat
+        if was is None:
+            self._event(state, f"[0] plays three hire cards and takes the {fam} investor from beside the board.",
+                        seat)
+        else:
+            self._event(state, f"[0] plays three hire cards and takes [1]'s {fam} investor.", seat, was)
+
+    def _hire(self, state: State, seat: int, fam: Any) -> None:
+        """A hire set outside a deal (before discarding down to the hand limit)."""
+        self._check_hire(state, seat, fam)
+        self._give(state, seat, "hire", HIRE_SET)
+        state["discard"] += ["hire"] * HIRE_SET
+        self._move_investor(state, seat, fam)
+
+    def _boss_card(self, state: State, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
+        d = state["deal"]
+        if seat == d["boss"]:
+            raise RuleError("You are already the boss of this deal.")
+        restart = action.get("restart")
+        if not isinstance(restart, bool):
+            raise RuleError("Say whether the negotiation starts over.")
+        self._pay_card(state, seat, "boss")
+        snap = self._snapshot(state)
+        old, d["boss"] = d["boss"], seat
+        if restart:
+            d["offers"], d["agreements"] = [], []
+        self._event(state, "[0] plays a boss card: \"I'm the boss!\" [0] takes the deal from [1]"
+                    + (" and starts the negotiation over." if restart else ", keeping what was agreed."), seat, old)
+        return "boss card", snap
+
+    def _close(self, state: State) -> None:
+        """The deal is made: the bank pays the boss, the boss pays what was agreed."""
+        d, sp = state["deal"], self._space(state)
+        boss = d["boss"]
+        state["cash"][boss] += d["payout"]
+        state["paid_out"] += d["payout"]
+        self._event(state, f"Deal made! The bank pays [0] {money(d['payout'])} "
+                           f"({sp['shares']} shares × {money(d['value'])}).", boss)
+        used: set[int] = set()
+        for a in d["agreements"]:
+            amount = self._amount(state, a)
+            if a["source"] != "investor":
+                used.add(a["source"])
+            if state["opts"]["paid_if_played"] and a["seat"] not in d["card_players"]:
+                self._event(state, f"[1] played no card in this deal, so [0] keeps their {money(amount)}.",
+                            boss, a["seat"])
+                continue
+            state["cash"][boss] -= amount
+            state["cash"][a["seat"]] += amount
+            self._event(state, f"[0] pays [1] {money(amount)} as agreed.", boss, a["seat"])
+        got = {f for f in FAMILIES if self._investor_free(state, f, boss)} | {a["family"] for a in d["agreements"]}
+        for c in d["laid"]:  # the boss's own family cards are used where nothing else brought the family
+            if c["owner"] == boss and c["family"] not in got:
+                used.add(c["id"])
+                got.add(c["family"])
+        for c in d["laid"]:
+            if c["id"] in used:
+                state["discard"].append(f"family.{c['family']}")
+            else:
+                self._take(state, c["owner"], f"family.{c['family']}")
+        state["discard"] += d["played"]
+        tile = state["stack"].pop(0)
+        sp["tile"] = tile["number"]
+        state["deals_done"] += 1
+        state["end_numbers"] = tile["end"]
+        free = [(d["space"] + k) % SPACES for k in range(1, SPACES)]
+        state["marker"] = next((i for i in free if state["spaces"][i]["tile"] is None), None)
+        if not state["stack"]:
+            self._event(state, "That was the last deal tile: the game ends.")
+            state["deal"] = None
+            return self._finish(state)
+        self._after_deal(state, boss, roll=bool(tile["end"]))
+
+    def _after_deal(self, state: State, boss: int, roll: bool = False) -> None:
+        state["deal"] = None
+        nxt = state["turn"] if state["opts"]["keep_turn"] else boss
+        state["limit_next"] = (nxt + 1) % state["n"]
+        state["last_boss"] = boss
+        if roll:
+            state["phase"] = "end_roll"
+        else:
+            self._end_turn(state)
+
+    def _finish(self, state: State) -> None:
+        state["phase"] = "over"
+        state["deal"] = None
+
+    # --- moves ----------------------------------------------------------------------
+    def legal(self, state: State, seat: int) -> list[Action]:
+        ph = state["phase"]
+        if ph == "deal":
+            return self._deal_moves(state, seat)
+        if seat not in self.awaiting(state).seats:
+            return []
+        if ph == "place":
+            return [{"type": "place", "space": i} for i in range(SPACES)]
+        moves: list[Action] = []
+        can_deal = not (state["opts"]["min_hand"] and self._hand_size(state, seat) <= 3)
+        if ph == "turn":
+            moves = [{"type": "deal"}] if can_deal else []
+            return moves + [{"type": "roll"}]
+        if ph == "after_roll":
+            moves = [{"type": "deal"}] if can_deal or state["must_deal"] else []
+            return moves + ([] if state["must_deal"] else [{"type": "draw"}])
+        if ph == "limit":
+            moves = [{"type": "discard", "card": c} for c in sorted(state["hands"][seat])]
+            return moves + self._hire_moves(state, seat)
+        return []
+
+    def _hire_moves(self, state: State, seat: int) -> list[Action]:
+        if state["hands"][seat].get("hire", 0) < HIRE_SET:
+            return []
+        pool = [f for f in FAMILIES if state["owners"][f] is None]
+        targets = pool or [f for f in FAMILIES if state["owners"][f] != seat]
+        return [{"type": "hire", "family": f} for f in targets]
+
+    def _deal_moves(self, state: State, seat: int) -> list[Action]:
+        d = state["deal"]
+        hand = state["hands"][seat]
+        fams = self._families(state)
+        moves: list[Action] = []
+        open_ = d["stage"] == "open"
+        needed = self.needed(state) if open_ else []
+        if seat == d["boss"] and open_:
+            if not needed:
+                moves.append({"type": "declare"})
+            if not (state["opts"]["two_player"] and self._able(state)):
+                moves.append({"type": "fail"})
+            room = d["payout"] - self._promised(state)
+            for o in d["offers"]:
+                if o["family"] in needed and self._amount(state, o) <= room:
+                    moves.append({"type": "accept", "seat": o["seat"], "family": o["family"]})
+                moves.append({"type": "refuse", "seat": o["seat"], "family": o["family"]})
+            if state["opts"]["two_player"]:
+                usable = self._usable(state)
+                fair = self._amount(state, {"price": {"fair": True}})
+                moves += [{"type": "use", "family": f} for f in needed if f in usable and fair <= room]
+        if d["stage"] == "last_call" and seat != d["boss"] and seat not in d["passed"]:
+            moves.append({"type": "pass"})
+        # cards
+        for f in fams:
+            if hand.get(f"family.{f}") and not any(c["owner"] == seat and c["family"] == f for c in d["laid"]) \
+                    and (seat != d["boss"] or f in self.needed(state)):
+                moves.append({"type": "lay", "family": f})
+        for colour in TRAVELS:
+            if not hand.get(f"travel.{colour}"):
+                continue
+            for f in fams:
+                owner = state["owners"][f]
+                if colour in (f, "grey") and owner is not None and f not in d["away"] and \
+                        (owner != seat or state["opts"]["two_player"]):
+                    moves.append({"type": "travel", "card": colour, "family": f})
+            for c in d["laid"]:
+                if colour in (c["family"], "grey") and c["owner"] != seat:
+                    moves.append({"type": "travel", "card": colour, "laid": c["id"]})
+        moves += self._hire_moves(state, seat)
+        if hand.get("boss") and seat != d["boss"]:
+            moves += [{"type": "boss", "restart": False}, {"type": "boss", "restart": True}]
+        if hand.get("stop") and d["stoppable"] and d["stoppable"]["seat"] != seat:
+            moves.append({"type": "stop"})
+        if open_ and seat != d["boss"]:
+            top, most = self._space(state)["shares"], d["payout"] // 1000
+            for f in needed:
+                if self._source(state, seat, f) is not None:
+                    moves += [{"type": "offer", "family": f, "shares": k} for k in range(1, top + 1)]
+                    moves += [{"type": "offer", "family": f, "money": m} for m in range(1, most + 1)]
+            moves += [{"type": "withdraw", "family": o["family"]} for o in d["offers"] if o["seat"] == seat]
+        return moves
+
+    # --- timers -----------------------------------------------------------------------
+    def auto_action(self, state: State, seat: int) -> Action | None:
+        ph = state["phase"]
+        if ph == "place":
+            return {"type": "place", "space": 0}
+        if ph == "turn":
+            return {"type": "roll"}
+        if ph == "after_roll":
+            return {"type": "deal"} if state["must_deal"] else {"type": "draw"}
+        if ph == "limit":
+            return {"type": "discard", "card": sorted(state["hands"][seat])[0]}
+        if ph == "deal":
+            moves = self._deal_moves(state, seat)
+            for kind in ("declare", "fail", "use", "pass"):
+                if (m := next((m for m in moves if m["type"] == kind), None)) is not None:
+                    return m
+        return None
+
+    def expire(self, state: State) -> Action | None:
+        if state["phase"] == "deal" and state["deal"]["stage"] == "last_call":
+            return {"type": "expire"}
+        return None
+
+    # --- views --------------------------------------------------------------------------
+    def public(self, state: State) -> dict[str, Any]:
+        d = state["deal"]
+        deal = None
+        if d is not None:
+            deal = {k: copy.deepcopy(v) for k, v in d.items() if k not in ("stoppable", "next_id")}
+            deal["stoppable"] = None if not d["stoppable"] else {"seat": d["stoppable"]["seat"],
+                                                                 "what": d["stoppable"]["what"]}
+            deal["covered"] = sorted(self.covered(state), key=FAMILIES.index)
+            deal["needed"] = self.needed(state)
+            deal["promised"] = self._promised(state)
+            deal["amounts"] = [self._amount(state, a) for a in d["agreements"]]
+        top = state["stack"][0] if state["stack"] else None
+        return {
+            "phase": state["phase"], "opts": dict(state["opts"]), "board": state["opts"]["board"],
+            "spaces": copy.deepcopy(state["spaces"]), "marker": state["marker"],
+            "top": None if top is None else {"number": top["number"], "value": top["value"], "end": top["end"]},
+            "tiles_left": len(state["stack"]), "deals_done": state["deals_done"], "turn": state["turn"],
+            "owners": dict(state["owners"]), "hand_sizes": [self._hand_size(state, s) for s in range(state["n"])],
+            "cash_band": [cash_band(c) for c in state["cash"]], "deck": len(state["deck"]),
+            "discard": len(state["discard"]), "limit": self._limit(state), "deal": deal,
+            "last_roll": state["last_roll"], "events": copy.deepcopy(state["events"]),
+            "scores": self.scores(state),
+        }
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        return self.public(state) | {"hand": dict(sorted(state["hands"][seat].items())), "cash": state["cash"][seat]}
+
+    def scores(self, state: State) -> list[int] | None:
+        return list(state["cash"]) if state["phase"] == "over" else None
+
+    def label(self, action: Action) -> str:
+        k = action["type"]
+        if k == "place":
+            return f"Place the marker on space {action['space'] + 1}"
+        if k in ("deal", "roll", "draw", "declare", "fail", "stop", "pass"):
+            return {"deal": "Start a deal here", "roll": "Roll the die", "draw": "Draw cards",
+                    "declare": "Declare the deal made", "fail": "Declare the deal failed",
+                    "stop": "Play a stop card", "pass": "Nothing more"}[k]
+        if k == "discard":
+            return f"Discard a {card_name(action['card'])}"
+        if k == "lay":
+            return f"Lay a {action['family']} family card"
+        if k == "travel":
+            where = f"family card #{action['laid']}" if "laid" in action else f"the {action['family']} investor"
+            return f"{action['card'].capitalize()} travel card on {where}"
+        if k == "hire":
+            return f"Hire the {action['family']} investor (3 hire cards)"
+        if k == "boss":
+            return "Boss card, start over" if action["restart"] else "Boss card, keep the agreements"
+        if k == "offer":
+            return f"Offer {action['family']} for {price_text(action)}"
+        if k == "withdraw":
+            return f"Withdraw the {action['family']} offer"
+        if k in ("accept", "refuse"):
+            return f"{k.capitalize()} seat {action['seat'] + 1}'s {action['family']}"
+        if k == "use":
+            return f"Use the {action['family']} investor for a fair share"
+        return super().label(action)
