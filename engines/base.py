@@ -5,7 +5,7 @@ State is a JSON-compatible dict, so a snapshot is just ``json.dumps(state)``.
 """
 from __future__ import annotations
 
-import copy
+import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,7 +132,7 @@ class Engine:
                 raise RuleError("No chance draw is due now.")
         elif not self.can_act(state, seat):
             raise RuleError("It is not your turn." if aw.seats or aw.chance else "The game is over.")
-        new = copy.deepcopy(state)
+        new = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # a deep copy, several times faster
         self._apply(new, seat, action)
         return new
 

@@ -8,6 +8,7 @@ Money is in thousands of dollars ($3M = 3000)."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
@@ -126,7 +127,7 @@ class Boss(Engine):
                 seats = frozenset(s for s in range(state["n"]) if s != d["boss"] and s not in d["passed"])
                 return Awaiting(seats, window=float(state["opts"]["last_call"]),
                                 prompt=f"last call on {where}: play a card or say nothing more")
-            seats = frozenset(s for s in range(state["n"]) if self._deal_moves(state, s))
+            seats = frozenset(s for s in range(state["n"]) if self._has_deal_move(state, s))
             return Awaiting(seats, prompt=f"{where}: join, offer or play cards; the boss closes it")
         return Awaiting()
 
@@ -745,33 +746,38 @@ class Boss(Engine):
         return [{"type": "hire", "family": f} for f in targets]
 
     def _deal_moves(self, state: State, seat: int) -> list[Action]:
+        return list(self._each_deal_move(state, seat))
+
+    def _has_deal_move(self, state: State, seat: int) -> bool:
+        return next(self._each_deal_move(state, seat), None) is not None
+
+    def _each_deal_move(self, state: State, seat: int) -> Iterator[Action]:
         d = state["deal"]
         hand = state["hands"][seat]
         fams = self._families(state)
-        moves: list[Action] = []
         open_ = d["stage"] == "open"
         needed = self.needed(state) if open_ else []
         if seat == d["boss"] and open_:
             if not needed:
-                moves.append({"type": "declare"})
+                yield {"type": "declare"}
             if not (state["opts"]["two_player"] and self._able(state)):
-                moves.append({"type": "fail"})
+                yield {"type": "fail"}
             room = d["payout"] - self._promised(state)
             for o in d["offers"]:
                 if o["family"] in needed and self._amount(state, o) <= room:
-                    moves.append({"type": "accept", "seat": o["seat"], "family": o["family"]})
-                moves.append({"type": "refuse", "seat": o["seat"], "family": o["family"]})
+                    yield {"type": "accept", "seat": o["seat"], "family": o["family"]}
+                yield {"type": "refuse", "seat": o["seat"], "family": o["family"]}
             if state["opts"]["two_player"]:
                 usable = self._usable(state)
                 fair = self._amount(state, {"price": {"fair": True}})
-                moves += [{"type": "use", "family": f} for f in needed if f in usable and fair <= room]
+                yield from [{"type": "use", "family": f} for f in needed if f in usable and fair <= room]
         if d["stage"] == "last_call" and seat != d["boss"] and seat not in d["passed"]:
-            moves.append({"type": "pass"})
+            yield {"type": "pass"}
         # cards
         for f in fams:
             if hand.get(f"family.{f}") and not any(c["owner"] == seat and c["family"] == f for c in d["laid"]) \
                     and (seat != d["boss"] or f in self.needed(state)):
-                moves.append({"type": "lay", "family": f})
+                yield {"type": "lay", "family": f}
         for colour in TRAVELS:
             if not hand.get(f"travel.{colour}"):
                 continue
@@ -779,23 +785,22 @@ class Boss(Engine):
                 owner = state["owners"][f]
                 if colour in (f, "grey") and owner is not None and f not in d["away"] and \
                         (owner != seat or state["opts"]["two_player"]):
-                    moves.append({"type": "travel", "card": colour, "family": f})
+                    yield {"type": "travel", "card": colour, "family": f}
             for c in d["laid"]:
                 if colour in (c["family"], "grey") and c["owner"] != seat:
-                    moves.append({"type": "travel", "card": colour, "laid": c["id"]})
-        moves += self._hire_moves(state, seat)
+                    yield {"type": "travel", "card": colour, "laid": c["id"]}
+        yield from self._hire_moves(state, seat)
         if hand.get("boss") and seat != d["boss"]:
-            moves += [{"type": "boss", "restart": False}, {"type": "boss", "restart": True}]
+            yield from [{"type": "boss", "restart": False}, {"type": "boss", "restart": True}]
         if hand.get("stop") and d["stoppable"] and d["stoppable"]["seat"] != seat:
-            moves.append({"type": "stop"})
+            yield {"type": "stop"}
         if open_ and seat != d["boss"]:
             top, most = self._space(state)["shares"], d["payout"] // 1000
             for f in needed:
                 if self._source(state, seat, f) is not None:
-                    moves += [{"type": "offer", "family": f, "shares": k} for k in range(1, top + 1)]
-                    moves += [{"type": "offer", "family": f, "money": m} for m in range(1, most + 1)]
-            moves += [{"type": "withdraw", "family": o["family"]} for o in d["offers"] if o["seat"] == seat]
-        return moves
+                    yield from [{"type": "offer", "family": f, "shares": k} for k in range(1, top + 1)]
+                    yield from [{"type": "offer", "family": f, "money": m} for m in range(1, most + 1)]
+            yield from [{"type": "withdraw", "family": o["family"]} for o in d["offers"] if o["seat"] == seat]
 
     # --- timers -----------------------------------------------------------------------
     def auto_action(self, state: State, seat: int) -> Action | None:
