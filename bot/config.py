@@ -17,6 +17,7 @@ class Settings:
     log_level: str = "INFO"
     dm_interval: float = 0.5
     preview_port: int = 8765
+    boss_board: Path | None = None  # the printed I'm the Boss! board, written by an admin who owns the box
 
     @classmethod
     def from_env(cls, env_file: str | None = ".env") -> Settings:
@@ -31,4 +32,5 @@ class Settings:
             log_level=os.environ.get("BOT_LOG_LEVEL", "INFO").upper(),
             dm_interval=float(os.environ.get("BOT_DM_INTERVAL", "0.5")),
             preview_port=int(os.environ.get("BOT_PREVIEW_PORT", "8765")),
+            boss_board=Path(board) if (board := os.environ.get("BOT_BOSS_BOARD", "").strip()) else None,
         )

@@ -147,7 +147,7 @@ class Boss(Engine):
             return self._chance(state, action)
         if ph == "place" and kind == "place":
             space = action.get("space")
-            if not isinstance(space, int) or not 0 <= space < SPACES:
+            if type(space) is not int or not 0 <= space < SPACES:
                 raise RuleError(f"Choose a space from 1 to {SPACES}.")
             state["marker"] = space
             self._event(state, f"[0] places the dollar marker on space {space + 1}.", seat)
@@ -265,7 +265,7 @@ class Boss(Engine):
     def _limit_action(self, state: State, seat: int, action: Action) -> None:
         if action["type"] == "discard":
             card = action.get("card")
-            if not state["hands"][seat].get(card):
+            if not isinstance(card, str) or not state["hands"][seat].get(card):
                 raise RuleError("You do not hold that card.")
             self._give(state, seat, card)
             state["discard"].append(card)
@@ -463,9 +463,9 @@ class Boss(Engine):
         d = state["deal"]
         shares, cash = action.get("shares"), action.get("money")
         top = self._space(state)["shares"]
-        if shares is not None and cash is None and isinstance(shares, int) and 1 <= shares <= top:
+        if shares is not None and cash is None and type(shares) is int and 1 <= shares <= top:
             return {"shares": shares}
-        if cash is not None and shares is None and isinstance(cash, int) and 1 <= cash * 1000 <= d["payout"]:
+        if cash is not None and shares is None and type(cash) is int and 1 <= cash * 1000 <= d["payout"]:
             return {"money": cash}
         raise RuleError(f"A price is 1 to {top} shares or $1M to {money(d['payout'])} in whole millions; "
                         "only the deal's payout can pay it.")
@@ -681,7 +681,8 @@ class Boss(Engine):
             self._event(state, f"[0] pays [1] {money(amount)} as agreed.", boss, a["seat"])
         got = {f for f in FAMILIES if self._investor_free(state, f, boss)} | {a["family"] for a in d["agreements"]}
         for c in d["laid"]:  # the boss's own family cards are used where nothing else brought the family
-            if c["owner"] == boss and c["family"] not in got:
+            if c["owner"] == boss and c["family"] not in got and \
+                    (c["family"] in sp["must"] or len(got & set(sp["from"])) < sp["more"]):
                 used.add(c["id"])
                 got.add(c["family"])
         for c in d["laid"]:

@@ -1,0 +1,291 @@
+"""I'm the Boss! in Discord: the table in words, the narration of every move, and the deal panel.
+
+The panel's buttons and menus carry the move itself (not an index into the legal moves), so a
+panel stays usable while others play cards around it: in a real-time negotiation the state
+changes every few seconds, and the engine refuses a move that is no longer possible."""
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+import discord
+
+from bot.errors import Refusal
+from bot.interact import answer
+from bot.present import Presenter, register
+from bot.table_ui import confirm_reply
+from bot.tables import Change, Table
+from engines.boss import FAMILIES, Boss, card_name, money, price_text
+from engines.boss.board import BoardError, use_printed
+
+log = logging.getLogger("cogs.boss")
+
+CARD_MOVES = ("lay", "travel", "hire")
+ANSWER_MOVES = ("accept", "refuse", "use")
+DOTS = {"red": "🟥", "blue": "🟦", "yellow": "🟨", "pink": "🩷", "orange": "🟧", "green": "🟩"}
+
+
+def _names(table: Table) -> list[str]:
+    return [s.name for s in table.game.in_seat_order()]
+
+
+def event_line(event: dict[str, Any], names: list[str]) -> str:
+    text = event["text"]
+    for i, seat in enumerate(event["seats"]):
+        text = text.replace(f"[{i}]", names[seat] if seat is not None and 0 <= seat < len(names) else "?")
+    return text
+
+
+def _fams(fams: list[str]) -> str:
+    return " ".join(f"{DOTS[f]}{f}" for f in fams)
+
+
+def _owner(p: dict[str, Any], fam: str, names: list[str]) -> str:
+    o = p["owners"][fam]
+    return "beside the board" if o is None else names[o]
+
+
+class BossPresenter(Presenter):
+    def public_lines(self, table: Table) -> list[str]:
+        p = table.engine.public(table.state)
+        names = _names(table)
+        lines = []
+        if p["top"]:
+            t = p["top"]
+            lines.append(f"Deal tile **#{t['number']}** on top: **{money(t['value'])} a share** · "
+                         f"{p['tiles_left']} tiles left · {p['deals_done']} deals made")
+        if p["marker"] is not None:
+            sp = p["spaces"][p["marker"]]
+            pay = f" (pays {money(sp['shares'] * p['top']['value'])} now)" if p["top"] else ""
+            lines.append(f"Dollar marker on **space {p['marker'] + 1}**: {Boss.requirement_text(sp)}, "
+                         f"{sp['shares']} shares{pay}")
+        lines.append("Investors: " + " · ".join(f"{DOTS[f]}{_owner(p, f, names)}" for f in FAMILIES))
+        lines.append("Players: " + " · ".join(f"{names[s]} {p['hand_sizes'][s]} cards, {p['cash_band'][s]}"
+                                              for s in range(len(names))))
+        if p["deal"]:
+            lines += self._deal_lines(p, names)
+        if p["events"]:
+            lines.append("Lately: " + " ".join(event_line(e, names) for e in p["events"][-4:]))
+        if p["scores"] is not None:
+            ranked = sorted(range(len(names)), key=lambda s: -p["scores"][s])
+            lines.append("**Final money:** " + ", ".join(f"{names[s]} {money(p['scores'][s])}" for s in ranked))
+        return lines
+
+    def _deal_lines(self, p: dict[str, Any], names: list[str]) -> list[str]:
+        d = p["deal"]
+        sp = p["spaces"][d["space"]]
+        out = [f"**Deal on space {d['space'] + 1}** · boss **{names[d['boss']]}** · pays {money(d['payout'])} · "
+               f"promised {money(d['promised'])}" + (" · **last call**" if d["stage"] == "last_call" else "")]
+        out.append(f"Needs {Boss.requirement_text(sp)} · in: {_fams(d['covered']) or 'nobody yet'}"
+                   + (f" · still needed: {_fams(d['needed'])}" if d["needed"] else " · **complete**"))
+        if d["laid"]:
+            out.append("On the table: " + ", ".join(f"#{c['id']} {DOTS[c['family']]} {names[c['owner']]}"
+                                                    for c in d["laid"]))
+        if d["away"]:
+            out.append("On travel: " + _fams(d["away"]))
+        for a, amount in zip(d["agreements"], d["amounts"], strict=True):
+            out.append(f"Agreed: {names[a['seat']]} brings {DOTS[a['family']]}{a['family']} for "
+                       f"{price_text(a['price'])} ({money(amount)})")
+        for o in d["offers"]:
+            out.append(f"Offer: {names[o['seat']]} brings {DOTS[o['family']]}{o['family']} for "
+                       f"{price_text(o['price'])}")
+        if d["stoppable"]:
+            out.append(f"A stop card may still cancel {names[d['stoppable']['seat']]}'s {d['stoppable']['what']}.")
+        if d["stage"] == "last_call" and d["passed"]:
+            out.append("Nothing more from: " + ", ".join(names[s] for s in d["passed"]))
+        return out
+
+    def private_lines(self, table: Table, seat: int) -> list[str]:
+        v = table.engine.view(table.state, seat)
+        hand = ", ".join(f"{n}× {card_name(c)}" if n > 1 else card_name(c) for c, n in v["hand"].items())
+        mine = [f for f in FAMILIES if v["owners"][f] == seat]
+        return [f"Your money: **{money(v['cash'])}** (others see only {v['cash_band'][seat]})",
+                f"Your hand ({sum(v['hand'].values())}): {hand or 'empty'}",
+                f"Your investors: {_fams(mine) or 'none'}"]
+
+    def move_label(self, table: Table, action: dict[str, Any]) -> str:
+        names = _names(table)
+        k, s = action["type"], table.state
+        if k in ("accept", "refuse"):
+            offer = next((o for o in s["deal"]["offers"] if o["seat"] == action["seat"]
+                          and o["family"] == action["family"]), None) if s["deal"] else None
+            price = f" for {price_text(offer['price'])}" if offer else ""
+            return f"{k.capitalize()} {names[action['seat']]}'s {action['family']}{price}"
+        if k == "travel":
+            if "laid" in action:
+                card = next((c for c in s["deal"]["laid"] if c["id"] == action["laid"]), None) if s["deal"] else None
+                whose = f"{names[card['owner']]}'s {card['family']} family card" if card else "a family card"
+            else:
+                owner = s["owners"][action["family"]]
+                whose = f"{names[owner]}'s {action['family']} investor" if owner is not None else "an investor"
+            return f"{action['card'].capitalize()} travel card on {whose}"
+        if k == "hire":
+            owner = s["owners"][action["family"]]
+            where = "from beside the board" if owner is None else f"from {names[owner]}"
+            return f"Hire the {action['family']} investor {where} (3 hire cards)"
+        if k == "use":
+            return f"Use the {action['family']} from the table for a fair share"
+        if k == "place":
+            sp = s["spaces"][action["space"]]
+            return f"Space {action['space'] + 1}: {Boss.requirement_text(sp)}, {sp['shares']} shares"
+        return table.engine.label(action)
+
+    def announce(self, change: Change) -> list[tuple[str, bytes | None]]:
+        """Everything that happened, in order, as one post; the board picture when the marker is
+        first placed and after each deal ends."""
+        table = change.table
+        after, before = table.state, change.before
+        seen = before["event_no"] if before else 0
+        fresh = [e for e in after["events"] if e["no"] > seen]
+        if not fresh:
+            return []
+        names = _names(table)
+        text = "\n".join(event_line(e, names) for e in fresh)
+        picture = None
+        placed = (before is None or before["marker"] is None) and after["marker"] is not None
+        ended = before is not None and before["deal"] is not None and after["deal"] is None
+        if placed or ended:
+            from cogs.boss_board import render
+
+            picture = render(table.engine.public(after), names)
+        return [(f"Table {table.game.id}: {text}"[:2000], picture)]
+
+    def move_view(self, table: Table, seat: int):
+        moves = table.engine.legal(table.state, seat)
+        if not moves:
+            return None
+        return panel(table, seat, moves)
+
+
+# --- the panel -------------------------------------------------------------------------------
+def _code(action: dict[str, Any]) -> str:
+    return json.dumps(action, separators=(",", ":"))
+
+
+def panel(table: Table, seat: int, moves: list[dict[str, Any]]) -> discord.ui.View:
+    """Buttons for the few decisive moves, menus for cards, answers to offers and offers."""
+    pres, gid = BossPresenter(), table.game.id
+    view = discord.ui.View(timeout=None)
+    cards = [m for m in moves if m["type"] in CARD_MOVES or m["type"] == "discard" or m["type"] == "place"]
+    answers = [m for m in moves if m["type"] in ANSWER_MOVES]
+    offers = sorted({m["family"] for m in moves if m["type"] == "offer"}, key=FAMILIES.index)
+    buttons = [m for m in moves if m not in cards and m not in answers and m["type"] != "offer"]
+    for m in buttons[:10]:
+        view.add_item(MoveNow(gid, m, pres.move_label(table, m)))
+    rows = 5 - (len(buttons[:10]) + 4) // 5 - (1 if offers else 0)  # a menu fills a row of its own
+    placeholder = "Play a card" if table.state["phase"] == "deal" else "Choose"
+    menus = [(group[i:i + 25], title) for group, title in ((answers, "Answer an offer"), (cards, placeholder))
+             for i in range(0, len(group), 25)]
+    for slot, (chunk, title) in enumerate(menus[:rows]):
+        view.add_item(MoveMenu(gid, slot, [(pres.move_label(table, m), _code(m)) for m in chunk], title))
+    if offers:
+        view.add_item(OfferFamily(gid, [(f"{DOTS[f]} {f}", f) for f in offers]))
+    return view
+
+
+def price_view(table: Table, seat: int, family: str) -> discord.ui.View:
+    """The prices one may ask for a family: shares, or whole millions of the payout."""
+    moves = [m for m in table.engine.legal(table.state, seat) if m["type"] == "offer" and m["family"] == family]
+    if not moves:
+        raise Refusal(f"You cannot offer {family} in this deal now.")
+    view = discord.ui.View(timeout=None)
+    shares = [m for m in moves if "shares" in m]
+    cash = [m for m in moves if "money" in m]
+    value = table.state["deal"]["value"]
+    view.add_item(MoveMenu(table.game.id, 0, [(f"{price_text(m)} (= {money(m['shares'] * value)} now)", _code(m))
+                                              for m in shares], f"Ask {family}: a number of shares"))
+    for page, start in enumerate(range(0, len(cash), 25), 1):
+        chunk = cash[start:start + 25]
+        view.add_item(MoveMenu(table.game.id, page, [(f"${m['money']}M", _code(m)) for m in chunk],
+                               f"Ask {family}: ${chunk[0]['money']}M to ${chunk[-1]['money']}M"))
+        if page == 4:
+            break
+    return view
+
+
+async def _play(interaction: discord.Interaction, game_id: int, code: str) -> dict[str, Any]:
+    try:
+        move = json.loads(code)
+    except ValueError:
+        raise Refusal("That choice is not a move this game knows.") from None
+    tables = interaction.client.tables
+    table = await tables.load(game_id)
+    seat = tables.player_seat(table, interaction.user.id)
+    table = await tables.act(game_id, interaction.user.id, move)
+    return confirm_reply(table, seat, move, was_secret=False)
+
+
+class MoveNow(discord.ui.DynamicItem[discord.ui.Button], template=r"bx:(?P<gid>\d+):(?P<code>\{.*\})"):
+    STYLES = {"declare": discord.ButtonStyle.success, "fail": discord.ButtonStyle.danger,
+              "boss": discord.ButtonStyle.primary, "stop": discord.ButtonStyle.danger,
+              "pass": discord.ButtonStyle.success}
+
+    def __init__(self, game_id: int, move: dict[str, Any], label: str = "Move"):
+        style = self.STYLES.get(move["type"], discord.ButtonStyle.secondary)
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"bx:{game_id}:{_code(move)}"))
+        self.game_id, self.code = game_id, _code(move)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match):
+        return cls(int(match["gid"]), json.loads(match["code"]), item.label or "Move")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, lambda: _play(interaction, self.game_id, self.code))
+
+
+class MoveMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"bxs:(?P<gid>\d+):(?P<slot>\d)"):
+    def __init__(self, game_id: int, slot: int, options: list[tuple[str, str]] | None = None,
+                 placeholder: str = "Choose"):
+        opts = [discord.SelectOption(label=label[:100], value=code) for label, code in options or [("-", "{}")]]
+        super().__init__(discord.ui.Select(custom_id=f"bxs:{game_id}:{slot}", options=opts, placeholder=placeholder))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match):
+        return cls(int(match["gid"]), int(match["slot"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        code = interaction.data["values"][0]
+        await answer(interaction, lambda: _play(interaction, self.game_id, code))
+
+
+class OfferFamily(discord.ui.DynamicItem[discord.ui.Select], template=r"bof:(?P<gid>\d+)"):
+    def __init__(self, game_id: int, options: list[tuple[str, str]] | None = None):
+        opts = [discord.SelectOption(label=label, value=fam) for label, fam in options or [("-", "red")]]
+        super().__init__(discord.ui.Select(custom_id=f"bof:{game_id}", options=opts,
+                                           placeholder="Offer to join for a price: which family?"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        family = interaction.data["values"][0]
+
+        async def work():
+            tables = interaction.client.tables
+            table = await tables.load(self.game_id)
+            seat = tables.player_seat(table, interaction.user.id)
+            if family not in FAMILIES:
+                raise Refusal("There is no such family.")
+            return {"content": f"Your price for bringing {family} into the deal on table {self.game_id}? "
+                               "Only the deal's payout can pay it.",
+                    "view": price_view(table, seat, family)}
+
+        await answer(interaction, work)
+
+
+DYNAMIC_ITEMS = (MoveNow, MoveMenu, OfferFamily)
+
+
+async def setup(bot) -> None:
+    path = getattr(bot.settings, "boss_board", None)
+    if path:
+        try:
+            use_printed(path)
+        except BoardError as e:  # the bot still runs with our board; the admin reads why
+            log.error("BOT_BOSS_BOARD is not usable, so board=printed is off: %s", e)
+    register("boss", BossPresenter())
