@@ -74,8 +74,11 @@ class SqliteStore(Store):
                         await self.db.execute("INSERT INTO schema_version VALUES (?)", (number,))
                 await self.db.execute("COMMIT")
             except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+                try:
+                    await self.db.execute("ROLLBACK")
+                except sqlite3.OperationalError:
+                    pass  # a cancelled COMMIT still ran in sqlite's thread: nothing is left to roll back
+                raise  # the original error or cancellation, never the failed rollback
 
     async def schema_version(self) -> int:
         return (await self._rows("SELECT MAX(version) FROM schema_version"))[0][0]
@@ -101,8 +104,11 @@ class SqliteStore(Store):
                 await self.db.execute("COMMIT")
                 return ids
             except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+                try:
+                    await self.db.execute("ROLLBACK")
+                except sqlite3.OperationalError:
+                    pass  # a cancelled COMMIT still ran in sqlite's thread: nothing is left to roll back
+                raise  # the original error or cancellation, never the failed rollback
 
     async def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
         async with self.db.execute(sql, args) as cur:

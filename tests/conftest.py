@@ -24,3 +24,13 @@ def world(simcord_env):
     ch = g.create_text_channel("table")
     members = [g.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cat")]
     return simcord_env, g, ch, members
+
+
+@pytest.fixture(autouse=True)
+async def _close_the_bots_database(request):
+    """SimCord detaches the bot without calling close(), so the bot's SQLite connection (and
+    its worker thread, which keeps the process alive) is closed here after each test."""
+    yield
+    bot = (getattr(request.node, "funcargs", None) or {}).get("simcord_bot")
+    if bot is not None and bot.tables is not None:
+        await bot.tables.store.close()

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from bot.app import create_bot
+from bot.present import presenter_for
 from tests.helpers import open_hand, public_texts, start_table, table_message
 
 
@@ -138,6 +139,10 @@ async def test_four_players_contest_a_deal_and_finish_the_game(world):
                 f"{names[usurper]} plays a boss card"]
     at = [narration.find(e) for e in expected]
     assert -1 not in at and at == sorted(at), "every move appears in the channel, in order"
+    t = await svc.load(gid)
+    for x, m in by_seat.items():  # the newest DM always shows the hand as it is now
+        newest = m.user.dm_channel.history()[-1].content
+        assert presenter_for("boss").private_lines(t, x)[1] in newest, (x, newest)
 
     # the rest of the game through the panel, with simple choices
     patience = 0
@@ -177,3 +182,29 @@ async def test_four_players_contest_a_deal_and_finish_the_game(world):
         dms = [d.content or "" for d in m.user.dm_channel.history()]
         assert any("Your money: **" in d for d in dms)
         assert not any(re.search(rf"{names[y]}'s hand", d) for d in dms for y in range(4) if y != x)
+
+
+async def test_the_last_call_survives_a_restart_and_closes_the_deal_when_it_runs_out(world):
+    env, g, ch, members = world
+    gid = await start_table(ch, members[0], members[1:], game="boss", options="last_call=300")
+    svc = env.bot.tables
+    t = await svc.load(gid)
+    by_seat = {s.seat: s.user_id for s in t.game.seats}
+    engine = t.engine
+    for _ in range(500):  # simple play until a deal is declared
+        s = (await svc.load(gid)).state
+        if s["deal"] and s["deal"]["stage"] == "last_call":
+            break
+        seat, move = next(((x, m) for x in sorted(engine.awaiting(s).seats)
+                           if (m := simple_policy(engine, dict(s, _patience=3), x)) is not None), (None, None))
+        await svc.act(gid, by_seat[seat], move)
+    before = (await svc.load(gid)).state
+    assert before["deal"]["stage"] == "last_call" and before["deals_done"] == 0
+    await env.restart_bot()
+    await env.advance_time(200)
+    assert (await env.bot.tables.load(gid)).state["deal"]["stage"] == "last_call", "still open before its time"
+    await env.advance_time(120)
+    after = (await env.bot.tables.load(gid)).state
+    assert after["deals_done"] == 1 and after["deal"] is None
+    narration = "\n".join(m.content or "" for m in ch.history())
+    assert "The last call is over." in narration and "Deal made!" in narration

@@ -181,6 +181,31 @@ async def test_outbox_pending_mark_sent_and_mark_failed(store):
     assert rows == [(a, 2.0, 1, None), (b, None, 2, None), (c, None, 1, "DMs closed")]
 
 
+async def test_a_cancellation_during_commit_stays_a_cancellation(store, monkeypatch):
+    """A task cancelled while its COMMIT waits in sqlite's thread: the COMMIT still runs there
+    before the ROLLBACK, which then fails. The caller must see the cancellation, not that failure:
+    the outbox loop treats other errors as a pass to retry and would never stop."""
+    gid = await new_game(store)
+    a = await store.enqueue("dm", 11, gid, {"n": 1}, now=1.0)
+    execute = store.db.execute
+
+    async def cancelled():
+        raise asyncio.CancelledError
+
+    async def commit_then_rollback(*args):
+        await execute("COMMIT")  # the thread runs the queued COMMIT first
+        return await execute("ROLLBACK", *args)
+
+    def racing(sql, *args):
+        return {"COMMIT": cancelled, "ROLLBACK": commit_then_rollback}.get(sql, lambda *a: execute(sql, *a))(*args)
+
+    monkeypatch.setattr(store.db, "execute", racing)
+    with pytest.raises(asyncio.CancelledError):
+        await store.mark_sent(a, now=2.0)
+    monkeypatch.undo()
+    assert await store.last_sent() == 2.0, "the COMMIT had gone through"
+
+
 # --- timers ----------------------------------------------------------------------------------------
 async def test_timers_set_replace_clear_and_due(store):
     g1, g2 = await new_game(store), await new_game(store)
