@@ -22,7 +22,7 @@ from engines.boss.board import BoardError, use_printed
 
 log = logging.getLogger("cogs.boss")
 
-CARD_MOVES = ("lay", "travel", "hire")
+MENU_MOVES = ("lay", "travel", "hire", "discard", "place")  # many similar choices: a menu
 ANSWER_MOVES = ("accept", "refuse", "use")
 DOTS = {"red": "🟥", "blue": "🟦", "yellow": "🟨", "pink": "🩷", "orange": "🟧", "green": "🟩"}
 
@@ -156,7 +156,7 @@ class BossPresenter(Presenter):
         moves = table.engine.legal(table.state, seat)
         if not moves:
             return None
-        return panel(table, seat, moves)
+        return panel(self, table, moves)
 
 
 # --- the panel -------------------------------------------------------------------------------
@@ -164,14 +164,14 @@ def _code(action: dict[str, Any]) -> str:
     return json.dumps(action, separators=(",", ":"))
 
 
-def panel(table: Table, seat: int, moves: list[dict[str, Any]]) -> discord.ui.View:
+def panel(pres: BossPresenter, table: Table, moves: list[dict[str, Any]]) -> discord.ui.View:
     """Buttons for the few decisive moves, menus for cards, answers to offers and offers."""
-    pres, gid = BossPresenter(), table.game.id
+    gid = table.game.id
     view = discord.ui.View(timeout=None)
-    cards = [m for m in moves if m["type"] in CARD_MOVES or m["type"] == "discard" or m["type"] == "place"]
+    cards = [m for m in moves if m["type"] in MENU_MOVES]
     answers = [m for m in moves if m["type"] in ANSWER_MOVES]
     offers = sorted({m["family"] for m in moves if m["type"] == "offer"}, key=FAMILIES.index)
-    buttons = [m for m in moves if m not in cards and m not in answers and m["type"] != "offer"]
+    buttons = [m for m in moves if m["type"] not in (*MENU_MOVES, *ANSWER_MOVES, "offer")]
     for m in buttons[:10]:
         view.add_item(MoveNow(gid, m, pres.move_label(table, m)))
     rows = 5 - (len(buttons[:10]) + 4) // 5 - (1 if offers else 0)  # a menu fills a row of its own

@@ -3,6 +3,7 @@ printed board is read from BOT_BOSS_BOARD, checked, and offered as board=printed
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import logging
 
@@ -74,8 +75,7 @@ def test_the_printed_board_comes_from_the_admins_file(tmp_path, monkeypatch):
 
 
 async def test_an_unusable_board_file_is_logged_and_the_bot_keeps_our_board(tmp_path, monkeypatch, caplog):
-    import cogs.boss
-
+    boss_cog = importlib.import_module("cogs.boss")  # discord.py may have unloaded it as an extension
     monkeypatch.delitem(BOARDS, "printed", raising=False)
     path = tmp_path / "broken.json"
     path.write_text("{not json", encoding="utf-8")
@@ -84,7 +84,7 @@ async def test_an_unusable_board_file_is_logged_and_the_bot_keeps_our_board(tmp_
         settings = Settings(boss_board=path)
 
     with caplog.at_level(logging.ERROR):
-        await cogs.boss.setup(FakeBot())
+        await boss_cog.setup(FakeBot())
     assert "printed" not in BOARDS
     assert "BOT_BOSS_BOARD is not usable" in caplog.text and "Cannot read the board file" in caplog.text
     with pytest.raises(BoardError):
