@@ -1,0 +1,178 @@
+"""Tokai Baron movement and fares (rules 7.2, 9.2, 11 of 東海男爵 第0.1版), as pure functions over the map.
+
+A path is a list of ``(point, line)`` pairs. Its first pair is ``(start, None)``: the hop's origin is needed to
+tell which route card a hop is on (the 名鉄名古屋本線 is two cards, split at 名古屋). Every later pair is one hop,
+ridden on that line, ending at that point. A pair with line ``None`` in the middle is a pause (the end of the
+normal move, where the bonus move starts), so one turn's moves can be joined as ``normal + bonus`` for ``fare``.
+
+Choices where the seed is unclear are written where they act; in short:
+- 急行通過駅 (express-pass stations, flagged per line): with the ticket, a hop *on that line* into such a point
+  is not counted, the move may not end there, and the rider may not change lines there (「停車が自由なのでは
+  なく、必ず通過しなければなりません」: passing is not stopping, and changing trains needs a stop). The points
+  still count as passed for the no-revisit rule. The destination is always a stop.
+- Arriving at the destination ends the move, whatever steps are left (「出た目は、目的地に到着した場合を除き、
+  使い切らなければなりません」), so a path never passes through the destination.
+- The bank is one payee: own and unowned lines (and the Shinkansen's bank fares) are charged once, at the
+  highest (the seed's 岐阜羽島→岡崎 example: unowned 新幹線 + 東海道本線 = 6,000 in all).
+- A grandfathered line (bought by another player while you ride it) costs its *unowned* fare, paid to the new
+  owner: 1,000 for an ordinary line as the seed says, 6,000 for the Shinkansen (「既に目的地まで切符は買って
+  あるものと見なして」: the ticket was already bought at the public price).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+
+from engines.tokai import network as nw
+
+BANK = "bank"
+Hop = tuple[str, str | None]
+Path = list[Hop]
+
+
+@cache
+def _card_of_hop() -> dict[tuple[str, frozenset[str]], str]:
+    """(line, {a, b}) -> route-card id; every hop of every line is on exactly one card."""
+    out = {}
+    for card in nw.load_route_cards()["cards"]:
+        for line, a, b in nw.card_pairs(card):
+            out[(line, frozenset((a, b)))] = card["id"]
+    return out
+
+
+@cache
+def _cards() -> dict[str, dict]:
+    return {c["id"]: c for c in nw.load_route_cards()["cards"]}
+
+
+@cache
+def _express_pass() -> dict[str, frozenset[str]]:
+    return {lid: frozenset(line.get("express_pass", ())) for lid, line in nw.lines().items()}
+
+
+def card_of(line: str, a: str, b: str) -> str:
+    """The route card covering the hop a-b on ``line``."""
+    return _card_of_hop()[(line, frozenset((a, b)))]
+
+
+def card_fares(card_id: str) -> dict[str, int]:
+    """{"unowned", "own", "other"} for a card: the Shinkansen carries its own, the rest use the common fares."""
+    return _cards()[card_id].get("fares") or nw.load_route_cards()["fares"]
+
+
+def hops_of(path: Path) -> list[tuple[str, str, str]]:
+    """The path's real hops as (line, from, to), skipping the start and any pause."""
+    out = []
+    for (prev, _), (here, line) in zip(path, path[1:], strict=False):
+        if line is not None:
+            out.append((line, prev, here))
+    return out
+
+
+def line_changes(path: Path) -> int:
+    """How many times the rider changes lines (a pause does not break the line: the seed's 犬山→岐阜 example)."""
+    lines = [line for line, _, _ in hops_of(path)]
+    return sum(1 for a, b in zip(lines, lines[1:], strict=False) if a != b)
+
+
+# ---------------------------------------------------------------- movement
+
+
+def _passes(line: str, point: str, express: bool, destination: str | None) -> bool:
+    """True when the hop into ``point`` on ``line`` is not counted (an express-pass station, ticket held)."""
+    return express and point != destination and point in _express_pass()[line]
+
+
+def walks(start: str, steps: int, visited: frozenset[str], express: bool, destination: str | None):
+    """Every legal path of one move, by depth-first search. Yields complete paths."""
+    graph = nw.movement_graph()
+    path: Path = [(start, None)]
+    seen = set(visited) | {start}
+
+    def go(here: str, line_in: str | None, used: int, must_stay: bool):
+        for there, tags in graph[here].items():
+            if there in seen:
+                continue  # 一度通った地点は…2度以上通ってはなりません
+            for line in sorted(tags):
+                if must_stay and line != line_in:
+                    continue  # no change of trains at a station the express passes
+                passed = _passes(line, there, express, destination)
+                count = used if passed else used + 1
+                path.append((there, line))
+                if there == destination or (count == steps and not passed):
+                    yield list(path)  # arrival ends the move; otherwise the roll must be used up exactly
+                elif count < steps or passed:
+                    seen.add(there)
+                    yield from go(there, line, count, passed)
+                    seen.discard(there)
+                path.pop()
+
+    if steps > 0 and start != destination:
+        yield from go(start, None, 0, False)
+
+
+def endpoints(
+    start: str,
+    steps: int,
+    *,
+    visited: Iterable[str] = frozenset(),
+    express: bool = False,
+    destination: str | None = None,
+    owners: Mapping[str, object] | None = None,
+    me: object = None,
+    riding: Iterable[str] = (),
+) -> dict[str, Path]:
+    """Every point a move of exactly ``steps`` counted hops can end on (or the destination, reached sooner),
+    with the cheapest path there: lowest total fare, then fewest line changes, then fewest hops.
+
+    ``visited``: points passed since the trip began (the start is added). ``owners``/``me``/``riding`` are as for
+    ``fare``; with no owners every line is unowned (so the cheapest path avoids the Shinkansen). No endpoint at all
+    means every way forward revisits a point (rule 13.1: the player is out)."""
+    owners = owners or {}
+    riding = frozenset(riding)
+    best: dict[str, tuple[tuple, Path]] = {}
+    for path in walks(start, steps, frozenset(visited), express, destination):
+        key = (sum(fare(path, owners, me, riding).values()), line_changes(path), len(path), path)
+        end = path[-1][0]
+        if end not in best or key < best[end][0]:
+            best[end] = (key, path)
+    return {end: path for end, (_, path) in best.items()}
+
+
+# ---------------------------------------------------------------- fares
+
+
+def _charge(card_id: str, owners: Mapping[str, object], me: object, grandfathered: bool) -> tuple[object, int]:
+    """(payee, amount) for riding one card once this turn."""
+    fares = card_fares(card_id)
+    owner = owners.get(card_id)
+    if owner is None:
+        return BANK, fares["unowned"]  # unowned lines count as one's own, but the Shinkansen keeps 6,000
+    if owner == me:
+        return BANK, fares["own"]
+    if grandfathered:
+        return owner, fares["unowned"]  # ticket already bought at the public fare; paid to the new owner
+    return owner, fares["other"]
+
+
+def fare(
+    path: Path, owners: Mapping[str, object], me: object, riding: Iterable[str] | None = None
+) -> dict[object, int]:
+    """What one turn's movement costs: {"bank": n, seat: n}, each payee charged only its highest single fare.
+
+    ``owners``: route-card id -> seat or None. ``riding``: card ids bought by another player while ``me`` was on
+    them; they stay at the grandfathered fare from the start of the path until the first hop on another card."""
+    still = set(riding or ())
+    due: dict[object, int] = {}
+    for line, a, b in hops_of(path):
+        card = card_of(line, a, b)
+        still &= {card}  # leaving a line ends its grandfathering for good (the seed's 高山本線 remark)
+        payee, amount = _charge(card, owners, me, card in still)
+        due[payee] = max(due.get(payee, 0), amount)
+    return due
+
+
+def still_riding(path: Path, riding: Iterable[str]) -> frozenset[str]:
+    """The grandfathered cards the rider is still on after ``path`` (every hop stayed on that card)."""
+    cards = {card_of(line, a, b) for line, a, b in hops_of(path)}
+    return frozenset(c for c in riding if cards <= {c})
