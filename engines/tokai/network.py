@@ -168,11 +168,18 @@ def destination_points() -> tuple[str, ...]:
 
 
 @cache
+@cache
+def _region_index() -> dict[str, str]:
+    """point -> the region whose table names it (each point is in one table only)."""
+    return {point: region for region, table in load_destinations()["tables"].items()
+            for column in ("odd", "even") for point in table[column].values() if point != ANY}
+
+
 def region_of_point(point: str) -> str:
-    for region, table in load_destinations()["tables"].items():
-        if any(point in table[c].values() for c in ("odd", "even")):
-            return region
-    raise KeyError(f"{point!r} is in no region's table.")
+    try:
+        return _region_index()[point]
+    except KeyError:
+        raise KeyError(f"{point!r} is in no region's table.") from None
 
 
 def card_pairs(card: dict) -> list[tuple[str, str, str]]:
