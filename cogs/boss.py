@@ -42,6 +42,15 @@ def _fams(fams: list[str]) -> str:
     return " ".join(f"{DOTS[f]}{f}" for f in fams)
 
 
+def still_needed(space: dict[str, Any], covered: list[str]) -> str:
+    """What the deal lacks, as the space says it: "🟥red + 1 of 🩷pink/🟧orange"."""
+    parts = [f"{DOTS[f]}{f}" for f in space["must"] if f not in covered]
+    short = space["more"] - len(set(covered) & set(space["from"]))
+    if short > 0:
+        parts.append(f"{short} of " + "/".join(f"{DOTS[f]}{f}" for f in space["from"] if f not in covered))
+    return " + ".join(parts)
+
+
 def _owner(p: dict[str, Any], fam: str, names: list[str]) -> str:
     o = p["owners"][fam]
     return "beside the board" if o is None else names[o]
@@ -79,7 +88,7 @@ class BossPresenter(Presenter):
         out = [f"**Deal on space {d['space'] + 1}** · boss **{names[d['boss']]}** · pays {money(d['payout'])} · "
                f"promised {money(d['promised'])}" + (" · **last call**" if d["stage"] == "last_call" else "")]
         out.append(f"Needs {Boss.requirement_text(sp)} · in: {_fams(d['covered']) or 'nobody yet'}"
-                   + (f" · still needed: {_fams(d['needed'])}" if d["needed"] else " · **complete**"))
+                   + (f" · still needed: {still_needed(sp, d['covered'])}" if d["needed"] else " · **complete**"))
         if d["laid"]:
             out.append("On the table: " + ", ".join(f"#{c['id']} {DOTS[c['family']]} {names[c['owner']]}"
                                                     for c in d["laid"]))

@@ -208,3 +208,12 @@ async def test_the_last_call_survives_a_restart_and_closes_the_deal_when_it_runs
     assert after["deals_done"] == 1 and after["deal"] is None
     narration = "\n".join(m.content or "" for m in ch.history())
     assert "The last call is over." in narration and "Deal made!" in narration
+
+
+def test_the_table_says_what_a_deal_still_needs_as_the_space_does():
+    from cogs.boss import still_needed
+
+    space = {"must": ["red", "blue", "yellow"], "more": 2, "from": ["pink", "orange", "green"]}
+    assert still_needed(space, ["blue", "pink"]) == "🟥red + 🟨yellow + 1 of 🟧orange/🟩green"
+    assert still_needed(space, ["red", "blue", "yellow"]) == "2 of 🩷pink/🟧orange/🟩green"
+    assert still_needed(space, ["red", "blue", "yellow", "pink", "green"]) == ""
