@@ -5,13 +5,12 @@ Checked: half price to the bank rounded down, the express ticket never sold, the
 through ``movement.fare`` on the real map), the void remainder, and money conserved through sales and settling."""
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 
 from engines.tokai import debts as db
 from engines.tokai import movement as mv
 from engines.tokai import network as nw
+from tests.tokai_helpers import along
 
 A, B, C, D = "A", "B", "C", "D"
 
@@ -173,27 +172,11 @@ def test_seed_14_1_example_route_order():
     assert s.unpaid == {C: 2000, D: 5000}  # 「不足した部分の料金は、無効となります」
 
 
-def _along(line: str, a: str, b: str) -> list[tuple[str, str]]:
-    graph = nw.build_graph()
-    prev, queue = {a: None}, deque([a])
-    while queue:
-        here = queue.popleft()
-        for there, tags in graph[here].items():
-            if line in tags and there not in prev:
-                prev[there] = here
-                queue.append(there)
-    out = []
-    while b != a:
-        out.append((b, line))
-        b = prev[b]
-    return out[::-1]
-
-
 def test_seed_14_1_example_through_fare_on_the_map():
     sid = nw.station_id
     path: mv.Path = [(sid("可児"), None)]
     for line, to in (("jr_taita", "美濃太田"), ("jr_takayama", "岐阜"), ("jr_tokaido", "大垣")):
-        path += _along(line, path[-1][0], sid(to))
+        path += along(line, path[-1][0], sid(to))
     owners = {"jr_taita": B, "jr_takayama": C, "jr_tokaido": D}
     bills = mv.fare(path, owners, A)
     assert list(bills) == [B, C, D]  # fare's dict is in route order

@@ -5,36 +5,17 @@ are checked by name, plus the general rules: exact steps, no revisits, changes o
 skipping, one charge per payee, the Shinkansen's fares, arrival ends the move."""
 from __future__ import annotations
 
-from collections import deque
-
 import pytest
 
 from engines.tokai import movement as mv
 from engines.tokai import network as nw
+from tests.tokai_helpers import along
 
 B, C, ME = "B", "C", "A"
 
 
 def sid(name: str) -> str:
     return nw.station_id(name)
-
-
-def along(line: str, a: str, b: str) -> list[tuple[str, str]]:
-    """The hops from a to b the short way along one line, as (point, line) pairs (a itself left out)."""
-    graph = nw.build_graph()
-    prev = {a: None}
-    queue = deque([a])
-    while queue:
-        here = queue.popleft()
-        for there, tags in graph[here].items():
-            if line in tags and there not in prev:
-                prev[there] = here
-                queue.append(there)
-    out = []
-    while b != a:
-        out.append((b, line))
-        b = prev[b]
-    return out[::-1]
 
 
 def ride(start: str, *legs: tuple[str, str] | None) -> mv.Path:
