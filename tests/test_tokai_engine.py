@@ -1,0 +1,198 @@
+"""Tokai Baron engine: a scripted opening, a move with payout, a fare, the end, and random play."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engines.base import CHANCE, RuleError
+from engines.log import run_chance
+from engines.tokai import destinations as ds
+from engines.tokai import movement as mv
+from engines.tokai import network as nw
+from engines.tokai.engine import TICKET, TokaiBaron, deal_cards, price
+
+E = TokaiBaron()
+
+
+def roll_pair(point: str) -> list[list[int]]:
+    """Two 3-dice rolls (coloured, white, white) that name ``point`` from the region table and its region's table."""
+    region = nw.region_of_point(point)
+    combos = [[c, a, b] for c in range(1, 7) for a in range(1, 7) for b in range(1, 7)]
+    first = next(r for r in combos if ds.region_of(r[0] % 2 == 1, r[1] + r[2]) == region)
+    second = next(r for r in combos if ds.point_of(region, r[0] % 2 == 1, r[1] + r[2]) == point)
+    return [first, second]
+
+
+def dice(values: list[int]) -> dict:
+    return {"type": "dice", "values": values}
+
+
+def opening() -> dict:
+    """Two players, identity shuffle; seat 0 starts at 名古屋, seat 1 at 栄."""
+    s = E.setup({}, 2)
+    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(len(deal_cards())))})
+    assert s["hands"][0] == deal_cards()[:5] and s["hands"][1] == deal_cards()[5:10]
+    with pytest.raises(RuleError):
+        E.apply(s, 0, {"type": "done"})  # nothing spent yet
+    s = E.apply(s, 0, {"type": "buy", "card": "jr_kansai"})
+    s = E.apply(s, 0, {"type": "buy", "card": "jr_taketoyo"})
+    s = E.apply(s, 0, {"type": "done"})
+    s = E.apply(s, 1, {"type": "buy", "card": "meitetsu_nagoya_west"})
+    with pytest.raises(RuleError):
+        E.apply(s, 1, {"type": "buy", "card": "meitetsu_komaki"})  # 43,000 > 40,000
+    with pytest.raises(RuleError):
+        E.apply(s, 1, {"type": "buy", "card": "jr_chuo"})  # not in this hand
+    s = E.apply(s, 1, {"type": "buy", "card": "johoku"})
+    s = E.apply(s, 1, {"type": "done"})
+    for point in ("nagoya", "sakae"):
+        for r in roll_pair(point):
+            s = E.apply(s, CHANCE, dice(r))
+    return s
+
+
+def test_opening_money_and_starts():
+    s = opening()
+    p0, p1 = s["players"]
+    assert p0["cash"] == 50000 - 28000 and p1["cash"] == 50000 - 40000
+    assert sorted(p0["cards"]) == ["jr_kansai", "jr_taketoyo"]
+    assert s["owners"]["johoku"] == 1 and s["owners"]["jr_chuo"] is None
+    assert p0["pos"] == "nagoya" and p1["pos"] == "sakae"
+    assert p0["riding"] == ["meitetsu_nagoya_west"]  # a start on a pre-bought line rides it as just bought
+    assert s["phase"] == "play" and s["current"] == 0
+    assert E.awaiting(s).chance is not None  # the destination roll
+    assert E.public(s) == E.view(s, 0) == json.loads(json.dumps(s))
+
+
+def to_destination(s: dict, point: str) -> dict:
+    for r in roll_pair(point):
+        s = E.apply(s, CHANCE, dice(r))
+        if E.awaiting(s).seats:  # own region: keep it
+            s = E.apply(s, s["current"], {"type": "region", "region": nw.region_of_point(point)})
+    assert s["players"][s["current"]]["dest"] == point
+    return s
+
+
+def test_move_to_destination_pays_out_and_bank_fare():
+    s = to_destination(opening(), "kariya")
+    s = E.apply(s, CHANCE, dice([2, 2]))
+    assert {"type": "move", "to": "kariya"} in E.legal(s, 0)
+    with pytest.raises(RuleError):
+        E.apply(s, 0, {"type": "move", "to": "toyohashi"})
+    path = s["turn"]["moves"]["kariya"]
+    with pytest.raises(RuleError):
+        E.apply(s, 0, {"type": "move", "path": path[:-1]})  # stops short of the roll
+    assert E.apply(s, 0, {"type": "move", "path": path}) == E.apply(s, 0, {"type": "move", "to": "kariya"})
+    s = E.apply(s, 0, {"type": "move", "to": "kariya"})
+    pay = nw.payout_table_lookup("nagoya", "kariya")
+    assert pay > 0 and s["players"][0]["cash"] == 22000 + pay
+    assert s["turn"]["stage"] == "buy" and s["players"][0]["dest"] is None
+    before = s
+    s = E.apply(s, 0, {"type": "pass"})
+    fare = mv.fare([tuple(h) for h in before["turn"]["path"]], before["owners"], 0, before["players"][0]["riding"])
+    assert s["players"][0]["cash"] == 22000 + pay - sum(fare.values())
+    assert s["current"] == 1 and s["players"][0]["pos"] == "kariya"
+
+
+def test_fare_paid_to_another_player():
+    s = opening()
+    for card, owner in s["owners"].items():
+        if owner is None:
+            s["owners"][card] = 1
+            s["players"][1]["cards"].append(card)
+    s["players"][0]["riding"] = []
+    s = to_destination(s, "kariya")
+    s = E.apply(s, CHANCE, dice([4, 5]))  # 9 hops: no need of the Shinkansen (10,000 to its owner)
+    s = E.apply(s, 0, {"type": "move", "to": "kariya"})
+    cash0, cash1 = s["players"][0]["cash"], s["players"][1]["cash"]
+    s = E.apply(s, 0, {"type": "pass"})
+    assert s["players"][1]["cash"] == cash1 + 5000
+    assert cash0 - s["players"][0]["cash"] >= 5000
+
+
+def test_short_player_sells_to_the_bank():
+    s = opening()
+    s["players"][0]["riding"] = []
+    s["owners"]["jr_tokaido"] = 1
+    s["players"][1]["cards"].append("jr_tokaido")
+    s = to_destination(s, "kariya")
+    s = E.apply(s, CHANCE, dice([4, 5]))
+    s = E.apply(s, 0, {"type": "move", "to": "kariya"})
+    s["players"][0]["cash"] = 0
+    s = E.apply(s, 0, {"type": "pass"})
+    assert s["turn"]["stage"] == "sell" and s["current"] == 0
+    assert E.legal(s, 0) == [{"type": "sell", "card": c} for c in s["players"][0]["cards"]]
+    owed = sum(amount for _, amount in s["turn"]["bills"])
+    with pytest.raises(RuleError):
+        E.apply(s, 0, {"type": "pass"})
+    s = E.apply(s, 0, {"type": "sell", "card": "jr_kansai"})  # 20,000 -> 10,000
+    assert s["owners"]["jr_kansai"] is None and s["current"] == 1
+    assert s["players"][0]["cash"] == 10000 - owed
+
+
+def test_game_ends_when_the_last_card_is_bought():
+    s = to_destination(opening(), "kariya")
+    s = E.apply(s, CHANCE, dice([2, 2]))
+    s = E.apply(s, 0, {"type": "move", "to": "kariya"})
+    for card, owner in s["owners"].items():
+        if owner is None and card != "linimo":
+            s["owners"][card] = 1
+            s["players"][1]["cards"].append(card)
+    s["players"][0]["cash"] = 50000
+    assert {"type": "buy", "card": "linimo"} in E.legal(s, 0)
+    assert E.scores(s) is None
+    s = E.apply(s, 0, {"type": "buy", "card": "linimo"})
+    assert E.is_over(s) and E.awaiting(s).seats == frozenset() and E.awaiting(s).chance is None
+    scores = E.scores(s)
+    assert scores[0] == 50000 - price("linimo") + sum(price(c) for c in s["players"][0]["cards"])
+    assert scores[1] == s["players"][1]["cash"] + sum(price(c) for c in s["players"][1]["cards"])
+    with pytest.raises(RuleError):
+        E.apply(s, 1, {"type": "pass"})
+
+
+def test_bad_chance_and_seat_counts():
+    with pytest.raises(RuleError):
+        E.setup({}, 7)
+    s = E.setup({}, 3)
+    with pytest.raises(RuleError):
+        E.apply(s, CHANCE, {"type": "shuffle", "order": [0] * len(deal_cards())})
+    s = opening()
+    with pytest.raises(RuleError):
+        E.apply(s, CHANCE, dice([7, 1, 1]))
+
+
+def _pick(s: dict, moves: list[dict], rng: random.Random) -> dict:
+    """Mostly buy when possible and head for the destination (a uniform walker soon traps itself)."""
+    buys = [m for m in moves if m["type"] == "buy"]
+    if buys and rng.random() < 0.8:
+        return rng.choice(buys)
+    if moves[0]["type"] == "move" and rng.random() < 0.9:
+        dist = nw.hop_distances(nw.movement_graph(), s["players"][s["current"]]["dest"])
+        return min(moves, key=lambda m: dist.get(m["to"], 999))
+    return rng.choice(moves)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_play_ends_and_conserves_money(players):
+    rng = random.Random(players)
+    s, _ = run_chance(E, E.setup({}, players), rng)
+    for step in range(3000):
+        if E.is_over(s):
+            break
+        aw = E.awaiting(s)
+        seat = rng.choice(sorted(aw.seats))
+        moves = E.legal(s, seat)
+        assert moves
+        s = E.apply(s, seat, _pick(s, moves, rng))
+        s, _ = run_chance(E, s, rng)
+        assert sum(p["cash"] for p in s["players"]) + s["bank"] == 0
+        assert all(p["cash"] >= 0 for p in s["players"])
+        assert {c for c, o in s["owners"].items() if o is not None} == {c for p in s["players"] for c in p["cards"]}
+        assert s["tickets"] + sum(p["ticket"] for p in s["players"]) == 6
+        if step % 25 == 0:
+            assert json.loads(json.dumps(s)) == s
+    assert E.is_over(s)
+    assert len(E.scores(s)) == players
+    assert json.loads(json.dumps(s)) == s
+    assert TICKET not in s["owners"]
