@@ -14,7 +14,7 @@ coloured die (1 chance die) after 6-6, or any double with a ticket -> fares for 
 (``movement.fare``), and while short the player must ``sell`` route cards to the bank at half price
 (``debts``); with nothing left to sell they are bankrupt (route order payment, out of the game).
 
-Rulings made here (not yet in docs/rules/tokai.md):
+Rulings made here (docs/rules/tokai.md, "Rulings: setup and the end"):
 - Seat order is the runtime's; the 3-dice roll for seat order is left out.
 - Pre-purchase: ``done`` is allowed once 20,000 is spent, or when nothing more fits under 40,000.
   A player holds at most one express ticket (6 tickets for at most 6 players).
