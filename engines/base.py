@@ -142,6 +142,13 @@ class Engine:
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
 
+    def check_setup(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        """What every ``setup`` checks first: the options (returned with defaults filled), then the seat count."""
+        merged = self.check_options(options)
+        if not self.min_players <= seats <= self.max_players:
+            raise RuleError(f"{self.title} takes {self.min_players} to {self.max_players} players.")
+        return merged
+
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults and refuse unknown or out-of-range options with a sentence."""
         known = {o.name: o for o in self.options}

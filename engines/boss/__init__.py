@@ -83,9 +83,7 @@ class Boss(Engine):
 
     # --- setup ------------------------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int) -> State:
-        opts = self.check_options(options)
-        if not self.min_players <= seats <= self.max_players:
-            raise RuleError(f"{self.title} takes {self.min_players} to {self.max_players} players.")
+        opts = self.check_setup(options, seats)
         if opts["board"] not in BOARDS:
             raise RuleError("This server has no printed board; an admin sets BOT_BOSS_BOARD to a board file.")
         board = BOARDS[opts["board"]]

@@ -31,9 +31,7 @@ class DiceHand(Engine):
     )
 
     def setup(self, options: dict[str, Any], seats: int) -> State:
-        opts = self.check_options(options)
-        if not self.min_players <= seats <= self.max_players:
-            raise RuleError(f"{self.title} takes {self.min_players} to {self.max_players} players.")
+        opts = self.check_setup(options, seats)
         return {
             "phase": "shuffle", "round": 1, "rounds": opts["rounds"], "window": opts["window_minutes"] * 60,
             "seats": seats, "deck": [], "hands": [[] for _ in range(seats)], "picks": [None] * seats,

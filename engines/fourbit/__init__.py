@@ -96,9 +96,7 @@ class FourBit(Engine):
 
     # --- setup -----------------------------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int) -> State:
-        self.check_options(options)
-        if not self.min_players <= seats <= self.max_players:
-            raise RuleError(f"{self.title} takes {self.min_players} to {self.max_players} players.")
+        self.check_setup(options, seats)
         player = {"wood": 0, "stone": 0, "coins": 0, "vp": 0, "level": START_LEVEL, "hired": START_HIRED,
                   "unhired": WORKERS - START_HIRED, "sent": 0, "passed": False, "plans": [], "plans_open": [],
                   "built": [], "cards": []}

@@ -43,13 +43,8 @@ BANK = mv.BANK
 
 
 @cache
-def _cards() -> dict[str, dict]:
-    return {c["id"]: c for c in nw.load_route_cards()["cards"]}
-
-
-@cache
 def _card_points(card_id: str) -> frozenset[str]:
-    return frozenset(p for sec in _cards()[card_id]["sections"] for p in sec["stations"])
+    return frozenset(p for sec in nw.route_cards()[card_id]["sections"] for p in sec["stations"])
 
 
 def _rules() -> dict:
@@ -61,7 +56,7 @@ def _ticket_price() -> int:
 
 
 def price(card: str) -> int:
-    return _ticket_price() if card == TICKET else _cards()[card]["price"]
+    return _ticket_price() if card == TICKET else nw.route_cards()[card]["price"]
 
 
 def deal_cards() -> list[str]:
@@ -84,14 +79,12 @@ class TokaiBaron(Engine):
     # ------------------------------------------------------------ setup
 
     def setup(self, options: dict[str, Any], seats: int) -> State:
-        self.check_options(options)
-        if not self.min_players <= seats <= self.max_players:
-            raise RuleError(f"{self.title} takes {self.min_players} to {self.max_players} players.")
+        self.check_setup(options, seats)
         return {
             "phase": "deal",
             "players": [{"cash": 0, "cards": [], "ticket": False, "pos": None, "from": None, "dest": None,
                          "visited": [], "riding": [], "out": False} for _ in range(seats)],
-            "owners": {c: None for c in _cards()},
+            "owners": {c: None for c in nw.route_cards()},
             "tickets": nw.load_route_cards()["express_tickets"]["count"],
             "bank": 0,  # the bank's net flow: sum of player cash + bank is always 0
             "hands": [],

@@ -41,11 +41,6 @@ def _card_of_hop() -> dict[tuple[str, frozenset[str]], str]:
 
 
 @cache
-def _cards() -> dict[str, dict]:
-    return {c["id"]: c for c in nw.load_route_cards()["cards"]}
-
-
-@cache
 def _express_pass() -> dict[str, frozenset[str]]:
     return {lid: frozenset(line.get("express_pass", ())) for lid, line in nw.lines().items()}
 
@@ -57,7 +52,7 @@ def card_of(line: str, a: str, b: str) -> str:
 
 def card_fares(card_id: str) -> dict[str, int]:
     """{"unowned", "own", "other"} for a card: the Shinkansen carries its own, the rest use the common fares."""
-    return _cards()[card_id].get("fares") or nw.load_route_cards()["fares"]
+    return nw.route_cards()[card_id].get("fares") or nw.load_route_cards()["fares"]
 
 
 def hops_of(path: Path) -> list[tuple[str, str, str]]:

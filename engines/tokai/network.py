@@ -59,6 +59,12 @@ def lines() -> dict[str, dict]:
 
 
 @cache
+def route_cards() -> dict[str, dict]:
+    """Route cards by id, in the card list's order."""
+    return {c["id"]: c for c in load_route_cards()["cards"]}
+
+
+@cache
 def station_id(name: str) -> str:
     """The point called ``name``, also by a merged station's name or another spelling (藤が丘 for 藤ヶ丘)."""
     for s in load_map()["stations"]:
