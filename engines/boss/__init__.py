@@ -404,8 +404,13 @@ class Boss(Engine):
     def _pay_card(self, state: State, seat: int, card: str, count: int = 1, to: str = "played") -> None:
         self._give(state, seat, card, count)
         (state["deal"]["played"] if to == "played" else state["discard"]).extend([card] * count)
-        if seat not in state["deal"]["card_players"]:
-            state["deal"]["card_players"].append(seat)
+        self._played_a_card(state["deal"], seat)
+
+    @staticmethod
+    def _played_a_card(deal: dict[str, Any], seat: int) -> None:
+        """Remember who played a card in this deal (the paid_if_played variant asks)."""
+        if seat not in deal["card_players"]:
+            deal["card_players"].append(seat)
 
     def _deal_action(self, state: State, seat: int, action: Action) -> None:
         d, kind = state["deal"], action["type"]
@@ -533,13 +538,10 @@ class Boss(Engine):
             if d["stoppable"] is None or d["stoppable"]["seat"] == seat:
                 raise RuleError("A stop answers only the travel, boss card or hire set another player "
                                 "played just before, before anything else happens.")
-            self._give(state, seat, "stop")
             stopped, snap = d["stoppable"], d["stoppable"]["snap"]
             state["owners"], state["deal"], state["discard"] = snap["owners"], snap["deal"], snap["discard"]
             d = state["deal"]
-            d["played"].append("stop")
-            if seat not in d["card_players"]:
-                d["card_players"].append(seat)
+            self._pay_card(state, seat, "stop")
             self._event(state, f"[0] plays a stop card: [1]'s {stopped['what']} is cancelled.", seat,
                         stopped["seat"])
         else:
@@ -567,8 +569,7 @@ class Boss(Engine):
         if any(c["owner"] == seat and c["family"] == fam for c in d["laid"]):
             raise RuleError(f"You already have a {fam} family card on the table.")
         self._give(state, seat, f"family.{fam}")
-        if seat not in d["card_players"]:
-            d["card_players"].append(seat)
+        self._played_a_card(d, seat)
         d["laid"].append({"id": d["next_id"], "family": fam, "owner": seat})
         d["next_id"] += 1
         self._event(state, f"[0] lays a {fam} family card.", seat)
@@ -755,7 +756,8 @@ class Boss(Engine):
         hand = state["hands"][seat]
         fams = self._families(state)
         open_ = d["stage"] == "open"
-        needed = self.needed(state) if open_ else []
+        lacking = self.needed(state)
+        needed = lacking if open_ else []  # offers and answers only while the negotiation is open
         if seat == d["boss"] and open_:
             if not needed:
                 yield {"type": "declare"}
@@ -775,7 +777,7 @@ class Boss(Engine):
         # cards
         for f in fams:
             if hand.get(f"family.{f}") and not any(c["owner"] == seat and c["family"] == f for c in d["laid"]) \
-                    and (seat != d["boss"] or f in self.needed(state)):
+                    and (seat != d["boss"] or f in lacking):
                 yield {"type": "lay", "family": f}
         for colour in TRAVELS:
             if not hand.get(f"travel.{colour}"):
