@@ -1,4 +1,5 @@
-"""``python -m bot selfplay``: play whole games choosing uniformly among legal moves.
+"""``python -m bot selfplay``: play whole games choosing uniformly among legal moves (or, as often as the
+engine's ``selfplay_auto`` says, its ``auto_action``).
 
 One seeded ``random.Random`` drives both the players' choices and the chance draws, so a
 seed always gives the same games. A game that does not end within ``max_actions`` is a bug
@@ -41,6 +42,8 @@ def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any
         if not moves:
             raise NeverEnds(f"{name}: seat {seat} is awaited but has no legal move")
         move = rng.choice(moves)
+        if engine.selfplay_auto and rng.random() < engine.selfplay_auto:
+            move = engine.auto_action(state, seat) or move
         state = engine.apply(state, seat, move)
         log.append({"seat": seat, "action": move})
         actions += 1

@@ -8,8 +8,9 @@ def _all() -> dict[str, Engine]:
     from engines.boss import Boss
     from engines.dicehand import DiceHand
     from engines.fourbit import FourBit
+    from engines.tokai.engine import TokaiBaron
 
-    games: list[Engine] = [DiceHand(), FourBit(), Boss()]
+    games: list[Engine] = [DiceHand(), FourBit(), Boss(), TokaiBaron()]
     return {g.name: g for g in games}
 
 

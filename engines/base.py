@@ -72,6 +72,9 @@ class Engine:
     #: Bump when the state layout changes; stored with each game.
     data_version: int = 1
     options: tuple[Option, ...] = ()
+    #: How often selfplay plays ``auto_action`` instead of a uniform legal move (games where random play
+    #: cannot finish, e.g. a walker that must not revisit a point).
+    selfplay_auto: float = 0.0
 
     # --- to implement -------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int) -> State:

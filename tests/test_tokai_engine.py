@@ -32,6 +32,7 @@ def dice(values: list[int]) -> dict:
 def opening() -> dict:
     """Two players, identity shuffle; seat 0 starts at 名古屋, seat 1 at 栄."""
     s = E.setup({}, 2)
+    s = E.apply(s, CHANCE, dice([6, 6, 6, 1, 2, 3]))  # seat order: seat 0 rolls 18, seat 1 rolls 6
     s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(len(deal_cards())))})
     assert s["hands"][0] == deal_cards()[:5] and s["hands"][1] == deal_cards()[5:10]
     with pytest.raises(RuleError):
@@ -122,7 +123,9 @@ def test_short_player_sells_to_the_bank():
     s["players"][0]["cash"] = 0
     s = E.apply(s, 0, {"type": "pass"})
     assert s["turn"]["stage"] == "sell" and s["current"] == 0
-    assert E.legal(s, 0) == [{"type": "sell", "card": c} for c in s["players"][0]["cards"]]
+    cards = s["players"][0]["cards"]
+    auctions = [{"type": "auction", "card": c} for c in cards]
+    assert E.legal(s, 0) == [{"type": "sell", "card": c} for c in cards] + auctions
     owed = sum(amount for _, amount in s["turn"]["bills"])
     with pytest.raises(RuleError):
         E.apply(s, 0, {"type": "pass"})
@@ -154,7 +157,7 @@ def test_game_ends_when_the_last_card_is_bought():
 def test_bad_chance_and_seat_counts():
     with pytest.raises(RuleError):
         E.setup({}, 7)
-    s = E.setup({}, 3)
+    s = E.apply(E.setup({}, 3), CHANCE, dice([1, 1, 1, 2, 2, 2, 3, 3, 3]))
     with pytest.raises(RuleError):
         E.apply(s, CHANCE, {"type": "shuffle", "order": [0] * len(deal_cards())})
     s = opening()
@@ -196,3 +199,115 @@ def test_random_play_ends_and_conserves_money(players):
     assert len(E.scores(s)) == players
     assert json.loads(json.dumps(s)) == s
     assert TICKET not in s["owners"]
+
+
+def short_of_money() -> dict:
+    """Seat 0 rode seat 1's 東海道本線 (5,000 to seat 1) with no cash left: it must sell."""
+    s = opening()
+    s["players"][0]["riding"] = []
+    s["owners"]["jr_tokaido"] = 1
+    s["players"][1]["cards"].append("jr_tokaido")
+    s = to_destination(s, "kariya")
+    s = E.apply(s, CHANCE, dice([4, 5]))
+    s = E.apply(s, 0, {"type": "move", "to": "kariya"})
+    s["players"][0]["cash"] = 0
+    s = E.apply(s, 0, {"type": "pass"})
+    assert s["turn"]["stage"] == "sell"
+    return s
+
+
+def test_auction_winner_offsets_what_they_are_owed():
+    s = short_of_money()
+    bills = dict((payee, amount) for payee, amount in s["turn"]["bills"])
+    assert bills[1] == 5000
+    s["players"][1]["cash"] = 0  # seat 1 can bid only with the 5,000 owed (the seed's own example)
+    money = sum(p["cash"] for p in s["players"]) + s["bank"]  # the hand-made changes above broke the zero sum
+    s = E.apply(s, 0, {"type": "auction", "card": "jr_kansai"})
+    assert E.awaiting(s).seats == {1} and E.awaiting(s).prompt == "auction bid"
+    assert E.legal(s, 1) == [{"type": "bid", "amount": 1000}, {"type": "bid", "amount": 2000},
+                             {"type": "bid", "amount": 5000}, {"type": "pass"}]
+    with pytest.raises(RuleError):
+        E.apply(s, 1, {"type": "bid", "amount": 6000})  # more than cash + what is owed
+    with pytest.raises(RuleError):
+        E.apply(s, 0, {"type": "bid", "amount": 1000})  # the seller does not bid
+    s = E.apply(s, 1, {"type": "bid", "amount": 5000})
+    assert E.awaiting(s).seats == {0} and E.legal(s, 0) == [{"type": "accept"}, {"type": "bank"}]
+    s = E.apply(s, 0, {"type": "accept"})
+    assert s["owners"]["jr_kansai"] == 1 and "jr_kansai" in s["players"][1]["cards"]
+    assert s["players"][1]["cash"] == 0  # paid entirely by cancelling the fare owed
+    assert s["current"] == 0 and s["turn"]["stage"] == "sell"  # still short of the bank's fare: sell on
+    assert dict((payee, amount) for payee, amount in s["turn"]["bills"]) == {1: 0, "bank": bills["bank"]}
+    s = E.apply(s, 0, {"type": "sell", "card": "jr_taketoyo"})
+    assert s["current"] == 1
+    assert sum(p["cash"] for p in s["players"]) + s["bank"] == money
+
+
+def test_auction_refused_or_unbid_goes_to_the_bank():
+    s = short_of_money()
+    s = E.apply(s, 0, {"type": "auction", "card": "jr_kansai"})
+    cash1 = s["players"][1]["cash"]
+    s2 = E.apply(s, 1, {"type": "pass"})  # nobody bids: the bank buys at half price
+    assert s2["owners"]["jr_kansai"] is None and "jr_kansai" not in s2["players"][0]["cards"]
+    s3 = E.apply(E.apply(s, 1, {"type": "bid", "amount": 1000}), 0, {"type": "bank"})
+    assert s3["owners"]["jr_kansai"] is None and s3["players"][1]["cash"] >= cash1 - 0
+    assert s2["players"][0]["cash"] == s3["players"][0]["cash"]
+
+
+def test_seat_order_roll_rerolls_ties_and_play_goes_clockwise_from_the_winner():
+    s = E.setup({}, 3)
+    assert E.awaiting(s).chance.count == 9
+    s = E.apply(s, CHANCE, dice([6, 6, 6, 6, 6, 6, 1, 1, 1]))  # seats 0 and 1 tie on 18
+    assert E.awaiting(s).chance.count == 6 and s["phase"] == "order"
+    s = E.apply(s, CHANCE, dice([1, 1, 1, 2, 2, 2]))
+    assert s["first"] == 1 and s["phase"] == "deal"
+    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(len(deal_cards())))})
+    seen = []
+    for _ in range(3):
+        seat = s["current"]
+        seen.append(seat)
+        s = E.apply(s, seat, {"type": "buy", "card": TICKET})
+        cheapest = min(s["hands"][seat], key=price)
+        while s["spent"][seat] < 20000:
+            cheapest = min((c for c in s["hands"][seat] if s["owners"][c] is None), key=price)
+            s = E.apply(s, seat, {"type": "buy", "card": cheapest})
+        s = E.apply(s, seat, {"type": "done"})
+    assert seen == [1, 2, 0] and s["phase"] == "start" and s["current"] == 1
+
+
+def test_waypoints_pick_the_cheapest_path_through_them_in_order():
+    s = to_destination(opening(), "kariya")
+    s = E.apply(s, CHANCE, dice([3, 3]))
+    to = next(p for p, path in s["turn"]["moves"].items() if len(path) > 3)
+    middle = s["turn"]["moves"][to][2][0]
+    s2 = E.apply(s, 0, {"type": "move", "to": to, "via": [middle]})
+    assert middle in s2["players"][0]["visited"] and s2["players"][0]["pos"] == to
+    with pytest.raises(RuleError):
+        E.apply(s, 0, {"type": "move", "to": to, "via": ["toyohashi"]})  # not on any 6-hop way there
+    with pytest.raises(RuleError):
+        E.apply(s, 0, {"type": "move", "to": to, "via": "kanayama"})
+
+
+def test_labels_name_cards_points_and_money():
+    assert E.label({"type": "buy", "card": TICKET}) == "Express ticket (5,000 yen)"
+    assert E.label({"type": "buy", "card": "jr_kansai"}) == f"Buy {nw.route_cards()['jr_kansai']['name']} (20,000 yen)"
+    assert E.label({"type": "sell", "card": "jr_kansai"}).endswith("to the bank (10,000 yen)")
+    assert E.label({"type": "move", "to": "nagoya", "via": ["kanayama"]}) == "Move to 名古屋 via 金山"
+    assert E.label({"type": "bid", "amount": 12000}) == "Bid 12,000 yen"
+    assert E.label({"type": "done"}) == "Done buying"
+
+
+def test_auto_action_arrives_and_buys_the_dearest_line_it_can_spare():
+    s = to_destination(opening(), "kariya")
+    s = E.apply(s, CHANCE, dice([2, 2]))
+    left = E.hops_left(s, 0)
+    assert left["kariya"] == 0 and all(v is None or v > 0 for p, v in left.items() if p != "kariya")
+    assert E.auto_action(s, 0) == {"type": "move", "to": "kariya"}
+    s = E.apply(s, 0, E.auto_action(s, 0))
+    cash = s["players"][0]["cash"]
+    choice = E.auto_action(s, 0)
+    affordable = [price(c) for c, o in s["owners"].items() if o is None and cash - price(c) >= 10000]
+    if affordable:
+        assert choice["type"] == "buy" and price(choice["card"]) == max(affordable)
+    else:
+        assert choice == {"type": "pass"}
+    assert E.auto_action(s, 1) is None  # not awaited

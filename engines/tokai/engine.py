@@ -1,30 +1,30 @@
-"""Tokai Baron (東海男爵): the engine, first version. Wires the pure modules (network, destinations, movement,
-debts) into the ``Engine`` contract of docs/engine.md. Nothing is secret: ``view`` is ``public``.
+"""Tokai Baron (東海男爵): the engine. Wires the pure modules (network, destinations, movement, debts) into the
+``Engine`` contract of docs/engine.md. Nothing is secret: ``view`` is ``public``.
 
-Flow: ``deal`` (a chance shuffle of the cards priced <= 30,000, 5 dealt to each player) -> ``prebuy`` (each
-player in seat order buys one thing at a time from their hand or an express ticket, 20,000-40,000 in all, then
-``done``; the bank pays 50,000 less what they spent) -> ``start`` (decide_start with chance dice, seat order)
--> ``play`` (turns) -> ``over``.
+Flow: ``order`` (3 chance dice per player; the highest total plays first, ties roll again; play goes clockwise,
+i.e. up the seat numbers) -> ``deal`` (a chance shuffle of the cards priced <= 30,000, 5 dealt to each player) ->
+``prebuy`` (each player in turn buys one thing at a time from their hand or an express ticket, 20,000-40,000 in
+all, then ``done``; the bank pays 50,000 less what they spent) -> ``start`` (decide_start with chance dice) ->
+``play`` (turns) -> ``over``.
 
 A turn: destination (decide_destination, 3 chance dice per roll: coloured, white, white; the player answers a
-``region`` or ``choose`` when asked) -> 2 white dice (chance) -> ``move`` (``{"to": point}`` picks the cheapest
-path of ``movement.endpoints``; ``{"path": [...]}`` is checked against every legal walk) -> on arrival the payout
-chart pays, then one ``buy`` (route card at face value or the express ticket) or ``pass`` -> a bonus part with the
-coloured die (1 chance die) after 6-6, or any double with a ticket -> fares for the whole turn
-(``movement.fare``), and while short the player must ``sell`` route cards to the bank at half price
-(``debts``); with nothing left to sell they are bankrupt (route order payment, out of the game).
+``region`` or ``choose`` when asked) -> 2 white dice (chance) -> ``move``: ``{"to": point}`` takes the cheapest
+path of ``movement.endpoints``, ``{"to": point, "via": [points]}`` the cheapest through those waypoints in order,
+``{"path": [...]}`` exactly that walk -> on arrival the payout chart pays, then one ``buy`` (route card at face
+value or the express ticket) or ``pass`` -> a bonus part with the coloured die (1 chance die) after 6-6, or any
+double with a ticket -> fares for the whole turn (``movement.fare``). While short, the player sells route cards:
+``sell`` (to the bank at half price) or ``auction`` (the others ``bid``/``pass`` in any order; the seller then
+``accept``s the high bid or sends the card to the ``bank``). With nothing left to sell they are bankrupt (route
+order payment, out of the game).
 
 Rulings made here (docs/rules/tokai.md, "Rulings: setup and the end"):
-- Seat order is the runtime's; the 3-dice roll for seat order is left out.
 - Pre-purchase: ``done`` is allowed once 20,000 is spent, or when nothing more fits under 40,000.
   A player holds at most one express ticket (6 tickets for at most 6 players).
 - The game ends at once when the last route card is bought: that turn's fares are not charged.
 - The game also ends when only one player is left in it.
 - An eliminated player (bankrupt, or out of moves under rule 13.1) scores 0: the bank took everything.
-- A purchase grandfathers the line for every other player whose pawn stands on one of its points.
-
-Left for later: the seat-order roll, player auctions when selling (bank sales only), auto-pass, labels,
-a presenter, registration in engines/__init__.py, data_version care.
+- A purchase, at auction too, grandfathers the line for every other player whose pawn stands on one of its points.
+- Only players who can bid at least 1,000 yen (cash plus what the seller owes them) take part in an auction.
 """
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ from engines.tokai import network as nw
 
 TICKET = debts.EXPRESS_TICKET
 BANK = mv.BANK
+RESERVE = 10_000  # cash an auto-played purchase leaves for fares
 
 
 @cache
@@ -65,6 +66,18 @@ def deal_cards() -> list[str]:
     return [c["id"] for c in nw.load_route_cards()["cards"] if c["price"] <= cap]
 
 
+def card_name(card: str) -> str:
+    return "express ticket" if card == TICKET else nw.route_cards()[card]["name"]
+
+
+def point_name(point: str) -> str:
+    return nw.stations()[point]["name"]
+
+
+def region_name(region: str) -> str:
+    return next(r["name"] for r in nw.load_destinations()["regions"] if r["id"] == region)
+
+
 def _tuple_path(path: list) -> list[tuple[str, str | None]]:
     return [(p, line) for p, line in path]
 
@@ -75,13 +88,16 @@ class TokaiBaron(Engine):
     min_players = 2
     max_players = 6
     data_version = 1
+    selfplay_auto = 0.8  # a uniform walker traps itself under the no-revisit rule; selfplay mostly heads home
 
     # ------------------------------------------------------------ setup
 
     def setup(self, options: dict[str, Any], seats: int) -> State:
         self.check_setup(options, seats)
         return {
-            "phase": "deal",
+            "phase": "order",
+            "order_rolls": [],  # [[seat, total], ...] of the latest seat-order roll
+            "first": None,  # who rolled highest: play goes clockwise from them
             "players": [{"cash": 0, "cards": [], "ticket": False, "pos": None, "from": None, "dest": None,
                          "visited": [], "riding": [], "out": False} for _ in range(seats)],
             "owners": {c: None for c in nw.route_cards()},
@@ -93,6 +109,7 @@ class TokaiBaron(Engine):
             "start_rolls": [],
             "turn": None,
             "events": [],
+            "event_no": 0,
         }
 
     # ------------------------------------------------------------ awaiting
@@ -100,6 +117,8 @@ class TokaiBaron(Engine):
     def awaiting(self, state: State) -> Awaiting:
         phase = state["phase"]
         cur = state["current"]
+        if phase == "order":
+            return Awaiting(chance=ChanceRequest("dice", 3 * len(self._rollers(state)), reason="seat order"))
         if phase == "deal":
             return Awaiting(chance=ChanceRequest("shuffle", len(deal_cards()), reason="pre-purchase deal"))
         if phase == "prebuy":
@@ -119,6 +138,11 @@ class TokaiBaron(Engine):
                 return Awaiting(frozenset({cur}), prompt="destination choice")
             if stage == "roll":
                 return Awaiting(chance=ChanceRequest("dice", 1 if turn["bonus"] else 2, reason="move"))
+            if stage == "auction":
+                auction = self._auction(state)
+                if auction.finished:
+                    return Awaiting(frozenset({cur}), prompt="auction result")
+                return Awaiting(frozenset(auction.active) - {auction.high_bidder}, prompt="auction bid")
             return Awaiting(frozenset({cur}), prompt={"move": "move", "buy": "purchase", "sell": "sale"}[stage])
         return Awaiting()
 
@@ -173,6 +197,8 @@ class TokaiBaron(Engine):
                 self._buy(state, seat, action)
             elif stage == "sell":
                 self._sell(state, seat, action)
+            elif stage == "auction":
+                self._auction_act(state, seat, action)
             else:
                 raise RuleError("That is not a move this game knows.")
         else:
@@ -185,8 +211,11 @@ class TokaiBaron(Engine):
             raise RuleError("Name a point.")
         return point
 
-    def _event(self, state: State, text: str) -> None:
-        state["events"] = (state["events"] + [text])[-10:]
+    def _event(self, state: State, text: str, *seats: int) -> None:
+        """A public line of what happened; [0], [1] stand for the names of the seats given."""
+        state["event_no"] += 1
+        state["events"].append({"no": state["event_no"], "text": text, "seats": list(seats)})
+        del state["events"][:-40]
 
     # ------------------------------------------------------------ chance
 
@@ -197,8 +226,27 @@ class TokaiBaron(Engine):
             raise RuleError(f"The chance draw must be {count} dice of 1 to {sides}.")
         return values
 
+    @staticmethod
+    def _rollers(state: State) -> list[int]:
+        """Who rolls for seat order now: everyone, then only those tied for the highest total."""
+        rolls = state["order_rolls"]
+        if not rolls:
+            return list(range(len(state["players"])))
+        top = max(total for _, total in rolls)
+        return [seat for seat, total in rolls if total == top]
+
     def _chance(self, state: State, action: Action) -> None:
         phase = state["phase"]
+        if phase == "order":
+            rollers = self._rollers(state)
+            values = self._dice(action, 3 * len(rollers))
+            state["order_rolls"] = [[seat, sum(values[3 * i:3 * i + 3])] for i, seat in enumerate(rollers)]
+            tied = self._rollers(state)
+            if len(tied) == 1:
+                state["first"] = state["current"] = tied[0]
+                state["phase"] = "deal"
+                self._event(state, "[0] rolled highest and plays first.", tied[0])
+            return
         if phase == "deal":
             order = action.get("order")
             n = len(deal_cards())
@@ -208,7 +256,7 @@ class TokaiBaron(Engine):
             each = _rules()["deal_each"]
             state["hands"] = [cards[i * each:(i + 1) * each] for i in range(len(state["players"]))]
             state["phase"] = "prebuy"
-            state["current"] = 0
+            state["current"] = state["first"]
             return
         if phase == "start":
             state["start_rolls"].append(self._dice(action, 3))
@@ -244,11 +292,9 @@ class TokaiBaron(Engine):
         pay = _rules()["start_money"] - state["spent"][seat]
         state["players"][seat]["cash"] += pay
         state["bank"] -= pay
-        if seat + 1 < len(state["players"]):
-            state["current"] = seat + 1
-        else:
+        state["current"] = self._left_of(state, seat)
+        if state["current"] == state["first"]:
             state["phase"] = "start"
-            state["current"] = 0
             state["start_rolls"] = []
 
     def _take(self, state: State, seat: int, card: str) -> None:
@@ -278,16 +324,16 @@ class TokaiBaron(Engine):
         me = state["players"][seat]
         me["pos"] = me["from"] = point
         me["visited"] = [point]  # the departure point counts as passed
-        self._event(state, f"Seat {seat} starts at {point}.")
+        self._event(state, f"[0] starts at {point_name(point)}.", seat)
         state["start_rolls"] = []
-        if seat + 1 < len(state["players"]):
-            state["current"] = seat + 1
+        if self._left_of(state, seat) != state["first"]:
+            state["current"] = self._left_of(state, seat)
             return
         for i, p in enumerate(state["players"]):  # a start on a pre-purchased line rides it as just bought
             p["riding"] = [c for c, owner in state["owners"].items()
                            if owner is not None and owner != i and p["pos"] in _card_points(c)]
         state["phase"] = "play"
-        self._begin_turn(state, 0)
+        self._begin_turn(state, state["first"])
 
     # ------------------------------------------------------------ turns
 
@@ -312,13 +358,13 @@ class TokaiBaron(Engine):
         if isinstance(out, ds.Destination):
             self._set_dest(state, out.point)
         elif isinstance(out, ds.RestTurn):
-            self._event(state, f"Seat {state['current']} rests a turn.")
+            self._event(state, "[0] rests a turn.", state["current"])
             self._end_part(state)
 
     def _set_dest(self, state: State, point: str) -> None:
         state["players"][state["current"]]["dest"] = point
         state["turn"]["stage"] = "roll"
-        self._event(state, f"Seat {state['current']} is bound for {point}.")
+        self._event(state, f"[0] is bound for {point_name(point)}.", state["current"])
 
     def _dest_choice(self, state: State, action: Action) -> None:
         turn = state["turn"]
@@ -346,14 +392,21 @@ class TokaiBaron(Engine):
             a, b = values
             turn["bonus_due"] = a == b and (a == 6 or me["ticket"])
         turn["steps"] = sum(values)
-        moves = mv.endpoints(me["pos"], turn["steps"], visited=me["visited"], express=me["ticket"],
-                             destination=me["dest"], owners=state["owners"], me=seat, riding=me["riding"])
+        moves = self._endpoints(state, seat)
         if not moves:
-            self._event(state, f"Seat {seat} cannot move without passing a point twice and is out.")
+            self._event(state, f"[0] rolled {turn['steps']} and cannot move without passing a point twice: out of the "
+                        "game.", seat)
             self._eliminate(state, seat)
             return
-        turn["moves"] = {p: [list(h) for h in path] for p, path in sorted(moves.items())}
+        turn["moves"] = dict(sorted(moves.items()))
         turn["stage"] = "move"
+
+    @staticmethod
+    def _endpoints(state: State, seat: int, via: list[str] | tuple = ()) -> dict[str, list]:
+        me = state["players"][seat]
+        moves = mv.endpoints(me["pos"], state["turn"]["steps"], visited=me["visited"], express=me["ticket"],
+                             destination=me["dest"], owners=state["owners"], me=seat, riding=me["riding"], via=via)
+        return {p: [list(h) for h in path] for p, path in moves.items()}
 
     def _move(self, state: State, seat: int, action: Action) -> None:
         turn = state["turn"]
@@ -371,6 +424,13 @@ class TokaiBaron(Engine):
             if not ok:
                 raise RuleError("That route is not a legal move for this roll.")
             path = [list(h) for h in path]
+        elif "via" in action:
+            to, via = action.get("to"), action["via"]
+            if not isinstance(via, list) or not all(isinstance(w, str) for w in via) or to not in turn["moves"]:
+                raise RuleError("You cannot end your move there.")
+            path = self._endpoints(state, seat, via).get(to)
+            if path is None:
+                raise RuleError("No legal route for this roll passes those points in that order.")
         else:
             to = action.get("to")
             if to not in turn["moves"]:
@@ -386,10 +446,11 @@ class TokaiBaron(Engine):
             pay = nw.payout_table_lookup(me["from"], me["dest"])
             me["cash"] += pay
             state["bank"] -= pay
-            self._event(state, f"Seat {seat} arrives at {me['dest']} and collects {pay} yen.")
+            self._event(state, f"[0] arrives at {point_name(me['dest'])} and collects {pay:,} yen.", seat)
             me["from"], me["dest"], me["visited"] = me["pos"], None, [me["pos"]]
             turn["stage"] = "buy"
         else:
+            self._event(state, f"[0] moves {turn['steps']} to {point_name(me['pos'])}.", seat)
             self._end_part(state)
 
     def _buy_options(self, state: State, seat: int) -> list[str]:
@@ -409,7 +470,7 @@ class TokaiBaron(Engine):
         state["players"][seat]["cash"] -= price(card)
         state["bank"] += price(card)
         self._take(state, seat, card)
-        self._event(state, f"Seat {seat} buys {card}.")
+        self._event(state, f"[0] buys {card_name(card)} for {price(card):,} yen.", seat)
         if all(owner is not None for owner in state["owners"].values()):
             self._finish(state, "The last route card is sold.")
             return
@@ -448,8 +509,13 @@ class TokaiBaron(Engine):
                 state["bank"] += amount
             else:
                 state["players"][payee]["cash"] += amount
+        if result.paid:
+            payees = [p for p in result.paid if p != BANK]
+            parts = [f"{amount:,} to " + ("the bank" if p == BANK else f"[{payees.index(p) + 1}]")
+                     for p, amount in result.paid.items()]
+            self._event(state, "[0] pays fares: " + ", ".join(parts) + ".", seat, *payees)
         if result.bankrupt:
-            self._event(state, f"Seat {seat} is bankrupt and out.")
+            self._event(state, "[0] is bankrupt and out of the game.", seat)
             self._eliminate(state, seat)
             return
         self._next_turn(state)
@@ -457,17 +523,96 @@ class TokaiBaron(Engine):
     def _sell(self, state: State, seat: int, action: Action) -> None:
         me = state["players"][seat]
         card = action.get("card")
-        if action["type"] != "sell" or card not in me["cards"]:
-            raise RuleError("Sell one of your route cards to the bank to pay your fares.")
-        got = debts.sell_to_bank(price(card))
-        me["cards"].remove(card)
-        state["owners"][card] = None
-        me["cash"] += got
-        state["bank"] -= got
+        if action["type"] not in ("sell", "auction") or card not in me["cards"]:
+            raise RuleError("Sell one of your route cards to pay your fares: to the bank at half price, or at auction.")
+        if action["type"] == "sell":
+            self._book_sale(state, debts.bank_sale(seat, card, price(card)))
+            return
+        bidders = self._bidders(state)
+        if not bidders:
+            raise RuleError("Nobody can bid for a line now: sell it to the bank.")
+        auction = debts.start_auction(seat, card, bidders, self._owed(state))
+        state["turn"]["auction"] = self._auction_json(auction)
+        state["turn"]["stage"] = "auction"
+        self._event(state, f"[0] puts {card_name(card)} up for auction.", seat)
+
+    def _owed(self, state: State) -> dict[int, int]:
+        """What the seller still owes each player this turn (their claim may be offset in a bid)."""
+        return {payee: amount for payee, amount in state["turn"]["bills"] if payee != BANK}
+
+    def _bidders(self, state: State) -> dict[int, int]:
+        """The other players still in who can make the smallest bid, clockwise from the seller, with their cash."""
+        seller = state["current"]
+        owed = self._owed(state)
+        out, seat = {}, self._left_of(state, seller)
+        while seat != seller:
+            cash = state["players"][seat]["cash"]
+            if cash + owed.get(seat, 0) >= debts.UNIT:
+                out[seat] = cash
+            seat = self._left_of(state, seat)
+        return out
+
+    @staticmethod
+    def _auction_json(a: debts.Auction) -> dict[str, Any]:
+        # seats as list pairs, not dict keys: the state must survive a JSON round trip unchanged
+        return {"card": a.card, "cash": [[s, c] for s, c in a.cash.items()],
+                "owed": [[s, o] for s, o in a.owed.items()],
+                "active": list(a.active), "high_bid": a.high_bid, "high_bidder": a.high_bidder}
+
+    @staticmethod
+    def _auction(state: State) -> debts.Auction:
+        a = state["turn"]["auction"]
+        return debts.Auction(state["current"], a["card"], dict(map(tuple, a["cash"])), dict(map(tuple, a["owed"])),
+                             tuple(a["active"]), a["high_bid"], a["high_bidder"])
+
+    def _auction_act(self, state: State, seat: int, action: Action) -> None:
+        turn = state["turn"]
+        auction = self._auction(state)
+        if auction.finished:  # only the seller is awaited: take the high bid or the bank's half price
+            if action["type"] not in ("accept", "bank"):
+                raise RuleError("Accept the high bid, or sell the line to the bank at half price instead.")
+            del turn["auction"]
+            self._book_sale(state, debts.decide(auction, action["type"] == "accept", price(auction.card)))
+            return
+        amount = action.get("amount")
+        try:
+            if action["type"] == "bid" and isinstance(amount, int) and not isinstance(amount, bool):
+                auction = debts.bid(auction, seat, amount)
+            elif action["type"] == "pass":
+                auction = debts.pass_(auction, seat)
+            else:
+                raise RuleError("Bid for the line or pass.")
+        except ValueError:
+            raise RuleError(f"Bid whole thousands of yen, from {auction.min_bid():,} "
+                            f"to {auction.limit(seat):,}.") from None
+        turn["auction"] = self._auction_json(auction)
+        if auction.finished and auction.high_bidder is None:
+            self._event(state, f"Nobody bids for {card_name(auction.card)}: it goes to the bank.")
+            del turn["auction"]
+            self._book_sale(state, debts.decide(auction, False, price(auction.card)))
+
+    def _book_sale(self, state: State, sale: debts.Sale) -> None:
+        """Book a sale while paying fares: the seller's cash and remaining bills, the line's new owner."""
+        seat = state["current"]
+        me = state["players"][seat]
+        turn = state["turn"]
+        led = debts.apply_sale(debts.ledger(me["cash"], turn["bills"], me["cards"], state["owners"]), sale)
+        me["cash"] = led.cash
+        turn["bills"] = [[payee, amount] for payee, amount in led.bills]
+        me["cards"].remove(sale.card)
         for p in state["players"]:
-            if card in p["riding"]:
-                p["riding"].remove(card)
-        self._event(state, f"Seat {seat} sells {card} to the bank for {got} yen.")
+            if sale.card in p["riding"]:
+                p["riding"].remove(sale.card)
+        if sale.buyer == BANK:
+            state["owners"][sale.card] = None
+            state["bank"] -= sale.cash
+            self._event(state, f"[0] sells {card_name(sale.card)} to the bank for {sale.price:,} yen.", seat)
+        else:
+            state["players"][sale.buyer]["cash"] -= sale.cash
+            self._take(state, sale.buyer, sale.card)
+            self._event(state, f"[0] buys {card_name(sale.card)} from [1] at auction for {sale.price:,} yen.",
+                        sale.buyer, seat)
+        turn["stage"] = "sell"
         self._settle(state)
 
     def _eliminate(self, state: State, seat: int) -> None:
@@ -485,14 +630,14 @@ class TokaiBaron(Engine):
             return
         self._next_turn(state)
 
-    def _next_turn(self, state: State) -> None:
+    @staticmethod
+    def _left_of(state: State, seat: int) -> int:
+        """The next seat clockwise still in the game (seats are numbered clockwise)."""
         n = len(state["players"])
-        seat = state["current"]
-        for k in range(1, n + 1):
-            nxt = (seat + k) % n
-            if not state["players"][nxt]["out"]:
-                self._begin_turn(state, nxt)
-                return
+        return next((seat + k) % n for k in range(1, n + 1) if not state["players"][(seat + k) % n]["out"])
+
+    def _next_turn(self, state: State) -> None:
+        self._begin_turn(state, self._left_of(state, state["current"]))
 
     def _finish(self, state: State, why: str) -> None:
         state["phase"] = "over"
@@ -526,8 +671,87 @@ class TokaiBaron(Engine):
         if stage == "buy":
             return [{"type": "buy", "card": c} for c in self._buy_options(state, seat)] + [{"type": "pass"}]
         if stage == "sell":
-            return [{"type": "sell", "card": c} for c in state["players"][seat]["cards"]]
+            cards = state["players"][seat]["cards"]
+            auctions = [{"type": "auction", "card": c} for c in cards] if self._bidders(state) else []
+            return [{"type": "sell", "card": c} for c in cards] + auctions
+        if stage == "auction":
+            auction = self._auction(state)
+            if auction.finished:
+                return [{"type": "accept"}, {"type": "bank"}]
+            low, top = auction.min_bid(), auction.limit(seat)
+            steps = (low, low + 1000, low + 5000, low + 10000, top // debts.UNIT * debts.UNIT)
+            bids = sorted({b for b in steps if low <= b <= top})
+            return [{"type": "bid", "amount": b} for b in bids] + [{"type": "pass"}]
         return []
+
+    # ------------------------------------------------------------ timers, labels
+
+    def auto_action(self, state: State, seat: int) -> Action | None:
+        """What an absent player does when their time runs out: the move that brings them nearest their
+        destination; on arrival the dearest line that leaves them 10,000 yen for fares (a line counts at face value
+        in the assets, so buying never lowers a score); otherwise the cautious choice (stop pre-buying once allowed,
+        pass on bids, accept the high bid, sell the cheapest line to the bank)."""
+        moves = self.legal(state, seat)
+        if not moves:
+            return None
+        kinds = {m["type"] for m in moves}
+        if state["phase"] == "play" and state["turn"]["stage"] == "buy":
+            cash = state["players"][seat]["cash"]
+            lines = [m for m in moves if m["type"] == "buy" and m["card"] != TICKET
+                     and cash - price(m["card"]) >= RESERVE]
+            return max(lines, key=lambda m: (price(m["card"]), m["card"])) if lines else {"type": "pass"}
+        for kind in ("done", "pass", "accept"):
+            if kind in kinds:
+                return {"type": kind}
+        if "sell" in kinds:
+            return min((m for m in moves if m["type"] == "sell"), key=lambda m: (price(m["card"]), m["card"]))
+        if "buy" in kinds:  # pre-purchase below 20,000: the cheapest thing on offer
+            return min(moves, key=lambda m: (price(m["card"]), m["card"]))
+        if "move" in kinds:  # arrive if possible, else end nearest the destination; a dead end comes last
+            left = self.hops_left(state, seat)
+            return min(moves, key=lambda m: (left[m["to"]] is None, left[m["to"]] or 0, m["to"]))
+        return moves[0]
+
+    @staticmethod
+    def hops_left(state: State, seat: int) -> dict[str, int | None]:
+        """For each endpoint of the move: how many hops the destination would still be from there, without passing a
+        point twice (0 = arriving), or None when it could never be reached from there (a certain loss later)."""
+        me = state["players"][seat]
+        graph = nw.movement_graph()
+        out: dict[str, int | None] = {}
+        for to, path in state["turn"]["moves"].items():
+            blocked = (set(me["visited"]) | {p for p, _ in path}) - {me["dest"]}
+            seen, frontier, hops = {to}, [to], 0
+            out[to] = None
+            while frontier:
+                if me["dest"] in frontier:
+                    out[to] = hops
+                    break
+                hops += 1
+                frontier = [n for p in frontier for n in graph[p]
+                            if n not in seen and n not in blocked and not seen.add(n)]
+        return out
+
+    def label(self, action: Action) -> str:
+        kind = action.get("type")
+        if kind == "buy" and action.get("card") == TICKET:
+            return f"Express ticket ({price(TICKET):,} yen)"
+        if kind == "buy":
+            return f"Buy {card_name(action['card'])} ({price(action['card']):,} yen)"
+        if kind == "sell":
+            card = action["card"]
+            return f"Sell {card_name(card)} to the bank ({debts.sell_to_bank(price(card)):,} yen)"
+        if kind == "auction":
+            return f"Auction {card_name(action['card'])}"
+        if kind == "bid":
+            return f"Bid {action['amount']:,} yen"
+        if kind == "move":
+            via = "".join(f" via {point_name(w)}" for w in action.get("via", ()))
+            return f"Move to {point_name(action['to'])}{via}" if "to" in action else "Move along the named path"
+        if kind in ("choose", "region"):
+            return region_name(action["region"]) if kind == "region" else point_name(action["point"])
+        return {"done": "Done buying", "pass": "Pass", "accept": "Accept the high bid",
+                "bank": "Sell to the bank instead"}.get(kind, super().label(action))
 
     def public(self, state: State) -> dict[str, Any]:
         return json.loads(json.dumps(state))

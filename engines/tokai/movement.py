@@ -20,7 +20,7 @@ Choices where the seed is unclear are written where they act; in short:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 
 from engines.tokai import network as nw
@@ -106,6 +106,11 @@ def walks(start: str, steps: int, visited: frozenset[str], express: bool, destin
         yield from go(start, None, 0, False)
 
 
+def _passes_in_order(path: Path, via: Sequence[str]) -> bool:
+    points = iter(p for p, _ in path[1:])
+    return all(any(p == w for p in points) for w in via)  # one shared iterator: each waypoint after the last
+
+
 def endpoints(
     start: str,
     steps: int,
@@ -116,17 +121,21 @@ def endpoints(
     owners: Mapping[str, object] | None = None,
     me: object = None,
     riding: Iterable[str] = (),
+    via: Sequence[str] = (),
 ) -> dict[str, Path]:
     """Every point a move of exactly ``steps`` counted hops can end on (or the destination, reached sooner),
     with the cheapest path there: lowest total fare, then fewest line changes, then fewest hops.
 
     ``visited``: points passed since the trip began (the start is added). ``owners``/``me``/``riding`` are as for
-    ``fare``; with no owners every line is unowned (so the cheapest path avoids the Shinkansen). No endpoint at all
-    means every way forward revisits a point (rule 13.1: the player is out)."""
+    ``fare``; with no owners every line is unowned (so the cheapest path avoids the Shinkansen). ``via``: waypoints
+    the path must pass in this order (a player naming their way). No endpoint at all (without waypoints) means every
+    way forward revisits a point (rule 13.1: the player is out)."""
     owners = owners or {}
     riding = frozenset(riding)
     best: dict[str, tuple[tuple, Path]] = {}
     for path in walks(start, steps, frozenset(visited), express, destination):
+        if via and not _passes_in_order(path, via):
+            continue
         key = (sum(fare(path, owners, me, riding).values()), line_changes(path), len(path), path)
         end = path[-1][0]
         if end not in best or key < best[end][0]:
