@@ -1,0 +1,466 @@
+"""The board: a title's map, the tile on each hex, tokens in city slots, and what a corporation's track reaches.
+
+A Board is a value: laying a tile or a token returns a new Board, and `to_json` / `from_json` keep it in a game
+state. Nodes (cities, towns, offboards) are named (hex, index) and paths (hex, index) in the order their tile
+text lists them.
+"""
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
+from pathlib import Path
+
+from engines.base import RuleError
+from engines.e18xx import hexes
+from engines.e18xx.tiles import End, TileDef, keeps_track, parse_tile, path_within, upgrades_to
+
+TITLES = Path(__file__).parent / "titles"
+
+NodeRef = tuple[str, int]
+PathRef = tuple[str, int]
+EdgeRef = tuple[str, int]  # (hex, edge) of one side of a hex border; see Board.border
+
+
+@dataclass(frozen=True, eq=False)
+class MapDef:
+    """A title's printed map and tile manifest, loaded from titles/<title>/map.json."""
+
+    title: str
+    layout: hexes.Layout
+    printed: Mapping[str, TileDef]  # hex -> preprinted tile, named after the hex
+    names: Mapping[str, str]
+    homes: Mapping[str, str]  # corporation -> home hex
+    private_blocks: Mapping[str, str]  # hex -> private company that blocks it
+    tiles: Mapping[str, TileDef]
+    counts: Mapping[str, int]
+    tile_rules: Mapping[str, str]  # tile -> optional rule it needs
+    phase_colours: Mapping[str, tuple[str, ...]]  # phase -> tile colours it allows
+    impassable: frozenset[str]  # colours a neighbour can only be entered where its own track faces back
+
+    def neighbour(self, coord: str, edge: int) -> str | None:
+        """The hex across `edge` when it is on this map."""
+        other = hexes.neighbour(coord, edge, self.layout)
+        return other if other in self.printed else None
+
+    def linked(self, coord: str, edge: int) -> bool:
+        """May track leave `coord` through `edge`? Not off the map, nor into a gray/red hex that does not face back."""
+        other = self.neighbour(coord, edge)
+        if other is None:
+            return False
+        tile = self.printed[other]
+        return tile.colour not in self.impassable or hexes.opposite(edge) in tile.exits()
+
+    def place(self, coord: str) -> str:
+        """A hex as players read it: "Kouchi (F9)", or just "C8" where the map prints no name."""
+        return f"{self.names[coord]} ({coord})" if coord in self.names else coord
+
+    def manifest(self, optional_rules: Iterable[str] = ()) -> dict[str, int]:
+        rules = set(optional_rules)
+        return {name: n for name, n in self.counts.items() if self.tile_rules.get(name, "") in rules | {""}}
+
+
+def map_from_json(data: dict) -> MapDef:
+    return MapDef(
+        title=data["title"],
+        layout=data["layout"],
+        printed={coord: parse_tile(coord, text) for coord, text in data["hexes"].items()},
+        names=dict(data.get("names", {})),
+        homes=dict(data.get("homes", {})),
+        private_blocks=dict(data.get("private_blocks", {})),
+        tiles={name: parse_tile(name, entry["def"]) for name, entry in data["tiles"].items()},
+        counts={name: entry["count"] for name, entry in data["tiles"].items()},
+        tile_rules={name: entry["rule"] for name, entry in data["tiles"].items() if "rule" in entry},
+        phase_colours={phase: tuple(colours) for phase, colours in data["phase_tile_colours"].items()},
+        impassable=frozenset(data.get("impassable_colours", ())),
+    )
+
+
+@cache
+def load_map(title: str = "g1889") -> MapDef:
+    return map_from_json(json.loads((TITLES / title / "map.json").read_text(encoding="utf-8")))
+
+
+@dataclass(frozen=True)
+class Network:
+    """What a corporation's tokens reach along track it may run on."""
+
+    nodes: frozenset[NodeRef]
+    paths: frozenset[PathRef]
+    edges: Mapping[str, frozenset[int]]  # hex -> edges through which the network touches it (where it may build)
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    map: MapDef
+    laid: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # hex -> (tile name, rotation)
+    tokens: Mapping[str, tuple[tuple[str | None, ...], ...]] = field(default_factory=dict)  # hex -> slots per node
+    reserved: Mapping[str, str] = field(default_factory=dict)  # hex -> corporation owed the first slot (home)
+
+    @classmethod
+    def new(cls, map_def: MapDef) -> Board:
+        """The printed board, every home city holding a slot for its corporation."""
+        return cls(map_def, reserved={coord: corp for corp, coord in map_def.homes.items()})
+
+    # ---- what lies where ----
+
+    def tile(self, coord: str) -> TileDef:
+        placed = self.laid.get(coord)
+        return self.map.tiles[placed[0]] if placed else self.map.printed[coord]
+
+    def rotation(self, coord: str) -> int:
+        placed = self.laid.get(coord)
+        return placed[1] if placed else 0
+
+    def paths(self, coord: str) -> tuple[tuple[End, End], ...]:
+        return self._track[coord]
+
+    @cached_property
+    def _track(self) -> dict[str, tuple[tuple[End, End], ...]]:
+        return {coord: self.tile(coord).rotated_paths(self.rotation(coord)) for coord in self.map.printed}
+
+    @cached_property
+    def _paths_at(self) -> dict[tuple[str, End], tuple[int, ...]]:
+        """(hex, end) -> indexes of the paths of that hex with that end."""
+        found: dict[tuple[str, End], list[int]] = {}
+        for coord, paths in self._track.items():
+            for index, (a, b) in enumerate(paths):
+                found.setdefault((coord, a), []).append(index)
+                if b != a:
+                    found.setdefault((coord, b), []).append(index)
+        return {key: tuple(v) for key, v in found.items()}
+
+    def paths_at(self, coord: str, end: End) -> tuple[int, ...]:
+        return self._paths_at.get((coord, end), ())
+
+    def node(self, ref: NodeRef):
+        return self.tile(ref[0]).nodes[ref[1]]
+
+    def nodes(self) -> list[NodeRef]:
+        return [(coord, i) for coord in self.map.printed for i in range(len(self.tile(coord).nodes))]
+
+    def border(self, coord: str, edge: int) -> EdgeRef:
+        """One name for a hex border, the same from both sides."""
+        other = self.map.neighbour(coord, edge)
+        return min((coord, edge), (other, hexes.opposite(edge))) if other else (coord, edge)
+
+    def slots(self, coord: str, node: int = 0) -> tuple[str | None, ...]:
+        tile_node = self.tile(coord).nodes[node]
+        held = self.tokens.get(coord, ())
+        mine = held[node] if node < len(held) else ()
+        return tuple(mine) + (None,) * (tile_node.slots - len(mine))
+
+    def token_nodes(self, corp: str) -> list[NodeRef]:
+        return [(coord, i) for coord, per_node in self.tokens.items() for i, s in enumerate(per_node) if corp in s]
+
+    def blocks(self, ref: NodeRef, corp: str) -> bool:
+        """A city whose slots are all held by other corporations: no one else may run or build through it."""
+        node = self.node(ref)
+        if node.kind != "city":
+            return False
+        slots = self.slots(*ref)
+        return corp not in slots and None not in slots
+
+    def supply(self, optional_rules: Iterable[str] = ()) -> dict[str, int]:
+        """Tiles left to lay; a replaced tile came back to the supply when it left the board."""
+        left = self.map.manifest(optional_rules)
+        for name, _ in self.laid.values():
+            left[name] = left.get(name, 0) - 1
+        return left
+
+    def lay_cost(self, coord: str) -> int:
+        """The cost printed on what is replaced: terrain, or a tile's own upgrade cost."""
+        return self.tile(coord).cost
+
+    # ---- changes (each returns a new Board) ----
+
+    def lay_tile(self, coord: str, tile: str, rotation: int) -> Board:
+        """Put `tile` on `coord` without asking whether it is legal (see lay_problem); tokens move onto it."""
+        if coord not in self.map.printed:
+            raise RuleError(f"{coord} is not on the map.")
+        if tile not in self.map.tiles:
+            raise RuleError(f"There is no tile {tile}.")
+        new_tile = self.map.tiles[tile]
+        laid = {**self.laid, coord: (tile, rotation % 6)}
+        tokens = dict(self.tokens)
+        if coord in tokens:
+            # 1889's cities are one per hex, so tokens simply stay in the hex's city, which may gain slots.
+            held = [t for per_node in tokens[coord] for t in per_node if t]
+            cities = [i for i, n in enumerate(new_tile.nodes) if n.kind == "city"]
+            if held and not cities:
+                raise RuleError(f"Tile {tile} has no city for the tokens on {coord}.")
+            per_node = [()] * len(new_tile.nodes)
+            if cities:
+                per_node[cities[0]] = tuple(held)
+            tokens[coord] = tuple(per_node)
+        return replace(self, laid=laid, tokens=tokens)
+
+    def place_token(self, coord: str, corp: str, node: int = 0) -> Board:
+        """Put `corp`'s token in the slot it is owed, else the first free unreserved slot (reach is not checked)."""
+        slot = self.free_slot(coord, corp, node)
+        if slot is None:
+            raise RuleError(f"{corp} cannot place a token on {self.map.place(coord)}.")
+        slots = list(self.slots(coord, node))
+        slots[slot] = corp
+        tile = self.tile(coord)
+        per_node = [self.slots(coord, i) if n.kind == "city" else () for i, n in enumerate(tile.nodes)]
+        per_node[node] = tuple(slots)
+        reserved = {h: c for h, c in self.reserved.items() if not (h == coord and c == corp)}
+        return replace(self, tokens={**self.tokens, coord: tuple(per_node)}, reserved=reserved)
+
+    def free_slot(self, coord: str, corp: str, node: int = 0) -> int | None:
+        tile = self.tile(coord)
+        if node >= len(tile.nodes) or tile.nodes[node].kind != "city":
+            return None
+        if any(corp in self.slots(coord, i) for i, n in enumerate(tile.nodes) if n.kind == "city"):
+            return None  # one token per corporation on a tile
+        slots = self.slots(coord, node)
+        owed = self.reserved.get(coord)
+        if owed == corp and node == 0 and slots[0] is None:
+            return 0
+        for index, holder in enumerate(slots):
+            if holder is None and not (owed and node == 0 and index == 0):
+                return index
+        return None
+
+    # ---- reach ----
+
+    def reachable(self, corp: str) -> Network:
+        """Walk the track from `corp`'s tokens. A walk stops at offboards and at cities other corporations fill.
+
+        The walk follows track in its direction of travel: entering a hex by one edge, a train may leave only
+        along the paths that start at that edge.
+        """
+        starts = self.token_nodes(corp)
+        edges: dict[str, set[int]] = {}
+        for coord, _ in starts:  # a corporation may build out of its token hexes in any direction
+            edges.setdefault(coord, set()).update(e for e in hexes.EDGES if self.map.linked(coord, e))
+        seen_nodes: set[NodeRef] = set(starts)
+        seen_paths: set[PathRef] = set()
+        queue: deque[tuple[str, int, End]] = deque()  # (hex, path index, end we came in by)
+        expanded: set[NodeRef] = set()
+
+        def leave_node(ref: NodeRef) -> None:
+            if ref in expanded:
+                return
+            expanded.add(ref)
+            coord, index = ref
+            for p in self.paths_at(coord, f"_{index}"):
+                queue.append((coord, p, f"_{index}"))
+
+        for ref in starts:
+            leave_node(ref)
+        entered: set[tuple[str, int, End]] = set()
+        while queue:
+            state = queue.popleft()
+            if state in entered:
+                continue
+            entered.add(state)
+            coord, p, came_in = state
+            seen_paths.add((coord, p))
+            a, b = self._track[coord][p]
+            for end in (a, b):
+                if isinstance(end, int):
+                    edges.setdefault(coord, set()).add(end)
+                    other = self.map.neighbour(coord, end)
+                    if other:
+                        edges.setdefault(other, set()).add(hexes.opposite(end))
+            out = b if a == came_in else a
+            if isinstance(out, str):
+                ref = (coord, int(out[1:]))
+                seen_nodes.add(ref)
+                if self.node(ref).kind != "offboard" and not self.blocks(ref, corp):
+                    leave_node(ref)
+                continue
+            other = self.map.neighbour(coord, out)
+            if other:
+                back = hexes.opposite(out)
+                for q in self.paths_at(other, back):
+                    queue.append((other, q, back))
+        return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
+
+    # ---- the state ----
+
+    def to_json(self) -> dict:
+        return {
+            "laid": {coord: [name, rot] for coord, (name, rot) in sorted(self.laid.items())},
+            "tokens": {coord: [list(s) for s in per_node] for coord, per_node in sorted(self.tokens.items())},
+            "reserved": dict(sorted(self.reserved.items())),
+        }
+
+    @classmethod
+    def from_json(cls, map_def: MapDef, data: dict) -> Board:
+        return cls(
+            map_def,
+            laid={coord: (name, rot) for coord, (name, rot) in data["laid"].items()},
+            tokens={coord: tuple(tuple(s) for s in per_node) for coord, per_node in data["tokens"].items()},
+            reserved=dict(data["reserved"]),
+        )
+
+
+# ---- tile lays --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, order=True)
+class Lay:
+    hex: str
+    tile: str
+    rotation: int
+
+
+def lay_problem(
+    board: Board,
+    lay: Lay,
+    colours: Iterable[str],
+    corp: str | None,
+    *,
+    special: bool = False,
+    ability_tiles: Iterable[str] = (),
+    blocked: Mapping[str, str] | Iterable[str] = (),
+    optional_rules: Iterable[str] = (),
+) -> str | None:
+    """Why `lay` is illegal, as a sentence, or None when it is legal.
+
+    colours: the tile colours the phase allows. corp: the corporation whose network the tile must touch, or None
+    for a private's ability that needs no connection. special: a private's lay (label and city-count rules
+    skipped). ability_tiles: tiles an ability may lay although they carry blocks_lay. blocked: hexes a private
+    blocks now (a mapping to the company's name gives a better sentence).
+    """
+    blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, "a private company")
+    return _lay_problem(board, lay, frozenset(colours), corp, special, frozenset(ability_tiles), blocked,
+                        board.supply(optional_rules), None)
+
+
+def _lay_problem(
+    board: Board,
+    lay: Lay,
+    colours: frozenset[str],
+    corp: str | None,
+    special: bool,
+    ability_tiles: frozenset[str],
+    blocked: Mapping[str, str],
+    supply: Mapping[str, int],
+    network: Network | None,
+) -> str | None:
+    coord, name, rotation = lay.hex, lay.tile, lay.rotation
+    where = board.map.place(coord)
+    if coord not in board.map.printed:
+        return f"{coord} is not on the map."
+    if coord in blocked:
+        return f"{where} is blocked by {blocked[coord]}."
+    new = board.map.tiles.get(name)
+    if new is None or name not in supply:
+        return f"There is no tile {name} in this game."
+    if supply[name] <= 0:
+        return f"No tile {name} is left."
+    if new.blocks_lay and name not in ability_tiles:
+        return f"Tile {name} can only be placed by a private company's ability."
+    if new.colour not in colours:
+        return f"{new.colour.capitalize()} tiles are not available in this phase."
+    old, old_rotation = board.tile(coord), board.rotation(coord)
+    if not upgrades_to(old, new, special):
+        return f"Tile {name} cannot replace tile {old.name} on {where}."
+    if rotation not in range(6):
+        return "A rotation is 0 to 5."
+    if not keeps_track(old, old_rotation, new, rotation):
+        return f"Tile {name} in rotation {rotation} does not keep the track already on {coord}."
+    exits = new.exits(rotation)
+    if not all(board.map.linked(coord, e) for e in exits):
+        return f"Tile {name} in rotation {rotation} would run track off the map or into a closed edge at {coord}."
+    if corp is None:
+        return None
+    network = network or board.reachable(corp)
+    reach = network.edges.get(coord, frozenset())
+    if not reach:
+        return f"{corp} cannot reach {where}."
+    if not exits & reach:
+        return f"Tile {name} in rotation {rotation} adds no track that {corp} can reach."
+    if old.paths and not _uses_new_track(board, lay, corp):
+        return f"The new tile must give {corp} new track or change a city's revenue."
+    return None
+
+
+def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
+    """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more."""
+    old, old_paths = board.tile(lay.hex), board.paths(lay.hex)
+    after = board.lay_tile(lay.hex, lay.tile, lay.rotation)
+    new = after.tile(lay.hex)
+    reached = after.reachable(corp).paths
+    for index, new_path in enumerate(after.paths(lay.hex)):
+        if (lay.hex, index) not in reached:
+            continue
+        kept = next((p for p in old_paths if path_within(p, new_path, old, new)), None)
+        if kept is None:
+            return True
+        old_node = next((e for e in kept if isinstance(e, str)), None)
+        new_node = next((e for e in new_path if isinstance(e, str)), None)
+        if old_node and new_node and _max_revenue(old, old_node) != _max_revenue(new, new_node):
+            return True
+    return False
+
+
+def _max_revenue(tile: TileDef, end: str) -> int:
+    node = tile.nodes[int(end[1:])]
+    return max([node.revenue, *(v for _, v in node.phase_revenue)])
+
+
+def legal_lays(
+    board: Board,
+    corp: str,
+    colours: Iterable[str],
+    *,
+    blocked: Mapping[str, str] | Iterable[str] = (),
+    optional_rules: Iterable[str] = (),
+) -> list[Lay]:
+    """Every tile, hex and rotation `corp` may lay now with its normal lay, sorted."""
+    colours = frozenset(colours)
+    blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, "a private company")
+    supply = board.supply(optional_rules)
+    network = board.reachable(corp)
+    found = []
+    for coord in sorted(network.edges):
+        if coord in blocked or coord not in board.map.printed:
+            continue
+        old = board.tile(coord)
+        for name, left in supply.items():
+            new = board.map.tiles[name]
+            if left <= 0 or new.blocks_lay or new.colour not in colours or not upgrades_to(old, new):
+                continue
+            for rotation in range(6):
+                lay = Lay(coord, name, rotation)
+                if _lay_problem(board, lay, colours, corp, False, frozenset(), blocked, supply, network) is None:
+                    found.append(lay)
+    return sorted(found)
+
+
+def check_lay(board: Board, lay: Lay, colours: Iterable[str], corp: str | None, **rules) -> Board:
+    """Lay a tile if it is legal, else raise RuleError with the reason."""
+    problem = lay_problem(board, lay, colours, corp, **rules)
+    if problem:
+        raise RuleError(problem)
+    return board.lay_tile(lay.hex, lay.tile, lay.rotation)
+
+
+# ---- tokens -----------------------------------------------------------------------------------------
+
+def token_problem(board: Board, corp: str, coord: str, node: int = 0) -> str | None:
+    """Why `corp` may not place a token in this city now, or None (cost and token supply are the caller's)."""
+    if coord not in board.map.printed:
+        return f"{coord} is not on the map."
+    where = board.map.place(coord)
+    tile = board.tile(coord)
+    if node >= len(tile.nodes) or tile.nodes[node].kind != "city":
+        return f"There is no city on {where}."
+    if any(corp in board.slots(coord, i) for i in range(len(tile.nodes))):
+        return f"{corp} already has a token on {where}."
+    if (coord, node) not in board.reachable(corp).nodes:
+        return f"{corp} cannot reach {where}."
+    if board.free_slot(coord, corp, node) is None:
+        return f"{where} has no free slot for {corp}."
+    return None
+
+
+def legal_tokens(board: Board, corp: str) -> list[NodeRef]:
+    network = board.reachable(corp)
+    return sorted(ref for ref in network.nodes if token_problem(board, corp, *ref) is None)

@@ -1,0 +1,434 @@
+"""Train routes: their legality, their revenue, and the best runs for a corporation's trains.
+
+A chain is the track walked from one node (city, town, offboard) to the next; a route is a sequence of chains
+through distinct nodes. Every node on a route is a stop and counts toward the train's distance. A route needs two
+stops and one of the corporation's tokens, may pass through neither an offboard nor a city that other
+corporations fill, and a corporation's routes may not share track: each hex border is used at most once.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from engines.base import RuleError
+from engines.e18xx import hexes
+from engines.e18xx.board import Board, EdgeRef, NodeRef, PathRef
+
+UNLIMITED = 999
+
+
+@dataclass(frozen=True)
+class Train:
+    name: str
+    distance: int
+    diesel: bool = False  # pays the "diesel" revenue of offboards
+
+
+def train(name: str) -> Train:
+    """A train by its name: "2".."6" run that many stops; "D" runs any number and pays diesel revenue."""
+    base = name.split("-")[0]  # accept 18xx.games train ids such as "3-1"
+    if base.upper() == "D":
+        return Train(base, UNLIMITED, diesel=True)
+    return Train(base, int(base))
+
+
+@dataclass(frozen=True)
+class Chain:
+    a: NodeRef
+    b: NodeRef
+    paths: tuple[PathRef, ...]
+    borders: frozenset[EdgeRef]
+    hexes: tuple[str, ...]  # hexes walked from a to b, as 18xx.games writes a connection
+
+    def reversed(self) -> Chain:
+        return Chain(self.b, self.a, self.paths[::-1], self.borders, self.hexes[::-1])
+
+
+@dataclass(frozen=True)
+class Route:
+    stops: tuple[NodeRef, ...]
+    chains: tuple[Chain, ...]
+
+    @property
+    def borders(self) -> frozenset[EdgeRef]:
+        return frozenset().union(*(c.borders for c in self.chains))
+
+    @property
+    def hexes(self) -> tuple[str, ...]:
+        return tuple(coord for coord, _ in self.stops)
+
+
+@dataclass(frozen=True)
+class Run:
+    train: Train
+    route: Route | None
+    revenue: int
+
+
+# ---- chains -----------------------------------------------------------------------------------------
+
+def chains_from(board: Board, start: NodeRef) -> list[Chain]:
+    """Every chain leaving `start`: plain track followed, branch by branch, to the next node."""
+    found: list[Chain] = []
+    coord, index = start
+
+    def walk(at: str, edge: int, paths: list[PathRef], borders: set[EdgeRef], walked: list[str]) -> None:
+        other = board.map.neighbour(at, edge)
+        if other is None:
+            return
+        back = hexes.opposite(edge)
+        for p in board.paths_at(other, back):
+            a, b = board.paths(other)[p]
+            out = b if a == back else a
+            if isinstance(out, str):
+                end = (other, int(out[1:]))
+                if end != start:
+                    found.append(Chain(start, end, (*paths, (other, p)), frozenset(borders), (*walked, other)))
+                continue
+            border = board.border(other, out)
+            if border in borders:
+                continue
+            walk(other, out, [*paths, (other, p)], borders | {border}, [*walked, other])
+
+    node_end = f"_{index}"
+    for p in board.paths_at(coord, node_end):
+        a, b = board.paths(coord)[p]
+        out = b if a == node_end else a
+        if isinstance(out, str):
+            if out != node_end:
+                found.append(Chain(start, (coord, int(out[1:])), ((coord, p),), frozenset(), (coord,)))
+            continue
+        walk(coord, out, [(coord, p)], {board.border(coord, out)}, [coord])
+    return found
+
+
+# ---- one route --------------------------------------------------------------------------------------
+
+def stop_revenue(board: Board, ref: NodeRef, train_: Train, colours: Sequence[str]) -> int:
+    return board.node(ref).revenue_for(tuple(colours), train_.diesel)
+
+
+def route_revenue(board: Board, route: Route, train_: Train, colours: Sequence[str]) -> int:
+    return sum(stop_revenue(board, ref, train_, colours) for ref in route.stops)
+
+
+def route_problem(board: Board, corp: str, route: Route, train_: Train) -> str | None:
+    """Why this route may not be run by this train, or None."""
+    stops = route.stops
+    if len(stops) < 2:
+        return "A route needs at least two stops."
+    if len(stops) > train_.distance:
+        return f"A {train_.name}-train runs to {train_.distance} stops; this route has {len(stops)}."
+    if len(set(stops)) != len(stops):
+        return "A route may not visit a stop twice."
+    if len(route.chains) != len(stops) - 1 or any(
+        (c.a, c.b) != pair for c, pair in zip(route.chains, pairwise(stops), strict=True)
+    ):
+        return "The route's track does not join its stops."
+    seen: set[EdgeRef] = set()
+    for chain in route.chains:
+        if chain.borders & seen:
+            return "A route may not use the same track twice."
+        seen |= chain.borders
+        if not _chain_on_board(board, chain):
+            return "The route follows track that is not on the board."
+    for ref in stops[1:-1]:
+        if board.node(ref).kind == "offboard":
+            return f"A route may not run through {_where(board, ref)}; an offboard ends a route."
+        if board.blocks(ref, corp):
+            return f"{_where(board, ref)} is full of other companies' tokens; {corp} may not run through it."
+    if not any(corp in board.slots(*ref) for ref in stops if board.node(ref).kind == "city"):
+        return f"A route must include a city with a {corp} token."
+    return None
+
+
+def runs_problem(board: Board, corp: str, runs: Sequence[tuple[Train, Route]]) -> str | None:
+    """Why this set of runs is illegal (each route, and no track shared between them), or None."""
+    used: set[EdgeRef] = set()
+    for train_, route in runs:
+        problem = route_problem(board, corp, route, train_)
+        if problem:
+            return problem
+        if route.borders & used:
+            return "Two trains may not run on the same track."
+        used |= route.borders
+    return None
+
+
+def check_runs(board: Board, corp: str, runs: Sequence[tuple[Train, Route]], colours: Sequence[str]) -> int:
+    """The revenue of legal runs; raises RuleError with the reason otherwise."""
+    problem = runs_problem(board, corp, runs)
+    if problem:
+        raise RuleError(problem)
+    return sum(route_revenue(board, route, train_, colours) for train_, route in runs)
+
+
+def _chain_on_board(board: Board, chain: Chain) -> bool:
+    return any(c.b == chain.b and c.paths == chain.paths for c in chains_from(board, chain.a))
+
+
+def _where(board: Board, ref: NodeRef) -> str:
+    return board.map.place(ref[0])
+
+
+def route_from_connections(board: Board, connections: Sequence[Sequence[str]]) -> Route:
+    """A route from 18xx.games' `connections`: chains of hexes, node to node, each in either direction."""
+    if not connections:
+        raise RuleError("A route needs at least two stops.")
+    options = [_chains_matching(board, hex_list) for hex_list in connections]
+    for found in options:
+        if not found:
+            raise RuleError("The route follows track that is not on the board.")
+    if len(options) == 1:
+        chain = options[0][0]
+        return Route((chain.a, chain.b), (chain,))
+    # Orient the first chain by the node it shares with the second, then follow on.
+    for first in options[0]:
+        for head in (first, first.reversed()):
+            chains, ok = [head], True
+            for candidates in options[1:]:
+                nxt = next((c if c.a == chains[-1].b else c.reversed() for c in candidates
+                            if chains[-1].b in (c.a, c.b) and not (c.borders & frozenset().union(
+                                *(x.borders for x in chains)))), None)
+                if nxt is None:
+                    ok = False
+                    break
+                chains.append(nxt)
+            if ok:
+                return Route((chains[0].a, *(c.b for c in chains)), tuple(chains))
+    raise RuleError("The route's connections do not join up.")
+
+
+def _chains_matching(board: Board, hex_list: Sequence[str]) -> list[Chain]:
+    hex_list = tuple(h.split()[0] for h in hex_list)
+    found = []
+    for start in (hex_list[0], hex_list[-1]):
+        for index in range(len(board.tile(start).nodes)):
+            for chain in chains_from(board, (start, index)):
+                if chain.hexes == hex_list or chain.hexes[::-1] == hex_list:
+                    found.append(chain if chain.hexes == hex_list else chain.reversed())
+    unique = {(c.a, c.b, c.paths) if c.a <= c.b else (c.b, c.a, c.paths[::-1]): c for c in found}
+    return list(unique.values())
+
+
+# ---- the best runs ----------------------------------------------------------------------------------
+
+def all_routes(board: Board, corp: str, max_stops: int) -> list[Route]:
+    """Every legal route for `corp` of at most `max_stops` stops, each once (not also reversed)."""
+    graph = _Graph(board, corp)
+    return [graph.route(found) for found in graph.enumerate(max_stops)]
+
+
+def best_runs(
+    board: Board, corp: str, trains: Iterable[Train | str], colours: Sequence[str]
+) -> tuple[int, list[Run]]:
+    """The most revenue `corp`'s trains can earn together, and one way to earn it (exact search).
+
+    Routes are enumerated once for the longest train. For each kind of train only routes not dominated by another
+    route over the same stops on a subset of its track are kept, richest first. A branch and bound then gives each
+    train a route (or none): the routes still open to a train are a bit set, narrowed by the track each choice
+    uses, so the best open route is always the lowest bit.
+    """
+    trains = [t if isinstance(t, Train) else train(t) for t in trains]
+    if not trains:
+        return 0, []
+    graph = _Graph(board, corp)
+    found = graph.enumerate(max(t.distance for t in trains))
+    kinds = sorted(set(trains), key=lambda t: (t.distance, t.diesel, t.name))
+    choices = []
+    for kind in kinds:
+        revenue = [stop_revenue(board, ref, kind, colours) for ref in graph.refs]
+        choices.append(_Choices(_options(found, kind.distance, revenue)))
+    # richest trains first (bounds bite sooner); identical trains end up side by side
+    kind_of = [kinds.index(t) for t in trains]
+    richest = [c.top(c.all) for c in choices]
+    order = sorted(range(len(trains)), key=lambda i: (-richest[kind_of[i]], trains[i].name))
+    position_kinds = [kind_of[i] for i in order]
+    picks = _branch_and_bound(choices, position_kinds)
+    runs: list[Run | None] = [None] * len(trains)
+    total = 0
+    for k, pick in enumerate(picks):
+        t = trains[order[k]]
+        if pick is None:
+            runs[order[k]] = Run(t, None, 0)
+            continue
+        revenue, _, index = choices[position_kinds[k]].options[pick]
+        total += revenue
+        runs[order[k]] = Run(t, graph.route(found[index]), revenue)
+    return total, [r for r in runs if r is not None]
+
+
+def _options(found: list[tuple], distance: int, revenue: list[int]) -> list[tuple[int, int, int]]:
+    """(revenue, border mask, route index) for one kind of train, richest first, dominated routes dropped."""
+    by_stops: dict[int, list[tuple[int, int]]] = {}
+    for index, (node_mask, border_mask, stops, _) in enumerate(found):
+        if len(stops) <= distance:
+            by_stops.setdefault(node_mask, []).append((border_mask, index))
+    options = []
+    for group in by_stops.values():
+        group.sort(key=lambda item: item[0].bit_count())
+        kept: list[int] = []
+        for border_mask, index in group:
+            if any(k & border_mask == k for k in kept):
+                continue  # the same stops on more track: never better
+            kept.append(border_mask)
+            value = sum(revenue[i] for i in found[index][2])
+            if value > 0:
+                options.append((value, border_mask, index))
+    options.sort(key=lambda o: (-o[0], o[1].bit_count(), o[2]))
+    return options
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class _Choices:
+    """One kind of train's routes, richest first, with the set of routes that use each hex border."""
+
+    def __init__(self, options: list[tuple[int, int, int]]):
+        self.options = options
+        self.all = (1 << len(options)) - 1
+        self.falling = [-revenue for revenue, _, _ in options]  # ascending, for bisect
+        users: dict[int, bytearray] = {}
+        for i, (_, mask, _) in enumerate(options):
+            for border in _bits(mask):
+                row = users.get(border)
+                if row is None:
+                    row = users[border] = bytearray((len(options) + 7) // 8)
+                row[i >> 3] |= 1 << (i & 7)
+        self.users = {border: int.from_bytes(row, "little") for border, row in users.items()}
+
+    def worth_more_than(self, revenue: int) -> int:
+        """The set of routes paying more than `revenue` (a prefix, as the routes are richest first)."""
+        return (1 << bisect_left(self.falling, -revenue)) - 1
+
+    def clashing(self, mask: int, within: int) -> int:
+        """The routes in `within` that share a border with `mask`."""
+        out = 0
+        for border in _bits(mask):
+            out |= self.users.get(border, 0) & within
+        return out
+
+    def top(self, open_set: int, start: int = 0) -> int:
+        """The revenue of the richest open route from index `start` on, or 0."""
+        rest = (open_set & self.all) >> start
+        return self.options[start + (rest & -rest).bit_length() - 1][0] if rest else 0
+
+
+def _branch_and_bound(choices: list[_Choices], kinds: list[int]) -> list[int | None]:
+    """For each train position (kinds[k] = its kind), the index of its route in choices[kind], or None.
+
+    Identical trains sit next to each other and take routes in index order, so each later one earns no more
+    than the one before. Routes that could no longer lift the total above the best found are dropped from the
+    open sets, which keeps the sets (and the work of narrowing them) small.
+    """
+    n = len(kinds)
+    best_total, best = -1, [None] * n
+    chosen: list[int | None] = [None] * n
+
+    def search(k: int, open_sets: tuple[int, ...], total: int) -> None:
+        nonlocal best_total, best
+        if k == n:
+            if total > best_total:
+                best_total, best = total, list(chosen)
+            return
+        kind = kinds[k]
+        same_later = sum(1 for p in range(k + 1, n) if kinds[p] == kind)
+        others = sum(choices[kinds[p]].top(open_sets[kinds[p]]) for p in range(k + 1, n) if kinds[p] != kind)
+        tops = {kinds[p]: choices[kinds[p]].top(open_sets[kinds[p]]) for p in range(k + 1, n)}
+        rest = others + same_later * tops.get(kind, 0)
+        start = 0
+        if k and kinds[k - 1] == kind:  # identical trains: take their routes in index order, no repeats
+            if chosen[k - 1] is None:
+                chosen[k] = None
+                search(k + 1, open_sets, total)
+                return
+            start = chosen[k - 1] + 1
+        options = choices[kind].options
+        pending = open_sets[kind] >> start
+        while pending:
+            low = pending & -pending
+            pending ^= low
+            j = start + low.bit_length() - 1
+            revenue, mask, _ = options[j]
+            if total + revenue + others + same_later * min(revenue, tops.get(kind, 0)) <= best_total:
+                break  # richest first: nothing further down can do better
+            narrowed = list(open_sets)
+            for other, top in tops.items():
+                # a later route is worth keeping only if it could still beat the best total
+                floor = best_total - total - revenue - rest + top
+                useful = open_sets[other] & choices[other].worth_more_than(floor)
+                narrowed[other] = useful & ~choices[other].clashing(mask, useful)
+            chosen[k] = j
+            search(k + 1, tuple(narrowed), total + revenue)
+        chosen[k] = None
+        if total + rest > best_total:
+            search(k + 1, open_sets, total)
+
+    search(0, tuple(c.all for c in choices), 0)
+    return best
+
+
+class _Graph:
+    """The nodes a corporation reaches, with chains as bit masks, for fast enumeration."""
+
+    def __init__(self, board: Board, corp: str):
+        network = board.reachable(corp)
+        self.board = board
+        self.refs: list[NodeRef] = sorted(network.nodes)
+        index = {ref: i for i, ref in enumerate(self.refs)}
+        self.chains: list[Chain] = []
+        border_bit: dict[EdgeRef, int] = {}
+        self.adjacent: list[list[tuple[int, int, int]]] = []  # node -> (other node, border mask, chain index)
+        for ref in self.refs:
+            out = []
+            for chain in chains_from(board, ref):
+                if chain.b not in index:
+                    continue
+                mask = 0
+                for border in chain.borders:
+                    mask |= 1 << border_bit.setdefault(border, len(border_bit))
+                out.append((index[chain.b], mask, len(self.chains)))
+                self.chains.append(chain)
+            self.adjacent.append(out)
+        self.passable = [board.node(ref).kind != "offboard" and not board.blocks(ref, corp) for ref in self.refs]
+        self.tokened = [corp in board.slots(*ref) if board.node(ref).kind == "city" else False for ref in self.refs]
+
+    def enumerate(self, max_stops: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
+        """Every legal route as (node mask, border mask, stop indexes, chain indexes), found from its lower end."""
+        found: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
+        adjacent, passable, tokened = self.adjacent, self.passable, self.tokened
+        limit = min(max_stops, len(self.refs))
+
+        def extend(at: int, start: int, nodes: int, borders: int, stops: list[int], chains: list[int], token: bool):
+            for other, mask, chain in adjacent[at]:
+                if nodes >> other & 1 or borders & mask:
+                    continue
+                stops.append(other)
+                chains.append(chain)
+                has_token = token or tokened[other]
+                if has_token and start < other:
+                    found.append((nodes | 1 << other, borders | mask, tuple(stops), tuple(chains)))
+                if len(stops) < limit and passable[other]:
+                    extend(other, start, nodes | 1 << other, borders | mask, stops, chains, has_token)
+                stops.pop()
+                chains.pop()
+
+        if limit >= 2:
+            for start in range(len(self.refs)):
+                extend(start, start, 1 << start, 0, [start], [], tokened[start])
+        return found
+
+    def route(self, found: tuple[int, int, tuple[int, ...], tuple[int, ...]]) -> Route:
+        _, _, stops, chain_indexes = found
+        chains = []
+        for position, c in enumerate(chain_indexes):
+            chain = self.chains[c]
+            chains.append(chain if chain.a == self.refs[stops[position]] else chain.reversed())
+        return Route(tuple(self.refs[i] for i in stops), tuple(chains))
