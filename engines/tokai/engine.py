@@ -110,6 +110,7 @@ class TokaiBaron(Engine):
             "turn": None,
             "events": [],
             "event_no": 0,
+            "turn_no": 0,  # turns begun: with the seat, stage and part it names a step (panels made for it)
         }
 
     # ------------------------------------------------------------ awaiting
@@ -285,6 +286,7 @@ class TokaiBaron(Engine):
             raise RuleError("You may buy only cards from your hand or one express ticket, 40,000 yen at most in all.")
         state["spent"][seat] += price(card)
         self._take(state, seat, card)
+        self._event(state, f"[0] buys {card_name(card)} for {price(card):,} yen in the pre-purchase.", seat)
 
     def _prebuy_done(self, state: State, seat: int) -> None:
         if state["spent"][seat] < _rules()["spend_min"] and self._prebuy_options(state, seat):
@@ -292,6 +294,7 @@ class TokaiBaron(Engine):
         pay = _rules()["start_money"] - state["spent"][seat]
         state["players"][seat]["cash"] += pay
         state["bank"] -= pay
+        self._event(state, f"[0] is done buying: spent {state['spent'][seat]:,} yen, the bank pays {pay:,}.", seat)
         state["current"] = self._left_of(state, seat)
         if state["current"] == state["first"]:
             state["phase"] = "start"
@@ -340,8 +343,9 @@ class TokaiBaron(Engine):
     def _begin_turn(self, state: State, seat: int) -> None:
         me = state["players"][seat]
         state["current"] = seat
+        state["turn_no"] += 1
         state["turn"] = {"bonus": False, "bonus_due": False, "stage": "roll", "rolls": [], "region": None,
-                         "path": [[me["pos"], None]], "moves": {}, "steps": 0, "bills": []}
+                         "path": [[me["pos"], None]], "moves": {}, "steps": 0, "dice": [], "bills": []}
         self._begin_part(state)
 
     def _begin_part(self, state: State) -> None:
@@ -373,6 +377,7 @@ class TokaiBaron(Engine):
             if action["type"] != "region" or action.get("region") not in out.options:
                 raise RuleError("Choose a region.")
             turn["region"] = action["region"]
+            self._event(state, f"[0] chooses the region {region_name(action['region'])}.", state["current"])
             self._resolve_dest(state)
         elif isinstance(out, ds.Choose):
             if action["type"] != "choose":
@@ -392,6 +397,7 @@ class TokaiBaron(Engine):
             a, b = values
             turn["bonus_due"] = a == b and (a == 6 or me["ticket"])
         turn["steps"] = sum(values)
+        turn["dice"] = values
         moves = self._endpoints(state, seat)
         if not moves:
             self._event(state, f"[0] rolled {turn['steps']} and cannot move without passing a point twice: out of the "
@@ -462,6 +468,7 @@ class TokaiBaron(Engine):
 
     def _buy(self, state: State, seat: int, action: Action) -> None:
         if action["type"] == "pass":
+            self._event(state, "[0] buys nothing.", seat)
             self._end_part(state)
             return
         card = action.get("card")
@@ -578,8 +585,10 @@ class TokaiBaron(Engine):
         try:
             if action["type"] == "bid" and isinstance(amount, int) and not isinstance(amount, bool):
                 auction = debts.bid(auction, seat, amount)
+                self._event(state, f"[0] bids {amount:,} yen.", seat)
             elif action["type"] == "pass":
                 auction = debts.pass_(auction, seat)
+                self._event(state, "[0] drops out of the bidding.", seat)
             else:
                 raise RuleError("Bid for the line or pass.")
         except ValueError:
