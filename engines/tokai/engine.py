@@ -88,7 +88,7 @@ class TokaiBaron(Engine):
     min_players = 2
     max_players = 6
     data_version = 1
-    selfplay_auto = 0.8  # a uniform walker traps itself under the no-revisit rule; selfplay mostly heads home
+    selfplay_auto = 0.95  # a uniform walker traps itself under the no-revisit rule; selfplay mostly heads home
 
     # ------------------------------------------------------------ setup
 
