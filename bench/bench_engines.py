@@ -44,7 +44,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="length of each copy measurement")
     args = ap.parse_args()
-    for name, players in (("dicehand", 3), ("fourbit", 4), ("boss", 4), ("boss", 6)):
+    for name, players in (("dicehand", 3), ("fourbit", 4), ("boss", 4), ("boss", 6), ("tokai", 4), ("tokai", 6)):
         start = time.perf_counter()
         games = [play_one(name, players, random.Random(seed)) for seed in range(3)]
         moves = sum(g["actions"] for g in games)

@@ -1,0 +1,853 @@
+"""Pictures of an 18xx game (Pillow): the map, the stock market and the corporations' charters, as PNG bytes.
+
+- ``render_map(board)``: every hex of the title's map in its colour, the track of its tile, cities with one
+  slot per token space (tokens in the corporation's colour, a home slot showing its owner's id in grey), towns,
+  revenues, offboard revenues by phase, terrain costs, labels, ports, the hex's name ("F9"), the place's name
+  and the number of a laid tile. ``hex_centre(coord)`` is where a hex's centre lands on the picture.
+- ``render_market(market, positions, colours)``: the share price grid in its colour zones, par cells framed,
+  each corporation's marker on its cell (several on one cell left to right in arrival order, so the leftmost
+  operates first). ``cell_box(cell_id)`` is where a cell lands on the picture.
+- ``render_charters(corps)``: one card per corporation from plain dicts (shape in its docstring).
+- ``corp_colours(title)``: corporation id -> colour, from the title's companies.json.
+
+A hex is drawn three times over size and shrunk (smooth track and circles) and kept in an LRU cache keyed by
+everything it shows (tile, rotation, tokens, colours), so a new picture of a map redraws only the hexes that
+changed since the last one; the sea and the legend are drawn once per map. Geometry follows
+``engines.e18xx.hexes``: edges are numbered clockwise on screen, 0 at the bottom of a flat-topped hex (at the
+lower left of a pointy-topped one); a tile laid with rotation r moves its edge e to (e + r) % 6.
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
+from math import atan2, ceil, cos, hypot, pi, radians, sin, sqrt
+
+from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+from engines.e18xx import hexes
+from engines.e18xx.board import Board, MapDef, load_map
+from engines.e18xx.market import Market, parse_cell_id
+from engines.e18xx.tiles import TileDef
+
+# ---- common ---------------------------------------------------------------------------------------------
+
+INK = (20, 20, 20)
+SOFT = (95, 95, 95)
+FALLBACK_COLOUR = "#808080"
+RGB = tuple[int, int, int]
+
+
+@cache  # a FreeType font is parsed afresh on every load
+def _font(size: int):
+    try:
+        return ImageFont.load_default(size=max(1, round(size)))
+    except TypeError:  # Pillow < 10.1 has one fixed size
+        return ImageFont.load_default()
+
+
+def _rgb(colour: str | Sequence[int] | None, default: str = FALLBACK_COLOUR) -> RGB:
+    if isinstance(colour, tuple | list):
+        return tuple(colour[:3])  # type: ignore[return-value]
+    try:
+        return ImageColor.getrgb(colour or default)[:3]  # type: ignore[return-value]
+    except ValueError:
+        return ImageColor.getrgb(default)[:3]  # type: ignore[return-value]
+
+
+def _contrast(rgb: RGB) -> RGB:
+    """Black or white, whichever reads better on `rgb`."""
+    r, g, b = rgb
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+
+
+def _png(img: Image.Image) -> bytes:
+    out = io.BytesIO()
+    img.convert("RGB").save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+
+
+def corp_colours(title: str = "1889") -> dict[str, str]:
+    """Corporation id -> its colour ("#f48221"), from the title's companies.json; {} for a title without one."""
+    from engines.e18xx.companies import load_title
+
+    try:
+        corps = load_title(title).corporations
+    except KeyError:
+        return {}
+    return {corp.id: corp.color or FALLBACK_COLOUR for corp in corps}
+
+
+@lru_cache(maxsize=256)
+def _token(text: str, fill: RGB, diameter: int) -> Image.Image:
+    """A round marker with `text`, drawn big and shrunk so its edge is smooth."""
+    s = 4
+    big = Image.new("RGBA", (diameter * s, diameter * s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    d.ellipse((0, 0, diameter * s - 1, diameter * s - 1), fill=INK)
+    d.ellipse((s * 1.3, s * 1.3, diameter * s - 1 - s * 1.3, diameter * s - 1 - s * 1.3), fill=fill)
+    size = diameter * 0.46 if len(text) <= 2 else diameter * 0.36
+    c = diameter * s / 2
+    d.text((c, c), text, fill=_contrast(fill), font=_font(size * s), anchor="mm")
+    return big.reduce(s)
+
+
+def _paste_token(img: Image.Image, centre: tuple[float, float], text: str, fill: RGB, diameter: int) -> None:
+    tok = _token(text, fill, diameter)
+    img.alpha_composite(tok, (round(centre[0] - diameter / 2), round(centre[1] - diameter / 2)))
+
+
+# ---- the map --------------------------------------------------------------------------------------------
+
+R = 74  # a hex's corner radius on the picture, px: 1889's 12 columns make a map about 1430 px wide
+S = 3  # a hex is drawn S times over size, then shrunk
+MARGIN = 26
+SEA = (200, 222, 233)
+APO = sqrt(3) / 2  # the apothem (centre to edge) in units of R
+HEX_FILL: dict[str, RGB] = {
+    "white": (234, 224, 200),
+    "yellow": (253, 233, 0),
+    "green": (113, 191, 68),
+    "brown": (203, 119, 69),
+    "gray": (188, 189, 192),
+    "red": (236, 35, 42),
+    "blue": (53, 167, 255),
+}
+PHASE_FILL: dict[str, RGB] = {**HEX_FILL, "diesel": (160, 160, 175)}
+TERRAIN = {"mountain": (190, 138, 82), "water": (40, 120, 200)}
+TRACK_W = 0.095  # in units of R
+SLOT_R = 0.25
+_BASE_ANGLE = {"flat": 90, "pointy": 120}  # screen angle (degrees, y down) of edge 0's midpoint
+
+Pt = tuple[float, float]
+
+
+def _edge_dir(layout: str, edge: int) -> Pt:
+    a = radians(_BASE_ANGLE[layout] + 60 * edge)
+    return cos(a), sin(a)
+
+
+def _edge_mid(layout: str, edge: int) -> Pt:
+    dx, dy = _edge_dir(layout, edge)
+    return APO * dx, APO * dy
+
+
+def _corner_angle(layout: str, edge: int) -> float:
+    """Screen angle (degrees) of the corner between `edge` and `edge + 1`."""
+    return (_BASE_ANGLE[layout] + 30 + 60 * edge) % 360
+
+
+def _corner(layout: str, edge: int, dist: float = 1.0) -> Pt:
+    a = radians(_corner_angle(layout, edge))
+    return dist * cos(a), dist * sin(a)
+
+
+def _hex_size(layout: str) -> tuple[int, int]:
+    """The 1x size of one hex's picture, even numbers so the centre is a whole pixel."""
+    w, h = (2 * R, 2 * APO * R) if layout == "flat" else (2 * APO * R, 2 * R)
+    return 2 * ceil(w / 2 + 2), 2 * ceil(h / 2 + 2)
+
+
+def _line(a: Pt, b: Pt, steps: int = 24) -> list[Pt]:
+    return [(a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps) for i in range(steps + 1)]
+
+
+def _arc(c: Pt, a: Pt, b: Pt, steps: int = 24) -> list[Pt]:
+    """The shorter arc about `c` from `a` to `b` (both at the same distance from `c`)."""
+    a1 = atan2(a[1] - c[1], a[0] - c[0])
+    a2 = atan2(b[1] - c[1], b[0] - c[0])
+    turn = (a2 - a1 + pi) % (2 * pi) - pi
+    r = hypot(a[0] - c[0], a[1] - c[1])
+    return [(c[0] + r * cos(a1 + turn * i / steps), c[1] + r * sin(a1 + turn * i / steps)) for i in range(steps + 1)]
+
+
+def _edge_to_edge(layout: str, a: int, b: int) -> list[Pt]:
+    """Track between two edges: straight across, a gentle curve (one edge between) or a sharp one (neighbours)."""
+    pa, pb = _edge_mid(layout, a), _edge_mid(layout, b)
+    step = (b - a) % 6
+    if step == 3:
+        return _line(pa, pb)
+    if step in (1, 5):  # about the corner the two edges share, radius R/2
+        return _arc(_corner(layout, a if step == 1 else b), pa, pb)
+    middle = (a + 1) % 6 if step == 2 else (b + 1) % 6  # about the centre of the hex beyond the middle edge
+    dx, dy = _edge_dir(layout, middle)
+    return _arc((2 * APO * dx, 2 * APO * dy), pa, pb)
+
+
+def _node_edges(paths: Sequence[tuple]) -> tuple[dict[int, list[int]], set[int]]:
+    """Node -> edges its paths reach directly; and the nodes on a path to another node."""
+    edges: dict[int, list[int]] = {}
+    linked: set[int] = set()
+    for a, b in paths:
+        if isinstance(a, str) and isinstance(b, str):
+            linked.update((int(a[1:]), int(b[1:])))
+            continue
+        if isinstance(a, str):
+            a, b = b, a
+        if isinstance(b, str):
+            edges.setdefault(int(b[1:]), []).append(a)
+    return edges, linked
+
+
+def _plan_nodes(tile: TileDef, paths: Sequence[tuple], layout: str) -> tuple[list[Pt], dict[int, list[Pt]]]:
+    """Where each node sits (units of R about the centre), and the curve of each town that track runs through.
+
+    A town with exactly two edges sits in the middle of the edge-to-edge curve (drawn as a bar across it); a
+    lone node sits in the centre; several nodes sit part way towards their edges.
+    """
+    node_edges, linked = _node_edges(paths)
+    places: list[Pt] = []
+    through: dict[int, list[Pt]] = {}
+    count = len(tile.nodes)
+    for i, node in enumerate(tile.nodes):
+        edges = node_edges.get(i, [])
+        if node.kind == "town" and len(edges) == 2 and edges[0] != edges[1] and i not in linked:
+            curve = _edge_to_edge(layout, *edges)
+            through[i] = curve
+            places.append(curve[len(curve) // 2])
+        elif count == 1:
+            places.append((0.0, 0.0))
+        elif edges:
+            mids = [_edge_mid(layout, e) for e in edges]
+            places.append((0.6 * sum(p[0] for p in mids) / len(mids), 0.6 * sum(p[1] for p in mids) / len(mids)))
+        else:
+            a = 2 * pi * i / count
+            places.append((0.4 * cos(a), 0.4 * sin(a)))
+    return places, through
+
+
+def _slot_centres(slots: int) -> list[Pt]:
+    r = SLOT_R
+    if slots <= 1:
+        return [(0.0, 0.0)]
+    if slots == 2:
+        return [(-r, 0.0), (r, 0.0)]
+    if slots == 3:
+        rr = 2 * r / sqrt(3)
+        return [(rr * cos(radians(a)), rr * sin(radians(a)) - 0.03) for a in (-150, -30, 90)]
+    if slots == 4:
+        return [(-r, -r), (r, -r), (-r, r), (r, r)]
+    rr = r / sin(pi / slots)
+    return [(rr * cos(2 * pi * k / slots - pi / 2), rr * sin(2 * pi * k / slots - pi / 2)) for k in range(slots)]
+
+
+class _Pen:
+    """Draws on one hex's big picture in units of R about the hex centre."""
+
+    def __init__(self, img: Image.Image):
+        self.img = img
+        self.d = ImageDraw.Draw(img)
+        self.u = R * S
+        self.cx, self.cy = img.width / 2, img.height / 2
+
+    def p(self, pt: Pt) -> Pt:
+        return self.cx + pt[0] * self.u, self.cy + pt[1] * self.u
+
+    def circle(self, c: Pt, r: float, fill=None, outline=None, width: float = 0.0) -> None:
+        x, y = self.p(c)
+        ru = r * self.u
+        self.d.ellipse((x - ru, y - ru, x + ru, y + ru), fill=fill, outline=outline,
+                       width=max(1, round(width * self.u)) if outline else 0)
+
+    def line(self, pts: Sequence[Pt], fill, width: float) -> None:
+        self.d.line([self.p(q) for q in pts], fill=fill, width=max(1, round(width * self.u)), joint="curve")
+
+    def polygon(self, pts: Sequence[Pt], fill=None, outline=None, width: float = 0.0) -> None:
+        self.d.polygon([self.p(q) for q in pts], fill=fill, outline=outline,
+                       width=max(1, round(width * self.u)) if outline else 0)
+
+    def rect(self, box: tuple[float, float, float, float], fill=None, outline=None, width: float = 0.0) -> None:
+        x0, y0 = self.p(box[:2])
+        x1, y1 = self.p(box[2:])
+        self.d.rectangle((x0, y0, x1, y1), fill=fill, outline=outline,
+                         width=max(1, round(width * self.u)) if outline else 0)
+
+    def text(self, at: Pt, text: str, size: float, fill=INK, halo: RGB | None = None, anchor: str = "mm") -> None:
+        """`size` in px of the finished picture; a halo in the hex's colour keeps it readable over track."""
+        kw = {"stroke_width": round(1.6 * S), "stroke_fill": halo} if halo else {}
+        self.d.text(self.p(at), text, fill=fill, font=_font(size * S), anchor=anchor, **kw)
+
+    def text_width(self, text: str, size: float) -> float:
+        """Width in units of R."""
+        return self.d.textlength(text, font=_font(size * S)) / self.u
+
+
+def _fit_lines(pen: _Pen, text: str, size: float, width: float) -> tuple[list[str], float]:
+    """`text` on one line, else broken in two at the space nearest the middle, shrinking the font if need be."""
+    for s in (size, size - 1, size - 2):
+        if pen.text_width(text, s) <= width:
+            return [text], s
+    spaces = [i for i, ch in enumerate(text) if ch == " "]
+    if spaces:
+        cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+        lines = [text[:cut].strip(), text[cut:].strip()]
+        for s in (size, size - 1, size - 2):
+            if max(pen.text_width(line, s) for line in lines) <= width:
+                return lines, s
+        return lines, size - 2
+    return [text], size - 2
+
+
+def _draw_city(pen: _Pen, at: Pt, slots: Sequence[str | None], reserved: str | None,
+               colours: Mapping[str, str]) -> None:
+    n = max(1, len(slots))
+    r = SLOT_R if n < 3 else SLOT_R * 0.92
+    centres = [(at[0] + x * r / SLOT_R, at[1] + y * r / SLOT_R) for x, y in _slot_centres(n)]
+    ring = 0.035
+    for rad, colour in ((r + ring, INK), (r, (255, 255, 255))):  # a black hull, then a white one inside it
+        for c in centres:
+            pen.circle(c, rad, fill=colour)
+        if n == 2:
+            pen.line(centres, colour, 2 * rad)
+        elif n > 2:
+            pen.line([*centres, centres[0]], colour, 2 * rad)
+            pen.polygon(centres, fill=colour)
+    for i, c in enumerate(centres):
+        pen.circle(c, r * 0.96, outline=(150, 150, 150), width=0.012)
+        corp = slots[i] if i < len(slots) else None
+        if corp:
+            fill = _rgb(colours.get(corp))
+            pen.circle(c, r * 0.9, fill=fill, outline=INK, width=0.02)
+            pen.text(c, corp, 13 if len(corp) <= 2 else 10, fill=_contrast(fill))
+        elif i == 0 and reserved:
+            pen.text(c, reserved, 12, fill=(150, 150, 150))
+
+
+def _draw_town(pen: _Pen, at: Pt, curve: list[Pt] | None) -> None:
+    if curve is None:
+        pen.circle(at, 0.1, fill=INK)
+        return
+    k = len(curve) // 2
+    tx, ty = curve[k + 1][0] - curve[k - 1][0], curve[k + 1][1] - curve[k - 1][1]
+    norm = hypot(tx, ty) or 1.0
+    tx, ty = tx / norm, ty / norm  # along the track
+    nx, ny = -ty, tx  # across it
+    half_l, half_w = 0.2, 0.06
+    pen.polygon([(at[0] + sx * nx * half_l + sy * tx * half_w, at[1] + sx * ny * half_l + sy * ty * half_w)
+                 for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))], fill=INK)
+
+
+def _draw_offboard(pen: _Pen, at: Pt, table: Sequence[tuple[str, int]]) -> None:
+    """Revenue by phase: one box per phase in its colour, left to right."""
+    size = 12
+    widths = [max(0.3, pen.text_width(str(v), size) + 0.1) for _, v in table]
+    total, h = sum(widths), 0.26
+    x = at[0] - total / 2
+    for (phase, value), w in zip(table, widths, strict=True):
+        fill = PHASE_FILL.get(phase, (255, 255, 255))
+        pen.rect((x, at[1] - h / 2, x + w, at[1] + h / 2), fill=fill, outline=INK, width=0.025)
+        pen.text((x + w / 2, at[1]), str(value), size, fill=_contrast(fill))
+        x += w
+
+
+def _draw_revenue(pen: _Pen, at: Pt, value: int) -> None:
+    pen.circle(at, 0.17, fill=(255, 255, 255), outline=INK, width=0.025)
+    pen.text(at, str(value), 12 if value < 100 else 10)
+
+
+def _draw_cost(pen: _Pen, at: Pt, cost: int, terrain: Sequence[str]) -> None:
+    x, y = at
+    if "mountain" in terrain:
+        lift = 0.05 if "water" in terrain else 0.0
+        pen.polygon([(x, y - 0.2 - lift), (x + 0.23, y + 0.17 - lift), (x - 0.23, y + 0.17 - lift)],
+                    fill=TERRAIN["mountain"], outline=INK, width=0.018)
+        pen.text((x, y + 0.07 - lift), str(cost), 11)
+        if "water" in terrain:
+            pen.line(_wave((x, y + 0.19), 0.2), TERRAIN["water"], 0.035)
+    elif "water" in terrain:
+        pen.line(_wave((x, y - 0.11), 0.2), TERRAIN["water"], 0.035)
+        pen.line(_wave((x, y - 0.03), 0.2), TERRAIN["water"], 0.035)
+        pen.text((x, y + 0.1), str(cost), 11, fill=(10, 60, 130))
+    else:  # a tile's own upgrade cost
+        w = pen.text_width(str(cost), 11) / 2 + 0.06
+        pen.rect((x - w, y - 0.1, x + w, y + 0.1), fill=(255, 255, 255), outline=INK, width=0.018)
+        pen.text((x, y), str(cost), 11)
+
+
+def _wave(at: Pt, half: float) -> list[Pt]:
+    return [(at[0] - half + 2 * half * i / 16, at[1] + 0.035 * sin(2 * pi * i / 8)) for i in range(17)]
+
+
+def _draw_port(pen: _Pen, at: Pt) -> None:
+    x, y = at
+    navy, w = (20, 50, 110), 0.03
+    pen.circle((x, y - 0.13), 0.04, outline=navy, width=w)
+    pen.line([(x, y - 0.09), (x, y + 0.15)], navy, w)
+    pen.line([(x - 0.08, y - 0.03), (x + 0.08, y - 0.03)], navy, w)
+    pen.line(_arc((x, y + 0.03), (x - 0.13, y + 0.03), (x + 0.13, y + 0.03))[::-1][:13]
+             + _arc((x, y + 0.03), (x, y + 0.16), (x + 0.13, y + 0.03))[1:], navy, w)
+
+
+def _ang_dist(a: float, b: float) -> float:
+    return abs((a - b + 180) % 360 - 180)
+
+
+_PREFER = {  # screen angles of the corners each kind of mark would like, best first
+    "revenue": (180, 240, 300, 0, 120, 60),
+    "label": (300, 240, 0, 180, 60, 120),
+    "cost": (60, 120, 0, 180, 240, 300),
+    "port": (120, 60, 180, 0, 240, 300),
+}
+
+
+@lru_cache(maxsize=4096)
+def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid: bool,
+               slots: tuple[tuple[str | None, ...], ...], reserved: str | None,
+               colours: tuple[tuple[str, str], ...]) -> Image.Image:
+    """One hex as it stands, on transparent, at the final size (1x); its centre is the picture's centre."""
+    layout = map_def.layout
+    tile = map_def.tiles[tile_name] if laid else map_def.printed[coord]
+    colour_of = dict(colours)
+    w1, h1 = _hex_size(layout)
+    big = Image.new("RGBA", (w1 * S, h1 * S), (0, 0, 0, 0))
+    pen = _Pen(big)
+    fill = HEX_FILL.get(tile.colour, (255, 255, 255))
+    outline = [_corner(layout, e, 1.0 + 0.6 / R) for e in range(6)]
+    pen.polygon(outline, fill=fill)
+    pen.polygon([_corner(layout, e) for e in range(6)], outline=(70, 70, 70), width=1.2 / R)
+
+    paths = tile.rotated_paths(rotation)
+    places, through = _plan_nodes(tile, paths, layout)
+    for a, b in paths:
+        if isinstance(a, int) and isinstance(b, int):
+            pen.line(_edge_to_edge(layout, a, b), INK, TRACK_W)
+        elif isinstance(a, str) and isinstance(b, str):
+            pen.line([places[int(a[1:])], places[int(b[1:])]], INK, TRACK_W)
+        else:
+            edge, node = (a, int(b[1:])) if isinstance(a, int) else (b, int(a[1:]))
+            if node not in through:
+                pen.line([_edge_mid(layout, edge), places[node]], INK, TRACK_W)
+    for curve in through.values():
+        pen.line(curve, INK, TRACK_W)
+
+    exits = tile.exits(rotation)
+    flat = layout == "flat"
+    taken: dict[int, int] = {}  # corner (named by the edge before it, clockwise) -> how bad a mark there would be
+
+    def mark(e: int, badness: int) -> None:
+        taken[e] = max(taken.get(e, 0), badness)
+
+    def angle(e: int) -> float:
+        return radians(_corner_angle(layout, e))
+
+    node_edges = _node_edges(paths)[0]
+    curves = [(a, b) for a, b in paths if isinstance(a, int) and isinstance(b, int)]
+    for a, b in curves + [(node_edges[i][0], node_edges[i][1]) for i in through]:
+        step = (b - a) % 6
+        if step in (1, 5):  # a sharp curve runs round its corner
+            mark(a if step == 1 else b, 3)
+    for i, at in enumerate(places):
+        for e in range(6):
+            cx, cy = _corner(layout, e, 0.64)
+            if tile.nodes[i].kind == "offboard":
+                if abs(cy - at[1]) < 0.2:  # the revenue boxes run across the middle
+                    mark(e, 3)
+            elif at != (0.0, 0.0) and hypot(cx - at[0], cy - at[1]) < 0.42:
+                mark(e, 3)
+    pill = any(n.kind == "city" and n.slots > 1 and places[i] == (0.0, 0.0) for i, n in enumerate(tile.nodes))
+
+    bottom_edge = next((e for e in range(6) if _edge_dir(layout, e)[1] > 0.9), None)
+    top_edge = next((e for e in range(6) if _edge_dir(layout, e)[1] < -0.9), None)
+    name_at_top = bottom_edge in exits and top_edge not in exits
+    name = map_def.names.get(coord)
+    lines, size = _fit_lines(pen, name, 11, 1.22) if name else ([], 11)
+    for e in range(6):
+        if lines and ((sin(angle(e)) < -0.3) if name_at_top else (sin(angle(e)) > 0.3)):
+            mark(e, 2)
+    # Small text tucked into corners: the hex's name at the top left, a laid tile's number at the right, on
+    # the side away from a long place name.
+    mark(min(range(6), key=lambda e: _ang_dist(240 if flat else 270, _corner_angle(layout, e))), 1)
+    wide = lines and max(pen.text_width(line, size) for line in lines) > 0.7
+    number_low = name_at_top or not wide
+    number_corner = max((e for e in range(6) if (sin(angle(e)) > 0.3) == number_low), key=lambda e: cos(angle(e)))
+    if laid:
+        mark(number_corner, 1)
+
+    def corner_for(kind: str, wide: bool = False) -> Pt:
+        """The best free corner for a mark; a wide one (a terrain sign) sits nearer the centre at the sides."""
+        prefs = _PREFER[kind]
+
+        def rank(e: int) -> tuple[int, int]:
+            extra = 2 if pill and wide and abs(cos(angle(e))) > 0.9 else 0
+            liking = min(i for i, a in enumerate(prefs) if _ang_dist(a, _corner_angle(layout, e)) <= 30)
+            return taken.get(e, 0) + extra, liking
+
+        best = min(range(6), key=rank)
+        taken[best] = 10
+        return _corner(layout, best, (0.62 if wide else 0.7) if abs(cos(angle(best))) > 0.9 else 0.64)
+
+    for i, node in enumerate(tile.nodes):
+        if node.kind == "city":
+            _draw_city(pen, places[i], slots[i] if i < len(slots) else (None,) * node.slots,
+                       reserved if i == 0 else None, colour_of)
+        elif node.kind == "town":
+            _draw_town(pen, places[i], through.get(i))
+        else:
+            _draw_offboard(pen, places[i], node.phase_revenue)
+    for node in tile.nodes:
+        if node.kind != "offboard" and node.revenue:
+            _draw_revenue(pen, corner_for("revenue"), node.revenue)
+    if tile.label:
+        pen.text(corner_for("label"), tile.label, 20)
+    if tile.cost:
+        _draw_cost(pen, corner_for("cost", wide=bool(tile.terrain)), tile.cost, tile.terrain)
+    if "port" in tile.icons:
+        _draw_port(pen, corner_for("port"))
+
+    if flat:
+        pen.text((-(1 - 0.72 / sqrt(3)) + 0.06, -0.72), coord, 10, fill=(70, 70, 70), halo=fill, anchor="lm")
+    else:
+        pen.text((0, -0.66), coord, 10, fill=(70, 70, 70), halo=fill)
+    if lines:
+        step = size * 1.05 / R
+        y0 = -0.55 if name_at_top else 0.6 - step * (len(lines) - 1) + (0.03 if len(lines) > 1 else 0)
+        for k, line in enumerate(lines):
+            pen.text((0, y0 + k * step), line, size, halo=fill)
+    if laid:
+        pen.text(_corner(layout, number_corner, 0.84), tile.name, 10, fill=(50, 50, 50), halo=fill)
+    return big.reduce(S)
+
+
+def _origin(map_def: MapDef) -> tuple[float, float, float, float]:
+    """(min pixel-x, min pixel-y, width, height) of the hex centres, before the margin."""
+    xs, ys = zip(*(_raw_centre(coord, map_def.layout) for coord in map_def.printed), strict=True)
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def _raw_centre(coord: str, layout: str) -> Pt:
+    x, y = hexes.doubled(coord, layout)  # doubled coordinates: neighbours step by 1 and 2
+    if layout == "flat":
+        return x * 1.5 * R, y * APO * R
+    return x * APO * R, y * 1.5 * R
+
+
+def hex_centre(coord: str, map_def: MapDef | None = None) -> tuple[int, int]:
+    """Where the centre of hex `coord` lands on `render_map`'s picture (1889's map by default)."""
+    map_def = map_def or load_map()
+    min_x, min_y, _, _ = _origin(map_def)
+    w1, h1 = _hex_size(map_def.layout)
+    x, y = _raw_centre(coord, map_def.layout)
+    return round(MARGIN + w1 / 2 + x - min_x), round(MARGIN + h1 / 2 + y - min_y)
+
+
+@lru_cache(maxsize=8)
+def _map_base(map_def: MapDef) -> Image.Image:
+    """The sea and the legend: all that never changes but the hexes."""
+    _, _, w, h = _origin(map_def)
+    w1, h1 = _hex_size(map_def.layout)
+    width, height = round(w + w1 + 2 * MARGIN), round(h + h1 + 2 * MARGIN)
+    img = Image.new("RGBA", (width, height), SEA + (255,))
+    d = ImageDraw.Draw(img)
+    title = f"{map_def.title}" + (" Shikoku" if map_def.title == "1889" else "")
+    d.text((MARGIN - 8, 6), title, fill=(40, 60, 80), font=_font(20))
+    # The legend goes in the corner farthest from any hex: on 1889, the empty sea at the top right.
+    legend = ["Offboard revenue boxes:", "  yellow phase | brown phase | D trains",
+              "Grey id in a city: its home slot", "Triangle: mountain, costs to build",
+              "Waves: water, costs to build", "Number in a box: the upgrade cost"]
+    font = _font(13)
+    lw = max(d.textlength(t, font=font) for t in legend) + 16
+    lh = 18 * len(legend) + 10
+    centres = [hex_centre(c, map_def) for c in map_def.printed]
+    best = None
+    for x0, y0 in ((width - lw - 8, 8), (8, height - lh - 8), (width - lw - 8, height - lh - 8), (8, 40)):
+        near = min(max(abs(cx - min(max(cx, x0), x0 + lw)) - w1 / 2, abs(cy - min(max(cy, y0), y0 + lh)) - h1 / 2)
+                   for cx, cy in centres)
+        if best is None or near > best[0]:
+            best = (near, x0, y0)
+    _, x0, y0 = best
+    d.rounded_rectangle((x0, y0, x0 + lw, y0 + lh), radius=6, fill=(235, 242, 246), outline=(120, 140, 150))
+    for k, t in enumerate(legend):
+        d.text((x0 + 8, y0 + 6 + 18 * k), t, fill=INK, font=font)
+    return img
+
+
+def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None) -> bytes:
+    """The board as a PNG: every hex with its tile, track, cities and tokens (see the module's docstring).
+
+    corp_colours: corporation id -> colour; by default the title's own (see `corp_colours`)."""
+    map_def = board.map
+    colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
+    img = _map_base(map_def).copy()
+    for coord in map_def.printed:
+        tile = board.tile(coord)
+        slots = tuple(board.slots(coord, i) if node.kind == "city" else () for i, node in enumerate(tile.nodes))
+        reserved = board.reserved.get(coord)
+        corps = sorted({c for per_node in slots for c in per_node if c} | ({reserved} if reserved else set()))
+        key = tuple((c, colours.get(c, FALLBACK_COLOUR)) for c in corps)
+        laid = coord in board.laid
+        pic = _hex_image(map_def, coord, tile.name, board.rotation(coord) if laid else 0, laid, slots, reserved, key)
+        cx, cy = hex_centre(coord, map_def)
+        img.alpha_composite(pic, (cx - pic.width // 2, cy - pic.height // 2))
+    return _png(img)
+
+
+def _title_colours(title: str) -> dict[str, str]:
+    return corp_colours(title)
+
+
+# ---- the stock market -----------------------------------------------------------------------------------
+
+CELL_W, CELL_H = 96, 84
+M_MARGIN, M_TOP = 20, 44
+ZONE_FILL: dict[str, RGB] = {
+    "white": (250, 248, 240),
+    "yellow": (252, 226, 100),
+    "orange": (246, 160, 80),
+    "brown": (200, 130, 80),
+    "red": (236, 90, 90),
+    "gray": (200, 200, 200),
+}
+PAR_FRAME = (150, 20, 40)
+TOKEN_D = 34
+
+
+def cell_box(cell_id: str) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of a share price cell ("price,row,col") on `render_market`'s picture."""
+    _, row, col = parse_cell_id(cell_id)
+    x0, y0 = M_MARGIN + col * CELL_W, M_TOP + row * CELL_H
+    return x0, y0, x0 + CELL_W, y0 + CELL_H
+
+
+def _zone_fill(zone: str) -> RGB:
+    if zone in ZONE_FILL:
+        return ZONE_FILL[zone]
+    r, g, b = _rgb(zone, "#ffffff")
+    return (r + 255) // 2, (g + 255) // 2, (b + 255) // 2
+
+
+def _zone_text(cell) -> str:
+    if cell.counts_for_cert_limit and cell.holding_limit_applies:
+        return "counts for the certificate limit"
+    if not cell.counts_for_cert_limit and not cell.holding_limit_applies:
+        return "no certificate limit, holding limit lifted"
+    if not cell.counts_for_cert_limit:
+        return "not counted for the certificate limit"
+    return "holding limit lifted"
+
+
+@lru_cache(maxsize=8)
+def _market_base(market: Market) -> Image.Image:
+    cols = max(len(row) for row in market.rows)
+    width = 2 * M_MARGIN + cols * CELL_W
+    grid_h = M_TOP + len(market.rows) * CELL_H
+    zones: dict[str, object] = {}
+    for row in market.rows:
+        for cell in row:
+            zones.setdefault(cell.zone, cell)
+    legend = [(_zone_fill(z), f"{z}: {_zone_text(c)}") for z, c in zones.items()]
+    legend.append((None, "red frame: par price"))
+    legend.append((None, "several markers on a cell: the leftmost came first and operates first"))
+    small = _font(13)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lw = max(probe.textlength(t, font=small) for _, t in legend) + 44
+    lh = 22 * len(legend) + 12
+    # The legend goes in the empty corner under the short rows when it fits there, else below the grid.
+    spot = None
+    for r in range(len(market.rows) - 1, -1, -1):  # the lowest rows first: the legend sits by the short rows
+        used = max(len(row) for row in market.rows[r:])
+        x0 = M_MARGIN + used * CELL_W + 16
+        if x0 + lw <= width - M_MARGIN and (len(market.rows) - r) * CELL_H >= lh:
+            spot = (x0, grid_h - lh - 4)
+            break
+    height = grid_h + M_MARGIN + (0 if spot else lh + 10)
+    spot = spot or (M_MARGIN, grid_h + 10)
+    img = Image.new("RGBA", (width, height), (238, 236, 230, 255))
+    d = ImageDraw.Draw(img)
+    d.text((M_MARGIN, 10), "Stock market", fill=INK, font=_font(22))
+    for row in market.rows:
+        for cell in row:
+            x0, y0, x1, y1 = cell_box(cell.id)
+            d.rectangle((x0, y0, x1, y1), fill=_zone_fill(cell.zone), outline=(90, 90, 90))
+            if cell.is_par:
+                d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PAR_FRAME, width=3)
+                d.text((x1 - 7, y0 + 6), "par", fill=PAR_FRAME, font=small, anchor="ra")
+            d.text((x0 + 7, y0 + 5), str(cell.price), fill=INK, font=_font(17))
+    x0, y0 = spot
+    d.rounded_rectangle((x0, y0, x0 + lw, y0 + lh), radius=6, fill=(250, 250, 247), outline=(120, 120, 120))
+    for k, (swatch, text) in enumerate(legend):
+        y = y0 + 8 + 22 * k
+        if swatch:
+            d.rectangle((x0 + 10, y + 2, x0 + 28, y + 16), fill=swatch, outline=(90, 90, 90))
+        else:
+            d.rectangle((x0 + 10, y + 2, x0 + 28, y + 16), outline=PAR_FRAME if "par" in text else (90, 90, 90),
+                        width=2)
+        d.text((x0 + 36, y + 1), text, fill=INK, font=small)
+    return img
+
+
+def render_market(market: Market, positions: Mapping[str, Sequence[str]],
+                  corp_colours: Mapping[str, str]) -> bytes:
+    """The market as a PNG. positions: cell id ("price,row,col") -> corporation ids in order of arrival (the
+    market's stacks); they are drawn left to right, three to a row, smaller when a cell holds more than six."""
+    img = _market_base(market).copy()
+    for cell_id, corps in positions.items():
+        if not corps:
+            continue
+        x0, y0, x1, y1 = cell_box(cell_id)
+        rows = ceil(len(corps) / 3)
+        top, bottom = y0 + 25, y1 - 3
+        d = min(TOKEN_D, int((bottom - top) / rows), int((CELL_W - 6) / min(3, len(corps))) - 2)
+        for i, corp in enumerate(corps):
+            r, c = divmod(i, 3)
+            in_row = min(3, len(corps) - 3 * r)
+            cx = (x0 + x1) / 2 + (c - (in_row - 1) / 2) * (d + 2)
+            cy = top + d / 2 + r * d if rows > 1 else (top + bottom) / 2
+            _paste_token(img, (cx, cy), corp, _rgb(corp_colours.get(corp)), d)
+    return _png(img)
+
+
+# ---- the charters ---------------------------------------------------------------------------------------
+
+CARD_W, CARD_H, GAP = 360, 244, 14
+K = 2  # charters are drawn K times over size, then shrunk
+
+
+def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row: int | None = None) -> bytes:
+    """One card per corporation, `per_row` to a row, as a PNG. Each corporation is a plain dict:
+
+    - "id": "AR"; "name": "Awa Railroad"; "colour": "#37383a"; "text_colour": "#ffffff" (on the colour)
+    - "cash": int, the treasury
+    - "trains": ["2", "3", ...], train names
+    - "tokens_left": int still on the charter; "tokens_total": int, with those already on the map
+    - "president": player name, or None before anyone holds the president's certificate
+    - "price": the share price (int), or None before the par
+    - "floated": bool; "privates": ["SMR", ...], ids of the private companies it owns
+
+    Missing keys read as empty. `currency` is the title's format ("¥{}" for 1889). By default the cards are
+    laid out to come out biggest in a chat preview (about 550 x 350 px): three to a row for 1889's seven.
+    """
+    if not corps:
+        img = Image.new("RGB", (400, 80), (238, 236, 230))
+        ImageDraw.Draw(img).text((20, 28), "No corporations yet.", fill=INK, font=_font(18))
+        return _png(img)
+    def size(cols: int) -> tuple[int, int]:
+        return GAP + cols * (CARD_W + GAP), GAP + ceil(len(corps) / cols) * (CARD_H + GAP)
+
+    if per_row is None:
+        per_row = max(range(1, 5), key=lambda c: min(550 / size(c)[0], 350 / size(c)[1]))
+    cols = max(1, min(per_row, len(corps)))
+    width, height = size(cols)
+    big = Image.new("RGBA", (width * K, height * K), (238, 236, 230, 255))
+    for i, corp in enumerate(corps):
+        r, c = divmod(i, cols)
+        _draw_card(big, (GAP + c * (CARD_W + GAP)) * K, (GAP + r * (CARD_H + GAP)) * K, corp, currency)
+    return _png(big.reduce(K))
+
+
+def _fit(d: ImageDraw.ImageDraw, text: str, size: int, width: float, smallest: int = 12) -> tuple[list[str], int]:
+    """One line at the biggest size that fits, else two lines broken at a space."""
+    for s in range(size, smallest - 1, -1):
+        if d.textlength(text, font=_font(s * K)) <= width:
+            return [text], s
+    spaces = [i for i, ch in enumerate(text) if ch == " "]
+    if not spaces:
+        return [text], smallest
+    cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+    lines = [text[:cut].strip(), text[cut:].strip()]
+    for s in range(size, smallest - 1, -1):
+        if max(d.textlength(line, font=_font(s * K)) for line in lines) <= width:
+            return lines, s
+    return lines, smallest
+
+
+def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str) -> None:
+    d = ImageDraw.Draw(img)
+    colour = _rgb(corp.get("colour"))
+    text_colour = _rgb(corp.get("text_colour"), "#ffffff") if corp.get("text_colour") else _contrast(colour)
+    floated = bool(corp.get("floated"))
+    w, h, head = CARD_W * K, CARD_H * K, 62 * K
+    body = (255, 255, 252) if floated else (228, 226, 222)
+    d.rounded_rectangle((x, y, x + w, y + h), radius=10 * K, fill=body, outline=(70, 70, 70), width=2 * K)
+    d.rounded_rectangle((x, y, x + w, y + head), radius=10 * K, fill=colour, outline=(70, 70, 70), width=2 * K)
+    d.rectangle((x + 2 * K, y + head - 10 * K, x + w - 2 * K, y + head), fill=colour)
+    d.line((x, y + head, x + w, y + head), fill=(70, 70, 70), width=2 * K)
+    # the corporation's marker and name
+    cid = str(corp.get("id", "?"))
+    tx, ty, tr = x + 34 * K, y + head / 2, 22 * K
+    d.ellipse((tx - tr, ty - tr, tx + tr, ty + tr), fill=colour, outline=text_colour, width=2 * K)
+    d.text((tx, ty), cid, fill=text_colour, font=_font((16 if len(cid) <= 2 else 12) * K), anchor="mm")
+    lines, size = _fit(d, str(corp.get("name", cid)), 19, w - 76 * K)
+    step = (size + 3) * K
+    top = ty - step * (len(lines) - 1) / 2
+    for k, line in enumerate(lines):
+        d.text((x + 64 * K, top + k * step), line, fill=text_colour, font=_font(size * K), anchor="lm")
+
+    def money(v) -> str:
+        return currency.format(v) if v is not None else "-"
+
+    font, small, label = _font(16 * K), _font(13 * K), (105, 105, 105)
+    lx, vx, yy = x + 14 * K, x + 104 * K, y + head + 10 * K
+    row_h = 25 * K
+    president = corp.get("president")
+    price = corp.get("price")
+    rows = [
+        ("President", president or "none"),
+        ("Share price", money(price) if price is not None else "not parred"),
+        ("Treasury", money(corp.get("cash", 0))),
+    ]
+    for k, (name, value) in enumerate(rows):
+        d.text((lx, yy + k * row_h), name, fill=label, font=small, anchor="lt")
+        _money_text(d, (vx, yy + k * row_h - 2 * K), str(value), font, INK)
+    if not floated:
+        badge = "NOT FLOATED"
+        bw = d.textlength(badge, font=small) + 14 * K
+        bx, by = x + w - bw - 10 * K, yy
+        d.rounded_rectangle((bx, by - 3 * K, bx + bw, by + 19 * K), radius=5 * K, fill=(120, 120, 120))
+        d.text((bx + bw / 2, by + 8 * K), badge, fill=(255, 255, 255), font=small, anchor="mm")
+    # trains, as small cards with their names
+    yy += 3 * row_h
+    d.text((lx, yy + 4 * K), "Trains", fill=label, font=small, anchor="lt")
+    trains = [str(t) for t in corp.get("trains", [])]
+    bx = vx
+    for t in trains:
+        tw = max(30 * K, d.textlength(t, font=font) + 14 * K)
+        d.rounded_rectangle((bx, yy, bx + tw, yy + 22 * K), radius=4 * K, fill=(250, 244, 220), outline=INK,
+                            width=K + 1)
+        d.text((bx + tw / 2, yy + 11 * K), t, fill=INK, font=font, anchor="mm")
+        bx += tw + 6 * K
+    if not trains:
+        d.text((vx, yy + 2 * K), "none", fill=SOFT, font=font, anchor="lt")
+    # tokens: filled ones are still on the charter, hollow ones on the map
+    yy += row_h + 4 * K
+    left, total = int(corp.get("tokens_left", 0)), int(corp.get("tokens_total", 0))
+    d.text((lx, yy + 4 * K), "Tokens", fill=label, font=small, anchor="lt")
+    tr = 10 * K
+    for k in range(max(total, left)):
+        cx, cy = vx + tr + k * (2 * tr + 6 * K), yy + tr
+        if k < left:
+            d.ellipse((cx - tr, cy - tr, cx + tr, cy + tr), fill=colour, outline=INK, width=K)
+        else:
+            d.ellipse((cx - tr, cy - tr, cx + tr, cy + tr), fill=None, outline=(150, 150, 150), width=K + 1)
+    d.text((vx + max(total, left) * (2 * tr + 6 * K) + 4 * K, yy + 2 * K), f"{left} of {total} left",
+           fill=SOFT, font=small, anchor="lt")
+    # private companies
+    yy += row_h + 2 * K
+    privates = [str(p) for p in corp.get("privates", [])]
+    d.text((lx, yy + 2 * K), "Privates", fill=label, font=small, anchor="lt")
+    d.text((vx, yy), ", ".join(privates) if privates else "none", fill=INK if privates else SOFT, font=font,
+           anchor="lt")
+
+
+@cache
+def _has_glyph(ch: str) -> bool:
+    """Does the bundled font draw `ch` (it has no "¥", for one)?"""
+    font = _font(24)
+    return bytes(font.getmask(ch)) != bytes(font.getmask("\uffff"))
+
+
+def _money_text(d: ImageDraw.ImageDraw, at: tuple[float, float], text: str, font, fill) -> None:
+    """Text from its top left; a "¥" the font lacks is drawn as a Y with two bars."""
+    if "¥" not in text or _has_glyph("¥"):
+        d.text(at, text, fill=fill, font=font, anchor="lt")
+        return
+    x, y = at
+    before, _, after = text.partition("¥")
+    if before:
+        d.text((x, y), before, fill=fill, font=font, anchor="lt")
+        x += d.textlength(before, font=font)
+    left, top, right, bottom = d.textbbox((x, y), "Y", font=font, anchor="lt")
+    d.text((x, y), "Y", fill=fill, font=font, anchor="lt")
+    mid, w, h = (left + right) / 2, right - left, bottom - top
+    for f in (0.56, 0.74):
+        d.line((mid - w * 0.32, top + h * f, mid + w * 0.32, top + h * f), fill=fill, width=max(1, round(h * 0.09)))
+    d.text((x + d.textlength("Y", font=font), y), after, fill=fill, font=font, anchor="lt")
