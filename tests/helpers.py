@@ -2,6 +2,8 @@
 ephemeral move panel."""
 from __future__ import annotations
 
+import json
+
 import discord
 
 
@@ -57,3 +59,22 @@ async def start_table(channel, creator, others, **opts) -> int:
         await m.click(table_message(channel, gid), label="Join")
     await creator.click(table_message(channel, gid), label="Start")
     return gid
+
+
+def components(message):
+    """Buttons and menus of a message, as dicts or component objects (custom_id, label, options)."""
+    for row in message.components:
+        yield from row["components"] if isinstance(row, dict) else getattr(row, "children", [])
+
+
+def component_field(c, key):
+    return c.get(key) if isinstance(c, dict) else getattr(c, key, None)
+
+
+def option_values(c) -> list[str]:
+    return [o["value"] if isinstance(o, dict) else o.value for o in component_field(c, "options") or []]
+
+
+def move_code(move) -> str:
+    """A move as the panels carry it in their custom ids: compact JSON."""
+    return json.dumps(move, separators=(",", ":"))

@@ -5,7 +5,6 @@ played through the table service as the same players (a click costs SimCord ~0.4
 test checks what the channel and the DMs showed."""
 from __future__ import annotations
 
-import json
 import random
 import re
 
@@ -13,7 +12,16 @@ import pytest
 
 from bot.app import create_bot
 from bot.present import presenter_for
-from tests.helpers import open_hand, public_texts, start_table, table_message
+from tests.helpers import (
+    component_field,
+    components,
+    move_code,
+    open_hand,
+    option_values,
+    public_texts,
+    start_table,
+    table_message,
+)
 
 
 @pytest.fixture
@@ -21,41 +29,23 @@ def simcord_bot(settings):
     return create_bot(settings, sync_on_start=True, rng=random.Random(5))
 
 
-def _components(message):
-    """Buttons and menus of a message, as dicts (custom_id, label, options)."""
-    for row in message.components:
-        yield from row["components"] if isinstance(row, dict) else getattr(row, "children", [])
-
-
-def _get(c, key):
-    return c.get(key) if isinstance(c, dict) else getattr(c, key, None)
-
-
-def _values(c) -> list[str]:
-    return [o["value"] if isinstance(o, dict) else o.value for o in _get(c, "options") or []]
-
-
-def _code(move) -> str:
-    return json.dumps(move, separators=(",", ":"))
-
-
 async def ui_play(member, channel, gid, move):
     """Play ``move`` the way a player does: open 'My hand & moves' and use the button or menu
     that carries it (an offer goes through the family menu, then the price menu)."""
     panel = (await open_hand(member, channel, gid)).response
-    code = _code(move)
-    for c in _components(panel):
-        if _get(c, "custom_id") == f"bx:{gid}:{code}":
-            return await member.click(panel, custom_id=_get(c, "custom_id"))
-        if code in _values(c):
-            return await member.select(panel, [code], custom_id=_get(c, "custom_id"))
+    code = move_code(move)
+    for c in components(panel):
+        if component_field(c, "custom_id") == f"bx:{gid}:{code}":
+            return await member.click(panel, custom_id=component_field(c, "custom_id"))
+        if code in option_values(c):
+            return await member.select(panel, [code], custom_id=component_field(c, "custom_id"))
     if move["type"] == "offer":
-        [family_menu] = [c for c in _components(panel) if (_get(c, "custom_id") or "").startswith("bof:")]
-        prices = await member.select(panel, [move["family"]], custom_id=_get(family_menu, "custom_id"))
+        [family_menu] = [c for c in components(panel) if (component_field(c, "custom_id") or "").startswith("bof:")]
+        prices = await member.select(panel, [move["family"]], custom_id=component_field(family_menu, "custom_id"))
         assert prices.ephemeral and "Your price" in prices.response.content, prices.response.content
-        for c in _components(prices.response):
-            if code in _values(c):
-                return await member.select(prices.response, [code], custom_id=_get(c, "custom_id"))
+        for c in components(prices.response):
+            if code in option_values(c):
+                return await member.select(prices.response, [code], custom_id=component_field(c, "custom_id"))
     raise AssertionError(f"the panel of {member.name} does not offer {move}")
 
 

@@ -165,7 +165,10 @@ def test_1889_map_loads(m):
     assert (m.printed["F9"].colour, m.printed["F9"].label, m.printed["F9"].nodes[0].slots) == ("green", "K", 2)
     assert m.printed["K4"].label == "T" and m.printed["I4"].label == "H"
     assert {c for c, t in m.printed.items() if t.colour == "red"} == {"F1", "J1", "L7"}
-    assert m.private_blocks == {"K4": "TR", "C4": "ER"}
+    # which private blocks which hex is the private's ability (companies.json), not a map fact
+    from engines.e18xx.companies import load_title
+    blocks = {h: p.id for p in load_title("1889").privates for a in p.abilities_of("blocks_hexes") for h in a["hexes"]}
+    assert blocks == {"K4": "TR", "C4": "ER"}
     assert m.phase_colours["2"] == YELLOW and m.phase_colours["D"] == BROWN
     # every hex name has letter index + number even on this map
     assert all(sum(hexes.doubled(c)) % 2 == 1 for c in m.printed)

@@ -12,7 +12,7 @@ import pytest
 from bot.app import create_bot
 from cogs.tokai import STALE
 from engines.tokai.engine import point_name, price
-from tests.helpers import open_hand, start_table, table_message
+from tests.helpers import component_field, components, move_code, open_hand, option_values, start_table, table_message
 
 
 @pytest.fixture
@@ -20,39 +20,22 @@ def simcord_bot(settings):
     return create_bot(settings, sync_on_start=True, rng=random.Random(11))
 
 
-def _components(message):
-    for row in message.components:
-        yield from row["components"] if isinstance(row, dict) else getattr(row, "children", [])
-
-
-def _get(c, key):
-    return c.get(key) if isinstance(c, dict) else getattr(c, key, None)
-
-
-def _values(c) -> list[str]:
-    return [o["value"] if isinstance(o, dict) else o.value for o in _get(c, "options") or []]
-
-
-def _code(move) -> str:
-    return json.dumps(move, separators=(",", ":"))
-
-
 async def use(member, panel, move):
     """Press the button or pick the menu option of ``panel`` that carries ``move``."""
-    code = _code(move)
-    for c in _components(panel):
-        cid = _get(c, "custom_id") or ""
+    code = move_code(move)
+    for c in components(panel):
+        cid = component_field(c, "custom_id") or ""
         if cid.startswith("tx:") and cid.endswith(":" + code):
             return await member.click(panel, custom_id=cid)
-        if code in _values(c):
+        if code in option_values(c):
             return await member.select(panel, [code], custom_id=cid)
     raise AssertionError(f"the panel of {member.name} does not offer {move}")
 
 
 def first_option(panel) -> tuple[str, str]:
     """(custom id, value) of the first option of the panel's first menu."""
-    menu = next(c for c in _components(panel) if _values(c))
-    return _get(menu, "custom_id"), _values(menu)[0]
+    menu = next(c for c in components(panel) if option_values(c))
+    return component_field(menu, "custom_id"), option_values(menu)[0]
 
 
 async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatch):
@@ -105,8 +88,8 @@ async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatc
     # a stale button: its step is over, so only the clicker hears why, and nothing changes
     posts = len(ch.history())
     member, old = stale
-    button = next(c for c in _components(old) if (_get(c, "custom_id") or "").startswith("tx:"))
-    r = await member.click(old, custom_id=_get(button, "custom_id"))
+    button = next(c for c in components(old) if (component_field(c, "custom_id") or "").startswith("tx:"))
+    r = await member.click(old, custom_id=component_field(button, "custom_id"))
     assert r.ephemeral and r.response.content == STALE
     assert len(ch.history()) == posts and (await state())["event_no"] == s["event_no"]
 

@@ -113,16 +113,8 @@ def test_fare_paid_to_another_player():
 
 
 def test_short_player_sells_to_the_bank():
-    s = opening()
-    s["players"][0]["riding"] = []
-    s["owners"]["jr_tokaido"] = 1
-    s["players"][1]["cards"].append("jr_tokaido")
-    s = to_destination(s, "kariya")
-    s = E.apply(s, CHANCE, dice([4, 5]))
-    s = E.apply(s, 0, {"type": "move", "to": "kariya"})
-    s["players"][0]["cash"] = 0
-    s = E.apply(s, 0, {"type": "pass"})
-    assert s["turn"]["stage"] == "sell" and s["current"] == 0
+    s = short_of_money()
+    assert s["current"] == 0
     cards = s["players"][0]["cards"]
     auctions = [{"type": "auction", "card": c} for c in cards]
     assert E.legal(s, 0) == [{"type": "sell", "card": c} for c in cards] + auctions
