@@ -1,4 +1,8 @@
-"""``python -m bot replay LOG``: replay an exported game log and summarise it."""
+"""``python -m bot replay LOG``: replay an exported game log and summarise it.
+
+LOG is either our own export (``/game export``) or a game exported from 18xx.games (it has a ``title`` and
+``actions`` that name their ``entity_type``), which is replayed through the 18xx engine to its final scores.
+"""
 from __future__ import annotations
 
 import json
@@ -16,6 +20,10 @@ def replay_file(path: str | Path) -> tuple[dict[str, Any], bool]:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
         if not isinstance(doc, dict):
             return {"error": f"{not_a_log}."}, False
+        from engines.e18xx.replay import is_18xx_export
+
+        if is_18xx_export(doc):
+            return replay_18xx(doc)
         engine, state = replay_export(doc)
     except (OSError, json.JSONDecodeError) as e:
         return {"error": f"Cannot read {path}: {e}"}, False
@@ -29,3 +37,25 @@ def replay_file(path: str | Path) -> tuple[dict[str, Any], bool]:
         return {"illegal": {"position": e.position, "seat": e.seat, "action": e.action, "sentence": e.sentence}}, False
     return {"game": engine.name, "players": doc.get("players"), "actions": len(doc["actions"]),
             "over": engine.is_over(state), "scores": engine.scores(state), "public": engine.public(state)}, True
+
+
+def replay_18xx(doc: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """An 18xx.games export: final scores keyed by the site's player ids, and why the game ended."""
+    from engines.e18xx.replay import ReplayFailed, UnknownTitle
+    from engines.e18xx.replay import replay_export as replay_site_export
+
+    try:
+        recorded, done = replay_site_export(doc)
+    except (UnknownTitle, ReplayFailed) as e:
+        return {"error": str(e)}, False
+    except (KeyError, TypeError, ValueError) as e:
+        return {"error": f"This 18xx.games export cannot be read ({type(e).__name__}: {e})."}, False
+    result: dict[str, Any] = {
+        "title": recorded.title, "game": recorded.game_id, "players": [p.id for p in recorded.players],
+        "actions": done.actions, "over": done.game_end_reason is not None,
+        "game_end_reason": done.game_end_reason, "scores": {str(pid): score for pid, score in done.scores.items()},
+    }
+    if recorded.result:
+        result["matches_recorded"] = (done.scores == recorded.result
+                                      and done.game_end_reason == recorded.game_end_reason)
+    return result, True

@@ -20,6 +20,7 @@ from engines.e18xx.board import (
     load_map,
     token_problem,
 )
+from engines.e18xx.companies import load_title
 from engines.e18xx.tiles import parse_tile, upgrade_rotations, upgrades_to
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx"
@@ -165,11 +166,11 @@ def test_1889_map_loads(m):
     assert (m.printed["F9"].colour, m.printed["F9"].label, m.printed["F9"].nodes[0].slots) == ("green", "K", 2)
     assert m.printed["K4"].label == "T" and m.printed["I4"].label == "H"
     assert {c for c, t in m.printed.items() if t.colour == "red"} == {"F1", "J1", "L7"}
-    # which private blocks which hex is the private's ability (companies.json), not a map fact
-    from engines.e18xx.companies import load_title
-    blocks = {h: p.id for p in load_title("1889").privates for a in p.abilities_of("blocks_hexes") for h in a["hexes"]}
+    # which private blocks which hex, and each phase's tile colours, are the title's (companies.json)
+    title = load_title("1889")
+    blocks = {h: p.id for p in title.privates for a in p.abilities_of("blocks_hexes") for h in a["hexes"]}
     assert blocks == {"K4": "TR", "C4": "ER"}
-    assert m.phase_colours["2"] == YELLOW and m.phase_colours["D"] == BROWN
+    assert title.phase("2").tiles == YELLOW and title.phase("D").tiles == BROWN
     # every hex name has letter index + number even on this map
     assert all(sum(hexes.doubled(c)) % 2 == 1 for c in m.printed)
 

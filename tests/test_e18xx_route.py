@@ -14,6 +14,7 @@ import pytest
 from engines.base import RuleError
 from engines.e18xx import hexes
 from engines.e18xx.board import Board, legal_lays, legal_tokens, load_map
+from engines.e18xx.companies import load_title
 from engines.e18xx.route import (
     Route,
     all_routes,
@@ -324,7 +325,7 @@ def test_router_beats_the_recorded_runs_of_314(m):
             copy = action["city"].rsplit("-", 1)[0]
             board = board.place_token(hex_of_copy.get(copy) or copy.split("-")[0], action["entity"])
         elif kind == "run_routes":
-            corp, colours = action["entity"], m.phase_colours[phase_at[action["id"]]]
+            corp, colours = action["entity"], load_title("1889").phase(phase_at[action["id"]]).tiles
             recorded = sum(r["revenue"] for r in action["routes"])
             total, _ = best_runs(board, corp, [r["train"] for r in action["routes"]], colours)
             checked += 1

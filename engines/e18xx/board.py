@@ -33,11 +33,9 @@ class MapDef:
     printed: Mapping[str, TileDef]  # hex -> preprinted tile, named after the hex
     names: Mapping[str, str]
     homes: Mapping[str, str]  # corporation -> home hex
-    private_blocks: Mapping[str, str]  # hex -> private company that blocks it
     tiles: Mapping[str, TileDef]
     counts: Mapping[str, int]
     tile_rules: Mapping[str, str]  # tile -> optional rule it needs
-    phase_colours: Mapping[str, tuple[str, ...]]  # phase -> tile colours it allows
     impassable: frozenset[str]  # colours a neighbour can only be entered where its own track faces back
 
     def neighbour(self, coord: str, edge: int) -> str | None:
@@ -69,11 +67,9 @@ def map_from_json(data: dict) -> MapDef:
         printed={coord: parse_tile(coord, text) for coord, text in data["hexes"].items()},
         names=dict(data.get("names", {})),
         homes=dict(data.get("homes", {})),
-        private_blocks=dict(data.get("private_blocks", {})),
         tiles={name: parse_tile(name, entry["def"]) for name, entry in data["tiles"].items()},
         counts={name: entry["count"] for name, entry in data["tiles"].items()},
         tile_rules={name: entry["rule"] for name, entry in data["tiles"].items() if "rule" in entry},
-        phase_colours={phase: tuple(colours) for phase, colours in data["phase_tile_colours"].items()},
         impassable=frozenset(data.get("impassable_colours", ())),
     )
 

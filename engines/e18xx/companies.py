@@ -35,7 +35,6 @@ Holdings = dict[str, list[str]]
 class Corporation:
     id: str
     name: str
-    home: str
     tokens: tuple[int, ...]  # cost of each token in the order they are used; the first is the home token
     float_percent: int
     holding_limit_percent: int
@@ -212,7 +211,7 @@ def load_title(title: str = "1889") -> Title:
 def title_from_data(data: Mapping[str, Any]) -> Title:
     corporations = tuple(
         Corporation(
-            id=c["id"], name=c["name"], home=c["home"], tokens=tuple(c["tokens"]),
+            id=c["id"], name=c["name"], tokens=tuple(c["tokens"]),
             float_percent=c["float_percent"], holding_limit_percent=c["holding_limit_percent"],
             share_percents=tuple(c["shares"]), color=c.get("color", ""), text_color=c.get("text_color", ""),
         )

@@ -1,0 +1,125 @@
+"""Emergency money and bankruptcy (import notes §11.6-11.7).
+
+A corporation that must buy a train and cannot pay the depot's cheapest from its treasury gets its president's
+money. He may sell shares for it, but no sale may cost him a presidency and none may raise more than needed (the
+same sale less one share would already cover the shortfall). When even all he could sell cannot pay, he goes
+bankrupt: his sellable shares go to the pool (presidencies may change now), his cash to the bank, and the game
+ends at once.
+"""
+from __future__ import annotations
+
+from engines.base import Action, RuleError
+from engines.e18xx import stock, trains
+from engines.e18xx.companies import SHARE_PERCENT, sale_bundles, sale_proceeds
+from engines.e18xx.state import BANK, G
+
+
+def in_emergency(g: G, seat: int, cid: str) -> None:
+    if g.round["step"] != "trains" or not trains.emergency(g, cid):
+        raise RuleError(f"Shares are sold in an operating round only to pay for {cid}'s train.")
+
+
+def emergency_sale_problem(g: G, seat: int, cid: str, corp_id: str, certs: list[str], percent: int) -> str | None:
+    problem = stock.sale_problem(g, seat, corp_id, certs, percent)
+    if problem:
+        return problem
+    key = g.key(seat)
+    if g.corp(corp_id)["president"] == key:
+        if g.cdef(corp_id).president_cert in certs:
+            return f"Selling that would cost you the presidency of {corp_id}."
+        left = g.percent(corp_id, key) - percent
+        others = [pct for holder, pct in player_percents(g, corp_id).items() if holder != key]
+        if others and max(others) > left:
+            return f"Selling that would cost you the presidency of {corp_id}."
+    need = trains.shortfall(g, cid)
+    if need <= 0:
+        return f"You and {cid} can already pay for the train."
+    price = g.price(corp_id)
+    if sale_proceeds(price, percent - SHARE_PERCENT) >= need:
+        return f"Sell no more than you need: {g.money(need)}."
+    return None
+
+
+def player_percents(g: G, cid: str) -> dict[str, int]:
+    return {h: g.percent(cid, h) for h in g.corp(cid)["shares"] if h.isdigit()}
+
+
+def emergency_sale(g: G, seat: int, cid: str, action: Action) -> None:
+    in_emergency(g, seat, cid)
+    corp_id, certs, percent = stock.read_sale(g, action)
+    problem = emergency_sale_problem(g, seat, cid, corp_id, certs, percent)
+    if problem:
+        raise RuleError(problem)
+    stock.sell(g, seat, corp_id, certs, percent)
+    resort(g)
+
+
+def resort(g: G) -> None:
+    """After a price fell, corporations still to operate this round are put back in price order."""
+    r = g.round
+    done = r["order"][: r["index"] + 1]
+    r["order"] = done + g.operating_order(r["order"][r["index"] + 1:])
+
+
+def sellable(g: G, seat: int, cid: str) -> list[Action]:
+    """The emergency sales open to the president of `cid` now."""
+    moves = []
+    key = g.key(seat)
+    for corp_id, corp in g.s["corps"].items():
+        held = corp["shares"].get(key, [])
+        if not held or g.cell(corp_id) is None:
+            continue
+        seen = set()
+        for certs, percent in sale_bundles(g.cdef(corp_id), held):
+            if percent not in seen and emergency_sale_problem(g, seat, cid, corp_id, certs, percent) is None:
+                seen.add(percent)
+                moves.append({"type": "sell_shares", "shares": certs, "percent": percent})
+    return moves
+
+
+def liquidity(g: G, seat: int, cid: str) -> int:
+    """What the president could still raise by emergency sales (largest sale per corporation)."""
+    key = g.key(seat)
+    total = 0
+    for corp_id, corp in g.s["corps"].items():
+        held = corp["shares"].get(key, [])
+        if not held or g.cell(corp_id) is None:
+            continue
+        best = 0
+        for certs, percent in sale_bundles(g.cdef(corp_id), held):
+            if stock.sale_problem(g, seat, corp_id, certs, percent) is None and not (
+                    corp["president"] == key and loses_presidency(g, corp_id, key, certs, percent)):
+                best = max(best, sale_proceeds(g.price(corp_id), percent))
+        total += best
+    return total
+
+
+def loses_presidency(g: G, corp_id: str, key: str, certs: list[str], percent: int) -> bool:
+    if g.cdef(corp_id).president_cert in certs:
+        return True
+    others = [pct for holder, pct in player_percents(g, corp_id).items() if holder != key]
+    return bool(others) and max(others) > g.percent(corp_id, key) - percent
+
+
+def may_go_bankrupt(g: G, seat: int, cid: str) -> bool:
+    return trains.emergency(g, cid) and trains.shortfall(g, cid) > liquidity(g, seat, cid)
+
+
+def bankrupt(g: G, seat: int, cid: str, action: Action) -> None:
+    in_emergency(g, seat, cid)
+    if not may_go_bankrupt(g, seat, cid):
+        raise RuleError(f"You can still raise the money for {cid}'s train.")
+    key = g.key(seat)
+    g.event(f"[0] cannot pay for {cid}'s train and goes bankrupt.", seat)
+    for corp_id, corp in g.s["corps"].items():
+        held = corp["shares"].get(key, [])
+        if not held or g.cell(corp_id) is None:
+            continue
+        options = [(percent, certs) for certs, percent in sale_bundles(g.cdef(corp_id), held)
+                   if stock.sale_problem(g, seat, corp_id, certs, percent) is None]
+        if options:
+            percent, certs = max(options, key=lambda o: o[0])
+            stock.sell(g, seat, corp_id, certs, percent)
+    g.pay(key, BANK, g.s["cash"][seat])
+    g.s["bankrupt"].append(seat)
+    g.s["over"] = "bankrupt"

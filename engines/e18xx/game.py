@@ -1,0 +1,258 @@
+"""Shikoku 1889, the first 18xx title of the engine (rules: docs/rules/1889.md).
+
+The rounds live in auction.py, stock.py and operating.py, what happens between them in rounds.py, the
+state in state.py. Actions mirror 18xx.games's (import notes §3.1): bid, par, buy_shares, sell_shares,
+lay_tile, place_token, run_routes, dividend, buy_train, buy_company, discard_train, bankrupt, pass, end_game.
+The acting seat is the player; a corporation's action is its president's, a private's its owner's, and an
+action may name its corporation or private in `entity` / `entity_type` as the site's do.
+
+A live game checks everything and computes route revenue itself. A replay of a recorded 18xx.games log
+(`trusted` in the state, set only by engines/e18xx/replay.py) does what the site does while loading a game:
+it skips connectivity, rotation, blocking and route legality and takes a route's recorded revenue.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
+from engines.e18xx import auction, operating, privates, rounds, stock, trains
+from engines.e18xx.companies import IPO, can_gain
+from engines.e18xx.state import BANK, G, new_state
+
+TITLE_ID = "1889"
+
+
+class Shikoku1889(Engine):
+    name = "1889"
+    title = "Shikoku 1889"
+    min_players = 2
+    max_players = 6
+    data_version = 1
+    options = (
+        Option("beginner_game", "the Beginner Game: privates dealt at random instead of auctioned, no abilities",
+               False, (False, True)),
+    )
+
+    # ---- setup and turns --------------------------------------------------------------------------------
+
+    def setup(self, options: dict[str, Any], seats: int) -> State:
+        opts = self.check_setup(options, seats)
+        state = new_state(TITLE_ID, seats, bool(opts["beginner_game"]))
+        g = G(state)
+        if g.beginner:
+            state["round"] = {"kind": "deal"}  # the chance seat shuffles the privates first
+        else:
+            auction.start(g)
+        return state
+
+    def awaiting(self, state: State) -> Awaiting:
+        g = G(state)
+        kind = g.round["kind"]
+        if kind == "deal":
+            deal = ChanceRequest("shuffle", len(state["privates"]), reason="deal the private companies")
+            return Awaiting(chance=deal)
+        if kind == "auction":
+            return Awaiting(frozenset({auction.acting(g)}), prompt="bid for a private company or pass")
+        if kind == "stock":
+            return Awaiting(frozenset({stock.acting(g)}), prompt=f"stock round {g.round['turn']}: buy, sell or pass")
+        if kind == "operating":
+            seats = operating.acting(g)
+            if trains.crowded(g):
+                return Awaiting(seats, prompt="discard trains down to the limit")
+            if g.round["special"]:
+                return Awaiting(seats, prompt="lay Ehime Railway's tile or pass")
+            cid = operating.current(g)
+            return Awaiting(seats, prompt=f"{cid} operates: {g.round['step']}")
+        return Awaiting()
+
+    def can_act(self, state: State, seat: int) -> bool:
+        return seat in self.awaiting(state).seats or bool(self._anytime(G(state), seat))
+
+    # ---- actions ----------------------------------------------------------------------------------------
+
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        g = G(state)
+        kind = g.round["kind"]
+        if seat == CHANCE:
+            self._deal(g, action)
+        elif action["type"] == "end_game":
+            if not g.trusted:
+                raise RuleError("A game here ends when a player goes bankrupt or after the bank breaks.")
+            g.s["over"] = "manually_ended"
+        elif action["type"] == "buy_shares" and action.get("entity_type") == "company":
+            self._exchange(g, seat, action)
+        elif action["type"] == "lay_tile" and action.get("entity_type") == "company" and kind == "stock":
+            privates.lay_with_private(g, seat, action, in_track_of=None)
+        elif kind == "auction":
+            auction.apply(g, seat, action)
+        elif kind == "stock":
+            stock.apply(g, seat, action)
+        elif kind == "operating":
+            operating.apply(g, seat, action)
+        else:
+            raise RuleError("The game is over.")
+        rounds.settle(g)
+
+    def _deal(self, g: G, action: Action) -> None:
+        """Beginner Game: the privates in title order, shuffled; seat i gets the i-th and pays its face value."""
+        if action.get("type") != "shuffle":
+            raise RuleError("The private companies are dealt by a shuffle.")
+        kept = list(g.s["privates"])
+        order = action.get("order")
+        if not isinstance(order, list) or sorted(order) != list(range(len(kept))):
+            raise RuleError("A shuffle must be a permutation of the private companies.")
+        for seat in range(g.n):
+            pid = kept[order[seat]]
+            g.pay(g.key(seat), BANK, g.s["privates"][pid]["value"])
+            g.s["privates"][pid]["owner"] = g.key(seat)
+            g.event(f"[0] is dealt {g.pdef(pid).name} and pays {g.money(g.s['privates'][pid]['value'])}.", seat)
+        stock.start(g, 1)
+
+    def _exchange(self, g: G, seat: int, action: Action) -> None:
+        """Dougo Railway: its owner swaps it for an IR share from the IPO, at any time; the private closes."""
+        pid = action.get("entity")
+        ability = g.ability(pid, "exchange_for_share") if pid in g.s["privates"] else None
+        if ability is None:
+            raise RuleError("That private company cannot be exchanged for a share.")
+        if g.s["privates"][pid]["owner"] != g.key(seat):
+            raise RuleError(f"You do not own {g.pdef(pid).name}.")
+        cid = ability["corporation"]
+        shares = action.get("shares")
+        held = g.corp(cid)["shares"].get(IPO, [])
+        if not isinstance(shares, list) or len(shares) != 1 or shares[0] not in held:
+            raise RuleError(f"{g.pdef(pid).name} is exchanged for one {cid} share from the IPO.")
+        cdef = g.cdef(cid)
+        if not can_gain(cdef, g.corp(cid)["shares"], g.key(seat), cdef.cert_percent(shares[0]), g.cell(cid),
+                        g.cert_count(seat), g.cert_limit, exchange=True):
+            raise RuleError(f"You may hold at most {cdef.holding_limit_percent}% of {cid}.")
+        g.transfer(cid, shares, IPO, g.key(seat))
+        g.s["privates"][pid]["closed"] = True
+        g.event(f"[0] exchanges {g.pdef(pid).name} for a {cid} share.", seat)
+        stock.check_float(g, cid)
+
+    def _anytime(self, g: G, seat: int) -> list[Action]:
+        """Moves a private's owner may make out of turn: the Dougo exchange; Mitsubishi's port in a stock round."""
+        if g.s["over"] or g.round["kind"] not in ("stock", "operating", "auction"):
+            return []
+        moves: list[Action] = []
+        for pid, p in g.s["privates"].items():
+            ability = g.ability(pid, "exchange_for_share")
+            if ability and p["owner"] == g.key(seat) and g.round["kind"] != "auction":
+                cid = ability["corporation"]
+                cert = g.ipo_cert(cid)
+                cdef = g.cdef(cid)
+                if cert and can_gain(cdef, g.corp(cid)["shares"], g.key(seat), cdef.cert_percent(cert), g.cell(cid),
+                                     g.cert_count(seat), g.cert_limit, exchange=True):
+                    moves.append({"type": "buy_shares", "entity": pid, "entity_type": "company", "shares": [cert]})
+        if g.round["kind"] == "stock":
+            moves += privates.private_lays(g, seat)
+        return moves
+
+    # ---- what a seat may do -----------------------------------------------------------------------------
+
+    def legal(self, state: State, seat: int) -> list[Action]:
+        g = G(state)
+        kind = g.round["kind"]
+        moves: list[Action] = []
+        if kind == "auction":
+            moves = auction.legal(g, seat)
+        elif kind == "stock":
+            moves = stock.legal(g, seat)
+        elif kind == "operating":
+            moves = operating.legal(g, seat)
+        extra = [m for m in self._anytime(g, seat) if m not in moves]
+        if moves and moves[-1]["type"] == "pass":
+            return [*moves[:-1], *extra, moves[-1]]
+        return [*moves, *extra]
+
+    def auto_action(self, state: State, seat: int) -> Action | None:
+        g = G(state)
+        module = rounds.MODULES.get(g.round["kind"])
+        return module.auto(g, seat) if module else None
+
+    def scores(self, state: State) -> list[int] | None:
+        if not state["over"]:
+            return None
+        g = G(state)
+        return [g.value(seat) for seat in range(g.n)]
+
+    # ---- what everyone sees -----------------------------------------------------------------------------
+
+    def public(self, state: State) -> dict[str, Any]:
+        g = G(state)
+        module = rounds.MODULES.get(g.round["kind"])
+        round_view = module.describe(g) if module else dict(g.round)
+        corps = {}
+        for cid, c in state["corps"].items():
+            cell = g.cell(cid)
+            corps[cid] = {
+                "cash": c["cash"], "trains": list(c["trains"]), "par": c["par"], "floated": c["floated"],
+                "price": cell.price if cell else None, "price_cell": cell.id if cell else None,
+                "president": g.president(cid), "ipo_percent": g.percent(cid, IPO),
+                "pool_percent": g.percent(cid, "pool"),
+                "tokens_left": len(g.cdef(cid).tokens) - operating.tokens_used(g, cid),
+                "privates": g.privates_of(cid),
+            }
+        players = []
+        for seat in range(g.n):
+            key = g.key(seat)
+            players.append({
+                "seat": seat, "cash": state["cash"][seat], "certificates": g.cert_count(seat),
+                "shares": {cid: g.percent(cid, key) for cid in state["corps"] if g.percent(cid, key)},
+                "privates": g.privates_of(key), "value": g.value(seat),
+            })
+        return {
+            "title": g.title.name, "round": round_view, "phase": state["depot"]["phase"],
+            "train_limit": trains.train_limit(g), "bank": state["bank"], "bank_broken": state["bank_broken"],
+            "order": list(state["order"]), "cert_limit": g.cert_limit, "players": players, "corporations": corps,
+            "privates": {pid: dict(p) for pid, p in state["privates"].items()},
+            "market": {cell: list(cs) for cell, cs in state["market"].items()}, "board": state["board"],
+            "depot": {"offer": trains.depot_offer(g), "upcoming": list(state["depot"]["trains"]),
+                      "discards": list(state["depot"]["discards"])},
+            "over": state["over"], "events": [dict(e) for e in state["events"][-20:]],
+        }
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        return self.public(state)  # an 18xx game has no secrets
+
+    def label(self, action: Action) -> str:
+        kind = action.get("type")
+        if kind == "pass":
+            return "Pass"
+        if kind == "bid":
+            return f"Bid ¥{action.get('price')} for {action.get('company')}"
+        if kind == "par":
+            price = str(action.get("share_price", "")).split(",")[0]
+            return f"Start {action.get('corporation')} at ¥{price}"
+        if kind == "buy_shares":
+            if action.get("entity_type") == "company":
+                return f"Exchange {action.get('entity')} for {', '.join(action.get('shares', []))}"
+            return f"Buy {', '.join(action.get('shares', []))}"
+        if kind == "sell_shares":
+            shares = action.get("shares") or ["?"]
+            return f"Sell {action.get('percent')}% of {shares[0].rpartition('_')[0]}"
+        if kind == "lay_tile":
+            who = f"{action['entity']}: " if action.get("entity_type") == "company" else ""
+            return f"{who}Tile {action.get('tile')} on {action.get('hex')}, rotation {action.get('rotation')}"
+        if kind == "place_token":
+            return f"Token on {action.get('hex')}"
+        if kind == "run_routes":
+            stops = sum(len(r.get("connections") or []) + 1 for r in action.get("routes", []) if r.get("connections"))
+            return f"Run {len(action.get('routes', []))} train(s) ({stops} stops)"
+        if kind == "dividend":
+            return "Pay out" if action.get("kind") == "payout" else "Withhold"
+        if kind == "buy_train":
+            trade = f" trading in {action['exchange']}" if action.get("exchange") else ""
+            return f"Buy train {action.get('train')} for ¥{action.get('price')}{trade}"
+        if kind == "buy_company":
+            return f"Buy {action.get('company')} for ¥{action.get('price')}"
+        if kind == "discard_train":
+            return f"{action.get('entity')}: discard train {action.get('train')}"
+        if kind == "bankrupt":
+            return "Declare bankruptcy"
+        return super().label(action)
+
+
+def trusted(state: State) -> State:
+    """The state marked as a replay of a recorded log (only engines/e18xx/replay.py calls this)."""
+    return {**state, "trusted": True}

@@ -1,0 +1,44 @@
+"""A tile lay as an action: reading it, what a replay still checks, and what it costs."""
+from __future__ import annotations
+
+from engines.base import Action, RuleError
+from engines.e18xx.state import G
+from engines.e18xx.tiles import upgrades_to
+
+
+def read_lay(action: Action) -> tuple[str, str, int]:
+    coord, tile, rotation = action.get("hex"), action.get("tile"), action.get("rotation", 0)
+    if not isinstance(coord, str) or not isinstance(tile, str):
+        raise RuleError("A tile lay names a hex and a tile.")
+    if not isinstance(rotation, int) or isinstance(rotation, bool) or rotation not in range(6):
+        raise RuleError("A rotation is 0 to 5.")
+    return coord, tile, rotation
+
+
+def check_upgrade(g: G, coord: str, tile: str, special: bool = False) -> None:
+    """What a replay still checks: the tile exists and is left, its colour is allowed, it can replace the old."""
+    board = g.board
+    if coord not in g.map.printed:
+        raise RuleError(f"{coord} is not on the map.")
+    supply = board.supply(g.optional_rules)
+    if supply.get(tile, 0) <= 0:
+        raise RuleError(f"No tile {tile} is left.")
+    new = g.map.tiles[tile]
+    if new.colour not in g.colours:
+        raise RuleError(f"{new.colour.capitalize()} tiles are not available in this phase.")
+    if not upgrades_to(board.tile(coord), new, special):
+        raise RuleError(f"Tile {tile} cannot replace tile {board.tile(coord).name} on {coord}.")
+
+
+def lay_cost(g: G, cid: str, coord: str) -> int:
+    """The cost printed on what is replaced, less a private's terrain discount."""
+    old = g.board.tile(coord)
+    cost = old.cost
+    for pid in g.privates_of(cid):
+        discount = g.ability(pid, "terrain_discount")
+        if not discount or not cost:
+            continue
+        exact = discount.get("only_if_terrain_is_exactly")
+        if (old.terrain == (discount["terrain"],)) if exact else discount["terrain"] in old.terrain:
+            cost = max(0, cost - discount["amount"])
+    return cost

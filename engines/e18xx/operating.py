@@ -1,0 +1,513 @@
+"""The operating round (import notes §11.4-11.5): each floated corporation in price order lays track, places a
+token, runs its trains, pays or withholds, and buys trains; in phases 3-4 it may also buy private companies.
+Emergency money and bankruptcy are in emergency.py, the privates' tile lays in privates.py.
+
+At the start of each operating round the privates pay their revenue and newly floated corporations put their
+home token down. A step with nothing possible is skipped; `pass` ends the current step. A corporation without
+a train that has a route must buy one, its president paying what the treasury lacks (selling shares if needed),
+and goes bankrupt when even that cannot pay for the cheapest train.
+
+Round state: turn (the stock round number), or / of (this round in its set), order [corporations],
+index (the one operating), step, laid, tokened, revenue (None until the trains ran), runs, special
+({company, seat}: ER's tile lay right after a corporation bought it).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Action, RuleError
+from engines.e18xx import emergency, lays, privates, trains
+from engines.e18xx.board import Lay, lay_problem, legal_lays, legal_tokens, token_problem
+from engines.e18xx.companies import dividend_payouts
+from engines.e18xx.route import best_runs, check_runs, route_from_connections, route_revenue
+from engines.e18xx.route import train as route_train
+from engines.e18xx.state import BANK, G
+
+STEPS = ("track", "token", "routes", "dividend", "trains", "companies")
+STEP_OF = {"lay_tile": "track", "place_token": "token", "run_routes": "routes", "dividend": "dividend",
+           "buy_train": "trains", "sell_shares": "trains", "bankrupt": "trains"}
+
+
+# ---- the round ----------------------------------------------------------------------------------------
+
+def start(g: G, turn: int, number: int, of: int) -> None:
+    g.s["round"] = {"kind": "operating", "turn": turn, "or": number, "of": of, "order": [], "index": 0,
+                    "step": STEPS[0], "laid": False, "tokened": False, "revenue": None, "runs": [], "special": None}
+    g.event(f"Operating round {turn}.{number} begins.")
+    g.pay_private_revenue()
+    for cid in g.floated():
+        if not g.board.token_nodes(cid):
+            home = g.map.homes[cid]
+            g.set_board(g.board.place_token(home, cid))
+            g.event(f"{cid} places its home token on {g.map.place(home)}.")
+    order = g.operating_order(g.floated())
+    g.round["order"] = order
+    for corp in g.s["corps"].values():
+        corp["operated"] = False
+    if order:
+        g.event(f"Operating order: {', '.join(order)}.")
+
+
+def current(g: G) -> str | None:
+    r = g.round
+    return r["order"][r["index"]] if r["index"] < len(r["order"]) else None
+
+
+def finished(g: G) -> bool:
+    return current(g) is None and not trains.crowded(g)
+
+
+def acting(g: G) -> frozenset[int]:
+    r = g.round
+    crowd = trains.crowded(g)
+    if crowd:
+        return frozenset(g.president(cid) for cid in crowd)
+    if r["special"]:
+        return frozenset({r["special"]["seat"]})
+    cid = current(g)
+    return frozenset({g.president(cid)}) if cid else frozenset()
+
+
+def _next_step(g: G) -> None:
+    r = g.round
+    i = STEPS.index(r["step"])
+    if i + 1 < len(STEPS):
+        r["step"] = STEPS[i + 1]
+        return
+    cid = current(g)
+    g.corp(cid)["operated"] = True
+    r.update(index=r["index"] + 1, step=STEPS[0], laid=False, tokened=False, revenue=None, runs=[])
+
+
+def settle(g: G) -> None:
+    """Skip every step that offers nothing, and do the automatic ones (a withhold of nothing)."""
+    r = g.round
+    for _ in range(200):
+        if g.s["over"] or trains.crowded(g) or r["special"]:
+            return
+        cid = current(g)
+        if cid is None:
+            return
+        step = r["step"]
+        if step == "routes" and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
+            r["revenue"] = 0
+        if step == "dividend" and not r["revenue"]:
+            _withhold(g, cid, 0)
+        elif step_open(g, cid, step):
+            return
+        _next_step(g)
+
+
+def step_open(g: G, cid: str, step: str) -> bool:
+    r = g.round
+    if step == "track":
+        return not r["laid"] or privates.mf_pending(g, cid)
+    if step == "token":
+        return not r["tokened"] and can_token(g, cid)
+    if step == "routes":
+        return r["revenue"] is None
+    if step == "dividend":
+        return bool(r["revenue"])
+    if step == "trains":
+        return trains.must_buy(g, cid) or trains.can_buy_train(g, cid)
+    if step == "companies":
+        return bool(private_offers(g, cid))
+    return False
+
+
+# ---- what a corporation can do ------------------------------------------------------------------------
+
+def tokens_used(g: G, cid: str) -> int:
+    return len(g.board.token_nodes(cid))
+
+
+def next_token_cost(g: G, cid: str) -> int | None:
+    costs = g.cdef(cid).tokens
+    used = tokens_used(g, cid)
+    return costs[used] if used < len(costs) else None
+
+
+def can_token(g: G, cid: str) -> bool:
+    cost = next_token_cost(g, cid)
+    return cost is not None and cost <= g.corp(cid)["cash"] and bool(legal_tokens(g.board, cid))
+
+
+def private_offers(g: G, cid: str) -> list[str]:
+    """Privates `cid` may buy now: phases 3-4, held by a player, at least half their value affordable."""
+    if g.beginner or not g.phase.corporations_buy_privates:
+        return []
+    cash = g.corp(cid)["cash"]
+    president = g.corp(cid)["president"]
+    return [pid for pid, p in g.s["privates"].items()
+            if not p["closed"] and p["owner"] is not None and p["owner"].isdigit()
+            and (g.trusted or p["owner"] == president)  # at our tables, only the president's own privates
+            and g.title.private_price_range(g.pdef(pid))[0] <= cash]
+
+
+# ---- actions ------------------------------------------------------------------------------------------
+
+def apply(g: G, seat: int, action: Action) -> None:
+    kind = action["type"]
+    r = g.round
+    crowd = trains.crowded(g)
+    if kind == "discard_train" or crowd:
+        if not crowd:
+            raise RuleError("No corporation has too many trains.")
+        if kind != "discard_train":
+            raise RuleError(f"{', '.join(crowd)} must first discard down to the train limit.")
+        _discard(g, seat, action, crowd)
+        return
+    if r["special"]:
+        privates.special_step(g, seat, action)
+        return
+    cid = current(g)
+    if cid is None or seat != g.president(cid):
+        raise RuleError("It is not your turn.")
+    entity = action.get("entity")
+    if entity is not None and action.get("entity_type", "corporation") == "corporation" and entity != cid:
+        raise RuleError(f"{cid} is operating, not {entity}.")
+    if kind == "buy_company":
+        _buy_company(g, seat, cid, action)
+        return
+    if kind == "lay_tile" and action.get("entity_type") == "company":
+        privates.lay_with_private(g, seat, action, in_track_of=cid)
+        return
+    step = r["step"]
+    if kind == "pass":
+        if step in ("routes", "dividend"):
+            raise RuleError("Run your trains first." if step == "routes" else "Choose to pay out or withhold.")
+        if step == "trains" and trains.must_buy(g, cid):
+            raise RuleError(f"{cid} has no train and must buy one.")
+        _next_step(g)
+        return
+    wanted = STEP_OF.get(kind)
+    if wanted is None:
+        raise RuleError("That is not a move of an operating round.")
+    if wanted != step:
+        if g.trusted and STEPS.index(wanted) > STEPS.index(step):
+            while r["step"] != wanted:  # a recorded log may skip steps our reckoning keeps open
+                _next_step(g)
+        else:
+            raise RuleError(_step_hint(step))
+    {"lay_tile": _lay, "place_token": _token, "run_routes": _run, "dividend": _dividend, "buy_train": _buy_train,
+     "sell_shares": emergency.emergency_sale, "bankrupt": emergency.bankrupt}[kind](g, seat, cid, action)
+
+
+def _step_hint(step: str) -> str:
+    return {"track": "Now lay a tile or pass.", "token": "Now place a token or pass.",
+            "routes": "Now run your trains.", "dividend": "Now pay out or withhold.",
+            "trains": "Now buy trains or pass.", "companies": "Now buy a private company or pass."}[step]
+
+
+def _lay(g: G, seat: int, cid: str, action: Action) -> None:
+    r = g.round
+    if r["laid"]:
+        raise RuleError(f"{cid} has already laid a tile this turn.")
+    coord, tile, rotation = lays.read_lay(action)
+    board = g.board
+    if g.trusted:
+        lays.check_upgrade(g, coord, tile)
+    else:
+        problem = lay_problem(board, Lay(coord, tile, rotation), g.colours, cid, blocked=g.blocked_hexes(),
+                              optional_rules=g.optional_rules)
+        if problem:
+            raise RuleError(problem)
+    cost = lays.lay_cost(g, cid, coord)
+    g.pay(cid, BANK, cost)
+    g.set_board(board.lay_tile(coord, tile, rotation))
+    r["laid"] = True
+    g.event(f"{cid} lays tile {tile} on {g.map.place(coord)}{f' for {g.money(cost)}' if cost else ''}.")
+
+
+def _token(g: G, seat: int, cid: str, action: Action) -> None:
+    r = g.round
+    coord, node = action.get("hex"), action.get("city", 0)
+    if not isinstance(coord, str) or not isinstance(node, int):
+        raise RuleError("A token goes on a hex's city.")
+    cost = next_token_cost(g, cid)
+    if r["tokened"] or cost is None:
+        raise RuleError(f"{cid} has no token to place now.")
+    if g.trusted:
+        if coord not in g.map.printed or g.board.free_slot(coord, cid, node) is None:
+            raise RuleError(f"{cid} cannot place a token on {coord}.")
+    else:
+        problem = token_problem(g.board, cid, coord, node)
+        if problem:
+            raise RuleError(problem)
+    g.pay(cid, BANK, cost)
+    g.set_board(g.board.place_token(coord, cid, node))
+    r["tokened"] = True
+    g.event(f"{cid} places a token on {g.map.place(coord)} for {g.money(cost)}.")
+
+
+def _run(g: G, seat: int, cid: str, action: Action) -> None:
+    routes = action.get("routes")
+    if not isinstance(routes, list) or not all(isinstance(x, dict) for x in routes):
+        raise RuleError("Send the routes your trains run.")
+    owned = g.corp(cid)["trains"]
+    used = [x.get("train") for x in routes]
+    if any(t not in owned for t in used) or len(set(used)) != len(used):
+        raise RuleError(f"Each route needs one of {cid}'s trains ({', '.join(owned) or 'none'}), once.")
+    board, colours = g.board, g.colours
+    runs, total = [], 0
+    if g.trusted and all(isinstance(x.get("revenue"), int) for x in routes):
+        # 18xx.games trusts a recorded route's revenue while loading a game, and so do we.
+        for x in routes:
+            runs.append({"train": x["train"], "hexes": list(x.get("hexes") or []), "revenue": x["revenue"]})
+            total += x["revenue"]
+    else:
+        parsed = []
+        for x in routes:
+            try:
+                route = route_from_connections(board, x.get("connections") or [])
+            except (RuleError, IndexError, KeyError, TypeError):
+                raise RuleError(f"The route of train {x['train']} does not follow track on the board.") from None
+            parsed.append((route_train(x["train"]), route, x["train"]))
+        if not g.trusted:
+            check_runs(board, cid, [(t, route) for t, route, _ in parsed], colours)
+        for t, route, train_id in parsed:
+            revenue = route_revenue(board, route, t, colours)
+            runs.append({"train": train_id, "hexes": list(route.hexes), "revenue": revenue})
+            total += revenue
+    g.round["runs"], g.round["revenue"] = runs, total
+    g.event(f"{cid}'s trains earn {g.money(total)}.")
+
+
+def best_run_action(g: G, cid: str) -> Action:
+    """The auto-router's best runs for the corporation's trains, as a run_routes action."""
+    total, runs = best_runs(g.board, cid, g.corp(cid)["trains"], g.colours)
+    routes = []
+    for train_id, run in zip(g.corp(cid)["trains"], runs, strict=True):
+        if run.route is not None:
+            routes.append({"train": train_id, "connections": [list(c.hexes) for c in run.route.chains]})
+    return {"type": "run_routes", "routes": routes}
+
+
+def _dividend(g: G, seat: int, cid: str, action: Action) -> None:
+    kind = action.get("kind")
+    revenue = g.round["revenue"]
+    if kind == "payout":
+        to_players, to_corp = dividend_payouts(g.cdef(cid), g.corp(cid)["shares"], revenue)
+        for key, amount in to_players.items():
+            g.pay(BANK, key, amount)
+        g.pay(BANK, cid, to_corp)
+        before = g.price(cid)
+        g.move_price(cid, g.title.market.after_payout(g.cell(cid)))
+        g.event(f"{cid} pays out {g.money(revenue)} ({g.money(revenue // 10)} a share); "
+                f"its price goes from {g.money(before)} to {g.money(g.price(cid))}.")
+    elif kind == "withhold":
+        _withhold(g, cid, revenue)
+    else:
+        raise RuleError("A dividend is payout or withhold.")
+    _next_step(g)
+
+
+def _withhold(g: G, cid: str, revenue: int) -> None:
+    g.pay(BANK, cid, revenue)
+    before = g.price(cid)
+    g.move_price(cid, g.title.market.after_withhold(g.cell(cid)))
+    g.event(f"{cid} withholds {g.money(revenue)}; its price goes from {g.money(before)} to {g.money(g.price(cid))}.")
+
+
+def _buy_train(g: G, seat: int, cid: str, action: Action) -> None:
+    train_id, price, exchange = action.get("train"), action.get("price"), action.get("exchange")
+    if not isinstance(train_id, str) or not isinstance(price, int) or isinstance(price, bool):
+        raise RuleError("A train purchase names a train and a price.")
+    corp = g.corp(cid)
+    offer = trains.depot_offer(g)
+    seller = None
+    if exchange is not None and exchange not in corp["trains"]:
+        raise RuleError(f"{cid} has no train {exchange} to trade in.")
+    if train_id in offer:
+        try:
+            expected = trains.list_price(g, train_id, exchange)
+        except ValueError:
+            raise RuleError(f"Train {exchange} cannot be traded in for train {train_id}.") from None
+        if price != expected:
+            raise RuleError(f"Train {train_id} costs {g.money(expected)}.")
+    else:
+        seller = trains.owner_of_train(g, train_id)
+        if seller is None or seller == cid:
+            raise RuleError(f"Train {train_id} is not for sale.")
+        if (seller, train_id) not in trains.other_trains(g, cid):
+            raise RuleError(f"{cid} may buy trains only from corporations you also preside.")
+        if exchange is not None:
+            raise RuleError("Only the depot takes trains in trade.")
+        if price < 1:
+            raise RuleError("A train bought from another corporation costs at least 1.")
+    if len(corp["trains"]) - (exchange is not None) >= trains.train_limit(g):
+        raise RuleError(f"{cid} already has {len(corp['trains'])} trains, the limit.")
+    president = None
+    if price > corp["cash"]:
+        if not trains.must_buy(g, cid):
+            raise RuleError(f"{cid} has {g.money(corp['cash'])}; that train costs {g.money(price)}.")
+        if seller is not None or train_id not in trains.cheapest_depot_trains(g) or exchange is not None:
+            raise RuleError("With the president's money a corporation buys only the cheapest train in the depot.")
+        president = g.key(seat)
+        if corp["cash"] + g.s["cash"][seat] < price:
+            raise RuleError(f"{cid} and you together have {g.money(corp['cash'] + g.s['cash'][seat])}; "
+                            f"sell shares first, or go bankrupt if even that cannot pay {g.money(price)}.")
+    if exchange is not None:
+        corp["trains"].remove(exchange)
+    trains.pay_for_train(g, cid, seller, price, president)
+    if seller is None:
+        trains.take_from_depot(g, train_id, cid)
+        g.event(f"{cid} buys train {train_id} for {g.money(price)}"
+                f"{f', trading in {exchange}' if exchange else ''}"
+                f"{', [0] paying what it lacked' if president else ''}.", seat)
+    else:
+        g.corp(seller)["trains"].remove(train_id)
+        corp["trains"].append(train_id)
+        g.event(f"{cid} buys train {train_id} from {seller} for {g.money(price)}.")
+    if not step_open(g, cid, "trains"):
+        _next_step(g)
+
+
+def _discard(g: G, seat: int, action: Action, crowd: list[str]) -> None:
+    cid, train_id = action.get("entity"), action.get("train")
+    if cid is None:
+        mine = [c for c in crowd if g.president(c) == seat]
+        cid = mine[0] if len(mine) == 1 else None
+    if cid not in crowd:
+        raise RuleError("Name the corporation over its train limit.")
+    if g.president(cid) != seat:
+        raise RuleError(f"Only {cid}'s president discards its trains.")
+    if train_id not in g.corp(cid)["trains"]:
+        raise RuleError(f"{cid} has no train {train_id}.")
+    trains.discard(g, cid, train_id)
+    g.event(f"{cid} discards train {train_id} to the depot.")
+
+
+def _buy_company(g: G, seat: int, cid: str, action: Action) -> None:
+    pid, price = action.get("company"), action.get("price")
+    if g.beginner or not g.phase.corporations_buy_privates:
+        raise RuleError("Corporations buy private companies only in phases 3 and 4 (never in the Beginner Game).")
+    p = g.s["privates"].get(pid)
+    if p is None or p["closed"] or p["owner"] is None or not p["owner"].isdigit():
+        raise RuleError("That private company is not a player's to sell.")
+    if not g.trusted and p["owner"] != g.corp(cid)["president"]:
+        raise RuleError(f"{cid} may buy only private companies its president owns.")
+    low, high = g.title.private_price_range(g.pdef(pid))
+    if not isinstance(price, int) or isinstance(price, bool) or not low <= price <= high:
+        raise RuleError(f"{g.pdef(pid).name} sells for {g.money(low)} to {g.money(high)}.")
+    seller = int(p["owner"])
+    g.pay(cid, p["owner"], price)
+    p["owner"] = cid
+    g.event(f"{cid} buys {g.pdef(pid).name} from [0] for {g.money(price)}.", seller)
+    lay = g.ability(pid, "lay_tile")
+    if lay and "sold_to_corporation" in lay.get("when", ()) and not p["used"]:
+        g.round["special"] = {"company": pid, "seat": seller}
+
+
+# ---- moves for a live player --------------------------------------------------------------------------
+
+def legal(g: G, seat: int) -> list[Action]:
+    if seat not in acting(g):
+        return []
+    r = g.round
+    crowd = trains.crowded(g)
+    if crowd:
+        return [{"type": "discard_train", "entity": c, "train": t}
+                for c in crowd if g.president(c) == seat for t in g.corp(c)["trains"]]
+    if r["special"]:
+        company = r["special"]["company"]
+        return [*privates.special_lays(g), {"type": "pass", "entity": company, "entity_type": "company"}]
+    cid = current(g)
+    step = r["step"]
+    moves: list[Action] = []
+    if step == "track":
+        if not r["laid"]:
+            for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):
+                if lays.lay_cost(g, cid, lay.hex) <= g.corp(cid)["cash"]:
+                    moves.append({"type": "lay_tile", "hex": lay.hex, "tile": lay.tile, "rotation": lay.rotation})
+        moves += privates.private_lays(g, seat)
+    elif step == "token":
+        moves = [{"type": "place_token", "hex": h, "city": i} for h, i in legal_tokens(g.board, cid)]
+    elif step == "routes":
+        return [best_run_action(g, cid)]
+    elif step == "dividend":
+        return [{"type": "dividend", "kind": "payout"}, {"type": "dividend", "kind": "withhold"}]
+    elif step == "trains":
+        moves = _train_moves(g, seat, cid)
+        if trains.must_buy(g, cid):
+            return moves
+    moves += _company_moves(g, cid) if step in ("track", "companies") else []
+    return [*moves, {"type": "pass"}]
+
+
+def _train_moves(g: G, seat: int, cid: str) -> list[Action]:
+    corp = g.corp(cid)
+    moves: list[Action] = []
+    if not trains.room(g, cid):
+        return moves
+    if trains.emergency(g, cid):
+        for t in trains.cheapest_depot_trains(g):
+            price = trains.list_price(g, t)
+            if corp["cash"] + g.s["cash"][seat] >= price:
+                moves.append({"type": "buy_train", "train": t, "price": price})
+        if not moves:
+            moves += emergency.sellable(g, seat, cid)
+            if emergency.may_go_bankrupt(g, seat, cid):
+                moves.append({"type": "bankrupt"})
+    for t in trains.depot_offer(g):
+        price = trains.list_price(g, t)
+        if price <= corp["cash"] and {"type": "buy_train", "train": t, "price": price} not in moves:
+            moves.append({"type": "buy_train", "train": t, "price": price})
+        for old in corp["trains"]:
+            try:
+                traded = trains.list_price(g, t, old)
+            except ValueError:
+                continue
+            if traded <= corp["cash"]:
+                moves.append({"type": "buy_train", "train": t, "price": traded, "exchange": old})
+    for _, t in trains.other_trains(g, cid):
+        for price in sorted({1, trains.list_price(g, t)}):
+            if price <= corp["cash"]:
+                moves.append({"type": "buy_train", "train": t, "price": price})
+    return moves
+
+
+def _company_moves(g: G, cid: str) -> list[Action]:
+    moves = []
+    cash = g.corp(cid)["cash"]
+    for pid in private_offers(g, cid):
+        low, high = g.title.private_price_range(g.pdef(pid))
+        for price in sorted({low, g.pdef(pid).value, high}):
+            if price <= cash:
+                moves.append({"type": "buy_company", "company": pid, "price": price})
+    return moves
+
+
+def auto(g: G, seat: int) -> Action | None:
+    if seat not in acting(g):
+        return None
+    r = g.round
+    crowd = trains.crowded(g)
+    if crowd:
+        cid = next(c for c in crowd if g.president(c) == seat)
+        weakest = min(g.corp(cid)["trains"], key=lambda t: (route_train(t).distance, t))
+        return {"type": "discard_train", "entity": cid, "train": weakest}
+    if r["special"]:
+        return {"type": "pass", "entity": r["special"]["company"], "entity_type": "company"}
+    cid = current(g)
+    step = r["step"]
+    if step == "routes":
+        return best_run_action(g, cid)
+    if step == "dividend":
+        return {"type": "dividend", "kind": "payout"}
+    if step == "trains" and trains.must_buy(g, cid):
+        moves = _train_moves(g, seat, cid)
+        buys = [m for m in moves if m["type"] == "buy_train" and "exchange" not in m
+                and m["train"] in trains.cheapest_depot_trains(g)]
+        if buys:
+            return buys[0]
+        sales = [m for m in moves if m["type"] == "sell_shares"]
+        return sales[0] if sales else {"type": "bankrupt"}
+    return {"type": "pass"}
+
+
+def describe(g: G) -> dict[str, Any]:
+    r = g.round
+    return {"kind": "operating", "turn": r["turn"], "or": r["or"], "of": r["of"], "order": list(r["order"]),
+            "operating": current(g), "step": r["step"], "revenue": r["revenue"], "runs": list(r["runs"]),
+            "crowded": trains.crowded(g), "special": r["special"]}

@@ -1,0 +1,119 @@
+"""The private companies' tile lays: Mitsubishi Ferry's port (its owner, in a stock round or in the track step
+of his corporation) and Ehime Railway's green tile on Ohzu right after a corporation buys it."""
+from __future__ import annotations
+
+from engines.base import Action, RuleError
+from engines.e18xx import lays
+from engines.e18xx.board import Lay, lay_problem
+from engines.e18xx.state import BANK, G
+
+
+def mf_pending(g: G, cid: str) -> bool:
+    """18xx.games keeps the track step open while the president may still use his Mitsubishi Ferry."""
+    president = g.key(g.president(cid))
+    return any(g.s["privates"][pid]["owner"] == president and port_hexes(g, pid) for pid in unused_layers(g, "player"))
+
+
+def unused_layers(g: G, used_by: str) -> list[str]:
+    return [pid for pid, p in g.s["privates"].items()
+            if (a := g.ability(pid, "lay_tile")) and a["used_by"] == used_by and not p["used"]]
+
+
+def port_hexes(g: G, pid: str) -> list[str]:
+    ability = g.ability(pid, "lay_tile")
+    supply = g.board.supply(g.optional_rules)
+    if not any(supply.get(t, 0) > 0 for t in ability["tiles"]):
+        return []
+    return [h for h in ability["hexes"] if h not in g.board.laid]
+
+
+def lay_with_private(g: G, seat: int, action: Action, in_track_of: str | None) -> None:
+    """Mitsubishi Ferry's port tile: its owner, in a stock round or in the track step of his corporation."""
+    pid = action.get("entity")
+    p = g.s["privates"].get(pid)
+    ability = g.ability(pid, "lay_tile") if p else None
+    if ability is None or ability["used_by"] != "player" or p["used"]:
+        raise RuleError("That private company has no tile to lay now.")
+    if p["owner"] != g.key(seat):
+        raise RuleError(f"You do not own {g.pdef(pid).name}.")
+    if in_track_of is not None and (g.round["step"] != "track" or g.president(in_track_of) != seat):
+        raise RuleError(f"{g.pdef(pid).name} lays its tile in a stock round or in your corporation's track step.")
+    coord, tile, rotation = lays.read_lay(action)
+    if coord not in ability["hexes"] or tile not in ability["tiles"]:
+        raise RuleError(f"{g.pdef(pid).name} lays tile {', '.join(ability['tiles'])} on "
+                        f"{', '.join(ability['hexes'])}.")
+    if ability.get("only_on_empty_hex") and coord in g.board.laid:
+        raise RuleError(f"{g.map.place(coord)} already has a tile.")
+    if g.trusted:
+        lays.check_upgrade(g, coord, tile)
+    else:
+        problem = lay_problem(g.board, Lay(coord, tile, rotation), g.colours, None, ability_tiles=ability["tiles"],
+                              optional_rules=g.optional_rules)
+        if problem:
+            raise RuleError(problem)
+    g.set_board(g.board.lay_tile(coord, tile, rotation))
+    p["used"] = True
+    g.event(f"[0] uses {g.pdef(pid).name} to lay tile {tile} on {g.map.place(coord)}.", seat)
+
+
+def special_step(g: G, seat: int, action: Action) -> None:
+    """Ehime Railway: right after a corporation buys it, its seller may lay a green tile on Ohzu (C4)."""
+    special = g.round["special"]
+    pid = special["company"]
+    if seat != special["seat"]:
+        raise RuleError(f"[0] decides first whether {g.pdef(pid).name} lays its tile.")
+    p = g.s["privates"][pid]
+    if action["type"] == "pass":
+        g.event(f"{g.pdef(pid).name} lays no tile.")
+    elif action["type"] == "lay_tile":
+        ability = g.ability(pid, "lay_tile")
+        coord, tile, rotation = lays.read_lay(action)
+        if coord not in ability["hexes"] or tile not in ability["tiles"]:
+            raise RuleError(f"{g.pdef(pid).name} lays one of tiles {', '.join(ability['tiles'])} on "
+                            f"{', '.join(ability['hexes'])}.")
+        if g.trusted:
+            lays.check_upgrade(g, coord, tile, special=True)
+        else:
+            problem = lay_problem(g.board, Lay(coord, tile, rotation), g.colours, None, special=True,
+                                  ability_tiles=ability["tiles"], optional_rules=g.optional_rules)
+            if problem:
+                raise RuleError(problem)
+        cost = g.board.lay_cost(coord)
+        g.pay(g.key(seat), BANK, cost)
+        g.set_board(g.board.lay_tile(coord, tile, rotation))
+        g.event(f"{g.pdef(pid).name} lays tile {tile} on {g.map.place(coord)}.")
+    else:
+        raise RuleError(f"Lay {g.pdef(pid).name}'s tile or pass.")
+    p["used"] = True
+    g.round["special"] = None
+
+
+def private_lays(g: G, seat: int) -> list[Action]:
+    """Mitsubishi Ferry's lays open to its owner now."""
+    moves = []
+    for pid in unused_layers(g, "player"):
+        if g.s["privates"][pid]["owner"] != g.key(seat):
+            continue
+        ability = g.ability(pid, "lay_tile")
+        for coord in port_hexes(g, pid):
+            for tile in ability["tiles"]:
+                for rotation in range(6):
+                    if lay_problem(g.board, Lay(coord, tile, rotation), g.colours, None,
+                                   ability_tiles=ability["tiles"], optional_rules=g.optional_rules) is None:
+                        moves.append({"type": "lay_tile", "entity": pid, "entity_type": "company", "hex": coord,
+                                      "tile": tile, "rotation": rotation})
+    return moves
+
+
+def special_lays(g: G) -> list[Action]:
+    pid = g.round["special"]["company"]
+    ability = g.ability(pid, "lay_tile")
+    moves = []
+    for coord in ability["hexes"]:
+        for tile in ability["tiles"]:
+            for rotation in range(6):
+                if lay_problem(g.board, Lay(coord, tile, rotation), g.colours, None, special=True,
+                               ability_tiles=ability["tiles"], optional_rules=g.optional_rules) is None:
+                    moves.append({"type": "lay_tile", "entity": pid, "entity_type": "company", "hex": coord,
+                                  "tile": tile, "rotation": rotation})
+    return moves

@@ -1,0 +1,164 @@
+"""Replay a game recorded on 18xx.games through our engine, to its final state and scores.
+
+The site's ids become ours: player ids are seats (the file lists players in seat order), a corporation's
+action is its president's and a private's its owner's, tile copies ("57-1") are tile names, and city ids
+("438-0-0": part 0 of tile copy 438-0; "E2-6-0": part 0 of the printed hex E2) are a hex and a city there.
+Train and share ids are the same on both sides. The state is marked `trusted`, so the engine checks what the
+site checks while loading a game (see engines/e18xx/game.py).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engines.base import CHANCE, RuleError, State
+from engines.e18xx import rounds
+from engines.e18xx.companies import load_title
+from engines.e18xx.game import TITLE_ID, Shikoku1889, trusted
+from engines.e18xx.importer import Recorded, beginner_deal, read_recorded
+from engines.e18xx.state import G
+
+TITLES = (TITLE_ID,)
+
+
+class UnknownTitle(ValueError):
+    pass
+
+
+@dataclass
+class ReplayFailed(Exception):
+    """A recorded action our engine refused: where, and the engine's sentence."""
+
+    action: dict[str, Any]
+    seat: int | None
+    sentence: str
+
+    def __str__(self) -> str:
+        a = self.action
+        who = a.get("entity")
+        where = f"Action {a['id']}" if a.get("id") is not None else f"The automatic action after {a.get('auto_of')}"
+        return f"{where} ({a.get('type')}{f' by {who}' if who is not None else ''}) cannot be replayed: {self.sentence}"
+
+
+@dataclass
+class Replayed:
+    state: State
+    scores: dict[int, int]  # player id -> score (current values when the log stops before the end)
+    game_end_reason: str | None
+    actions: int
+
+
+def is_18xx_export(doc: Any) -> bool:
+    """An 18xx.games export: a title, players and actions that name their entity type."""
+    if not isinstance(doc, dict) or "title" not in doc or not isinstance(doc.get("actions"), list):
+        return False
+    return "players" in doc and all(isinstance(a, dict) and "entity_type" in a for a in doc["actions"][:5])
+
+
+def replay_export(doc: Mapping[str, Any], **hooks) -> tuple[Recorded, Replayed]:
+    if str(doc.get("title")) not in TITLES:
+        raise UnknownTitle(f"This bot has no rules for the 18xx title {doc.get('title')!r}; it knows "
+                           f"{', '.join(TITLES)}.")
+    recorded = read_recorded(doc)
+    return recorded, replay_recorded(recorded, **hooks)
+
+
+def replay_recorded(
+    recorded: Recorded,
+    on_action: Callable[[dict[str, Any], State], None] | None = None,
+    on_round_end: Callable[[G, str], None] | None = None,
+) -> Replayed:
+    """Every recorded action in order; `on_action(action, state)` after each, `on_round_end(g, name)` when a
+    round has finished (before the next starts). Raises ReplayFailed at the first action the engine refuses."""
+    if recorded.title not in TITLES:
+        raise UnknownTitle(f"This bot has no rules for the 18xx title {recorded.title!r}.")
+    engine = Shikoku1889()
+    beginner = "beginner_game" in recorded.options
+    seats = {p.id: i for i, p in enumerate(recorded.players)}
+    token = rounds.ROUND_END.set(on_round_end)
+    try:
+        state = trusted(engine.setup({"beginner_game": beginner}, len(recorded.players)))
+        if beginner:
+            kept = list(state["privates"])
+            deal = beginner_deal(load_title(recorded.title), recorded.seed, len(recorded.players))
+            state = engine.apply(state, CHANCE, {"type": "shuffle", "order": [kept.index(pid) for pid in deal]})
+        copies: dict[str, str] = {}  # hex -> tile copy id now on it
+        for action in recorded.actions:
+            seat = None
+            try:
+                seat, ours = translate(engine, state, action, seats, copies)
+                state = engine.apply(state, seat, ours)
+            except RuleError as e:
+                raise ReplayFailed(action, seat, str(e)) from None
+            if action["type"] == "lay_tile":
+                copies[action["hex"]] = action["tile"]
+            if on_action is not None:
+                on_action(action, state)
+    finally:
+        rounds.ROUND_END.reset(token)
+    scores = engine.scores(state) or [G(state).value(s) for s in range(len(recorded.players))]
+    return Replayed(state, {p.id: scores[i] for i, p in enumerate(recorded.players)}, state["over"],
+                    len(recorded.actions))
+
+
+def translate(engine: Shikoku1889, state: State, action: Mapping[str, Any], seats: Mapping[int, int],
+              copies: Mapping[str, str]) -> tuple[int, dict[str, Any]]:
+    """The seat that acts and our action for one recorded action."""
+    g = G(state)
+    kind = action["type"]
+    entity, entity_type = action.get("entity"), action.get("entity_type")
+    ours = {k: v for k, v in action.items() if k not in ("id", "auto_of", "entity", "entity_type")}
+    if entity_type == "player":
+        if entity not in seats:
+            raise RuleError(f"Player {entity} is not in this game.")
+        seat = seats[entity]
+    elif entity_type == "corporation":
+        if entity not in state["corps"] or g.president(entity) is None:
+            raise RuleError(f"Corporation {entity} has no president.")
+        seat = g.president(entity)
+        ours.update(entity=entity, entity_type="corporation")
+    elif entity_type == "company":
+        p = state["privates"].get(entity)
+        if p is None:
+            raise RuleError(f"There is no private company {entity} in this game.")
+        if p["owner"] is not None and p["owner"].isdigit():
+            seat = int(p["owner"])
+        else:
+            awaited = engine.awaiting(state).seats
+            if len(awaited) != 1:
+                raise RuleError(f"Nobody can act for {entity} now.")
+            seat = next(iter(awaited))
+        ours.update(entity=entity, entity_type="company")
+    else:
+        raise RuleError(f"Unknown entity type {entity_type!r}.")
+    if kind == "lay_tile":
+        ours["tile"] = tile_name(str(action.get("tile", "")))
+    elif kind == "place_token":
+        ours["hex"], ours["city"] = city_of(g, str(action.get("city", "")), copies)
+        ours.pop("slot", None)
+    return seat, ours
+
+
+def tile_name(copy_id: str) -> str:
+    """ "57-1" -> "57"; "Beg6-0" -> "Beg6"."""
+    return copy_id.rpartition("-")[0] or copy_id
+
+
+def city_of(g: G, city_id: str, copies: Mapping[str, str]) -> tuple[str, int]:
+    """A site city id -> (hex, index of the node among the tile's nodes)."""
+    parts = city_id.split("-")
+    if len(parts) != 3 or not parts[2].isdigit():
+        raise RuleError(f"{city_id!r} is not a city id.")
+    part = int(parts[2])
+    if parts[0] in g.map.printed and parts[0] not in g.map.tiles:
+        coord = parts[0]
+    else:
+        copy = f"{parts[0]}-{parts[1]}"
+        coord = next((h for h, c in copies.items() if c == copy), None)
+        if coord is None:
+            raise RuleError(f"Tile {copy} is not on the board.")
+    cities = [i for i, n in enumerate(g.board.tile(coord).nodes) if n.kind == "city"]
+    if not cities:
+        raise RuleError(f"There is no city on {coord}.")
+    return coord, cities[min(part, len(cities) - 1)]

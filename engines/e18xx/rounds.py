@@ -1,0 +1,88 @@
+"""From one round to the next, and the end of the game (import notes §10, §11, §12).
+
+After every action `settle` does what happens without an action: turns and steps with nothing to do, the end
+of a round, sold-out moves, priority, the next round, and the end of the game once the bank has broken and a
+set of operating rounds is over.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar
+
+from engines.e18xx import auction, operating, stock
+from engines.e18xx.state import G
+
+#: Called as listener(g, "Stock 2.1") when a round has finished, before the next one starts (and before the
+#: priority moves). Replays use it to compare with recorded checkpoints; the rules never look at it.
+ROUND_END: ContextVar[Callable[[G, str], None] | None] = ContextVar("e18xx_round_end", default=None)
+
+MODULES = {"auction": auction, "stock": stock, "operating": operating}
+
+
+def settle(g: G) -> None:
+    for _ in range(1000):
+        kind = g.round["kind"]
+        if g.s["over"]:
+            if kind != "over":
+                end_game(g, g.s["over"])
+            return
+        module = MODULES.get(kind)
+        if module is None:
+            return
+        if hasattr(module, "settle"):
+            module.settle(g)
+        if g.s["over"]:
+            continue
+        if not module.finished(g):
+            return
+        next_round(g)
+    raise RuntimeError("the game does not settle")
+
+
+def round_name(g: G) -> str:
+    r = g.round
+    if r["kind"] == "auction":
+        return "Auction 1.1"
+    if r["kind"] == "stock":
+        return f"Stock {r['turn']}.1"
+    return f"Operating {r['turn']}.{r['or']}"
+
+
+def _round_end(g: G) -> None:
+    listener = ROUND_END.get()
+    if listener is not None:
+        listener(g, round_name(g))
+
+
+def rotate(g: G, first: int) -> None:
+    i = g.order.index(first)
+    g.s["order"] = g.order[i:] + g.order[:i]
+
+
+def next_round(g: G) -> None:
+    r = g.round
+    if r["kind"] == "auction":
+        _round_end(g)
+        rotate(g, auction.priority_seat(g))
+        stock.start(g, 1)
+    elif r["kind"] == "stock":
+        stock.finish(g)
+        _round_end(g)
+        rotate(g, stock.priority_seat(g))
+        operating.start(g, r["turn"], 1, g.phase.operating_rounds)
+    elif r["kind"] == "operating":
+        _round_end(g)
+        if r["or"] < r["of"]:
+            operating.start(g, r["turn"], r["or"] + 1, r["of"])
+        elif g.s["bank_broken"]:
+            end_game(g, "bank")
+        else:
+            stock.start(g, r["turn"] + 1)
+
+
+def end_game(g: G, reason: str) -> None:
+    g.s["over"] = reason
+    g.s["round"] = {"kind": "over", "reason": reason, "after": g.round.get("kind")}
+    why = {"bank": "the bank has broken", "bankrupt": "a player went bankrupt",
+           "manually_ended": "the players ended it"}.get(reason, reason)
+    g.event(f"The game is over: {why}.")

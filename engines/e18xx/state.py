@@ -1,0 +1,295 @@
+"""The 18xx game state as a JSON value, and `G`, a short-lived view of it with the title's data at hand.
+
+State layout (every key is JSON; players are seats 0..n-1, written as strings "0".."5" where they hold
+shares or privates, so one string names any holder: "bank", "ipo", "pool", a player, or a corporation id):
+
+    title, n, opts {beginner_game}, trusted (a replay of a recorded log: see game.py)
+    bank, cash [per seat], order [seats, priority first], bankrupt [seats]
+    privates {id: {owner: None | "0".. | corp id, closed, value, revenue, used}}
+    corps {id: {cash, trains [train ids], par, floated, president ("0".. | None), shares (Holdings), operated}}
+    market {price cell id: [corp ids in order of arrival]}
+    board (Board.to_json), depot {trains, discards, phase, bought, next_d}
+    round {kind: deal | auction | stock | operating | over, ...}, bank_broken, over (end reason or None)
+    events [{no, text, seats}], event_no
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import RuleError
+from engines.e18xx.board import Board, MapDef, load_map
+from engines.e18xx.companies import (
+    IPO,
+    POOL,
+    Corporation,
+    Private,
+    Title,
+    certificate_count,
+    counts_for_cert_limit,
+    initial_holdings,
+    is_player,
+    load_title,
+    player_value,
+    transfer_shares,
+)
+from engines.e18xx.market import Cell
+
+BANK = "bank"
+EVENTS_KEPT = 60
+
+
+def new_state(title_id: str, seats: int, beginner: bool) -> dict[str, Any]:
+    title = load_title(title_id)
+    map_def = load_map(f"g{title_id}")
+    options = ("beginner_game",) if beginner else ()
+    privates = title.beginner_privates(seats) if beginner else title.privates_in_play(seats, options)
+    start = title.starting_cash[seats]
+    trains = [tid for t in title.trains for tid in t.ids()]
+    trains += [f"{t.name}-0" for t in title.trains if t.count is None]  # unlimited: one copy at a time
+    return {
+        "title": title_id, "n": seats, "opts": {"beginner_game": beginner}, "trusted": False,
+        "bank": title.bank - start * seats, "cash": [start] * seats, "order": list(range(seats)), "bankrupt": [],
+        "privates": {p.id: {"owner": None, "closed": False, "value": p.value, "revenue": p.revenue, "used": False}
+                     for p in privates},
+        "corps": {c.id: {"cash": 0, "trains": [], "par": None, "floated": False, "president": None,
+                         "shares": initial_holdings(c), "operated": False} for c in title.corporations},
+        "market": {},
+        "board": Board.new(map_def).to_json(),
+        "depot": {"trains": trains, "discards": [], "phase": title.phases[0].name, "bought": [],
+                  "next_d": {t.name: 1 for t in title.trains if t.count is None}},
+        "round": {"kind": "setup"},
+        "bank_broken": False, "over": None, "events": [], "event_no": 0,
+    }
+
+
+class G:
+    """The state with its title, map and board at hand. Made for one call; writes go straight to the dict."""
+
+    def __init__(self, state: dict[str, Any]):
+        self.s = state
+        self.title: Title = load_title(state["title"])
+        self.map: MapDef = load_map(f"g{state['title']}")
+        self._board: Board | None = None
+
+    # ---- shortcuts ------------------------------------------------------------------------------------
+
+    @property
+    def round(self) -> dict[str, Any]:
+        return self.s["round"]
+
+    @property
+    def trusted(self) -> bool:
+        return bool(self.s.get("trusted"))
+
+    @property
+    def beginner(self) -> bool:
+        return bool(self.s["opts"].get("beginner_game"))
+
+    @property
+    def n(self) -> int:
+        return self.s["n"]
+
+    def money(self, amount: int) -> str:
+        return self.title.format_money(amount)
+
+    def event(self, text: str, *seats: int) -> None:
+        """A public line of what happened; [0], [1] stand for the names of the seats given."""
+        self.s["event_no"] += 1
+        self.s["events"].append({"no": self.s["event_no"], "text": text, "seats": list(seats)})
+        del self.s["events"][:-EVENTS_KEPT]
+
+    # ---- the board ------------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = Board.from_json(self.map, self.s["board"])
+        return self._board
+
+    def set_board(self, board: Board) -> None:
+        self._board = board
+        self.s["board"] = board.to_json()
+
+    @property
+    def optional_rules(self) -> tuple[str, ...]:
+        return ("beginner_game",) if self.beginner else ()
+
+    # ---- cash -----------------------------------------------------------------------------------------
+
+    def cash(self, holder: str) -> int:
+        if holder == BANK:
+            return self.s["bank"]
+        if is_player(holder) and holder.isdigit():
+            return self.s["cash"][int(holder)]
+        return self.s["corps"][holder]["cash"]
+
+    def _add(self, holder: str, amount: int) -> None:
+        if holder == BANK:
+            self.s["bank"] += amount
+        elif holder.isdigit():
+            self.s["cash"][int(holder)] += amount
+        else:
+            self.s["corps"][holder]["cash"] += amount
+
+    def pay(self, payer: str, payee: str, amount: int) -> None:
+        """Move money. Only the bank may go below zero (it breaks, and keeps paying)."""
+        if amount < 0:
+            raise RuleError("An amount cannot be negative.")
+        if payer != BANK and self.cash(payer) < amount:
+            has = "You have" if payer.isdigit() else f"{payer} has"
+            raise RuleError(f"{has} {self.money(self.cash(payer))}; that costs {self.money(amount)}.")
+        self._add(payer, -amount)
+        self._add(payee, amount)
+        if self.s["bank"] < 0 and not self.s["bank_broken"]:
+            self.s["bank_broken"] = True
+            self.event("The bank has broken: the game ends after the current set of operating rounds.")
+
+    def pay_private_revenue(self) -> None:
+        """Every owned, open private pays its revenue to its owner (a player or a corporation)."""
+        for p in self.s["privates"].values():
+            if p["owner"] is not None and not p["closed"] and p["revenue"]:
+                self.pay(BANK, p["owner"], p["revenue"])
+
+    # ---- players --------------------------------------------------------------------------------------
+
+    @staticmethod
+    def key(seat: int) -> str:
+        return str(seat)
+
+    @property
+    def order(self) -> list[int]:
+        return self.s["order"]
+
+    def player_keys(self) -> list[str]:
+        """Players in the current (priority) order, as holder keys: ties for presidencies follow it."""
+        return [self.key(seat) for seat in self.order]
+
+    def privates_of(self, holder: str) -> list[str]:
+        return [pid for pid, p in self.s["privates"].items() if p["owner"] == holder and not p["closed"]]
+
+    def cert_count(self, seat: int) -> int:
+        key = self.key(seat)
+        holdings = {cid: c["shares"] for cid, c in self.s["corps"].items()}
+        cells = {cid: self.cell(cid) for cid in self.s["corps"]}
+        privates_count = bool(self.title.rules.get("cert_limit_counts_privates", True))
+        return certificate_count(key, holdings, cells, len(self.privates_of(key)), privates_count)
+
+    @property
+    def cert_limit(self) -> int:
+        return self.title.cert_limit[self.n]
+
+    def value(self, seat: int) -> int:
+        """18xx.games's score: cash, shares of parred corporations at their price, privates at face value."""
+        key = self.key(seat)
+        certs = {cid: c["shares"].get(key, []) for cid, c in self.s["corps"].items()}
+        prices = {cid: self.cell(cid).price for cid in self.s["corps"] if self.cell(cid) is not None}
+        faces = [self.s["privates"][pid]["value"] for pid in self.privates_of(key)]
+        return player_value(self.s["cash"][seat], certs, prices, faces, self.title)
+
+    # ---- corporations ---------------------------------------------------------------------------------
+
+    def corp(self, cid: str) -> dict[str, Any]:
+        return self.s["corps"][cid]
+
+    def cdef(self, cid: str) -> Corporation:
+        return self.title.corporation(cid)
+
+    def pdef(self, pid: str) -> Private:
+        return self.title.private(pid)
+
+    def cell(self, cid: str) -> Cell | None:
+        return self.title.market.position(self.s["market"], cid)
+
+    def price(self, cid: str) -> int:
+        cell = self.cell(cid)
+        if cell is None:
+            raise RuleError(f"{cid} has no share price yet.")
+        return cell.price
+
+    def move_price(self, cid: str, to: Cell) -> None:
+        self.s["market"] = self.title.market.with_move(self.s["market"], cid, to)
+
+    def president(self, cid: str) -> int | None:
+        key = self.corp(cid)["president"]
+        return int(key) if key is not None else None
+
+    def floated(self) -> list[str]:
+        return [cid for cid, c in self.s["corps"].items() if c["floated"]]
+
+    def operating_order(self, corps: list[str]) -> list[str]:
+        return self.title.market.operating_order(self.s["market"], corps)
+
+    def percent(self, cid: str, holder: str) -> int:
+        return self.cdef(cid).bundle_percent(self.corp(cid)["shares"].get(holder, ()))
+
+    def transfer(self, cid: str, certs: list[str], source: str, target: str, percent: int | None = None) -> None:
+        """Move certificates and apply the presidency rule (companies.transfer_shares)."""
+        corp = self.corp(cid)
+        before = corp["president"]
+        try:
+            shares, president = transfer_shares(self.cdef(cid), corp["shares"], before, certs, source, target,
+                                                self.player_keys(), percent)
+        except ValueError as e:
+            raise RuleError(str(e)) from None
+        corp["shares"], corp["president"] = shares, president
+        if president != before and before is not None and president is not None:
+            self.event(f"[0] becomes president of {cid}.", int(president))
+
+    def counts_toward_limit(self, cid: str) -> bool:
+        return counts_for_cert_limit(self.cell(cid))
+
+    def ipo_cert(self, cid: str) -> str | None:
+        certs = self.corp(cid)["shares"].get(IPO, [])
+        return certs[0] if certs else None
+
+    def pool_cert(self, cid: str) -> str | None:
+        certs = self.corp(cid)["shares"].get(POOL, [])
+        return certs[0] if certs else None
+
+    # ---- trains and phases ----------------------------------------------------------------------------
+
+    @property
+    def phase(self):
+        return self.title.phase(self.s["depot"]["phase"])
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return self.phase.tiles
+
+    def phase_index(self, name: str | None = None) -> int:
+        names = [p.name for p in self.title.phases]
+        return names.index(name or self.s["depot"]["phase"])
+
+    def train_def(self, train_id: str):
+        return self.title.train(train_id.rpartition("-")[0])
+
+    # ---- privates -------------------------------------------------------------------------------------
+
+    def private_open(self, pid: str) -> bool:
+        p = self.s["privates"].get(pid)
+        return p is not None and not p["closed"]
+
+    def ability(self, pid: str, kind: str):
+        """A private's ability, or None: closed privates and the Beginner Game's privates have none."""
+        if self.beginner or not self.private_open(pid):
+            return None
+        return self.pdef(pid).ability(kind)
+
+    def blocked_hexes(self) -> dict[str, str]:
+        """Hexes a private blocks now (while unsold or held by a player), to its name."""
+        blocked = {}
+        for pid, p in self.s["privates"].items():
+            ability = self.ability(pid, "blocks_hexes")
+            if ability is None:
+                continue
+            owner = p["owner"]
+            kind = "bank" if owner is None else ("player" if owner.isdigit() else "corporation")
+            if kind in ability["while_owned_by"]:
+                for coord in ability["hexes"]:
+                    blocked[coord] = self.pdef(pid).name
+        return blocked
+
+
+def total_money(state: dict[str, Any]) -> int:
+    """Bank + players + corporations: the title's bank at every moment (money is only moved)."""
+    return state["bank"] + sum(state["cash"]) + sum(c["cash"] for c in state["corps"].values())

@@ -1,0 +1,186 @@
+"""The depot: which trains are for sale, what a purchase sets off (phases, rusting, closing privates), limits,
+and what a corporation's trains oblige it to (a corporation with a route and no train must buy one).
+
+Train ids are 18xx.games's ("2-0" .. "6-1", "D-0", "D-1", ...): the depot lists the trains still to come in
+order; an unlimited train (D) gets its next copy when one leaves. Discarded trains wait in `discards` and sell
+at list price.
+"""
+from __future__ import annotations
+
+from engines.e18xx.route import all_routes
+from engines.e18xx.state import BANK, G
+
+
+def depot_offer(g: G) -> list[str]:
+    """Depot trains for sale now: the next train to come, the first of any kind already available
+    (D from phase 6 on), and the first discarded train of each kind."""
+    depot = g.s["depot"]
+    upcoming = depot["trains"]
+    offer: list[str] = upcoming[:1]
+    seen = {t.rpartition("-")[0] for t in offer}
+    for train_id in upcoming[1:]:
+        name = train_id.rpartition("-")[0]
+        t = g.title.train(name)
+        if name not in seen and t.available_in_phase and g.phase_index() >= g.phase_index(t.available_in_phase):
+            offer.append(train_id)
+            seen.add(name)
+    discards: list[str] = []
+    for train_id in depot["discards"]:  # one discarded train of each kind at a time, the first discarded
+        if train_id.rpartition("-")[0] not in {t.rpartition("-")[0] for t in discards}:
+            discards.append(train_id)
+    return offer + discards
+
+
+def list_price(g: G, train_id: str, exchange: str | None = None) -> int:
+    t = g.train_def(train_id)
+    if exchange is None:
+        return t.price
+    discount = (t.trade_in or {}).get(exchange.rpartition("-")[0])
+    if discount is None:
+        raise ValueError
+    return t.price - discount
+
+
+def cheapest_depot_price(g: G) -> int | None:
+    prices = [list_price(g, t) for t in depot_offer(g)]
+    return min(prices) if prices else None
+
+
+def cheapest_depot_trains(g: G) -> list[str]:
+    offer = depot_offer(g)
+    low = cheapest_depot_price(g)
+    return [t for t in offer if list_price(g, t) == low]
+
+
+def train_limit(g: G) -> int:
+    return g.phase.train_limit
+
+
+def crowded(g: G) -> list[str]:
+    """Corporations holding more trains than the phase allows, in title order."""
+    limit = train_limit(g)
+    return [cid for cid, c in g.s["corps"].items() if len(c["trains"]) > limit]
+
+
+def owner_of_train(g: G, train_id: str) -> str | None:
+    for cid, c in g.s["corps"].items():
+        if train_id in c["trains"]:
+            return cid
+    return None
+
+
+def take_from_depot(g: G, train_id: str, buyer: str) -> None:
+    """Move a depot train to `buyer` and set off what its purchase does (money is the caller's)."""
+    depot = g.s["depot"]
+    name = train_id.rpartition("-")[0]
+    if train_id in depot["discards"]:
+        depot["discards"].remove(train_id)
+        g.corp(buyer)["trains"].append(train_id)
+        return
+    depot["trains"].remove(train_id)
+    if g.title.train(name).count is None:  # unlimited: the next copy takes its place
+        number = depot["next_d"][name]
+        depot["next_d"][name] = number + 1
+        depot["trains"].append(f"{name}-{number}")
+    g.corp(buyer)["trains"].append(train_id)
+    if name not in depot["bought"]:
+        depot["bought"].append(name)
+        first_of_kind(g, name)
+
+
+def first_of_kind(g: G, name: str) -> None:
+    """The first train of a kind: a new phase, rusting, and the title's events (1889: the 5 closes privates)."""
+    depot = g.s["depot"]
+    new_phase = g.title.next_phase(depot["phase"], name)
+    if new_phase != depot["phase"]:
+        depot["phase"] = new_phase
+        phase = g.phase
+        g.event(f"Phase {new_phase} begins: {', '.join(phase.tiles)} tiles, train limit {phase.train_limit}"
+                f"{', corporations may buy private companies' if phase.corporations_buy_privates else ''}.")
+        for pid, p in g.s["privates"].items():
+            change = g.ability(pid, "revenue_change")
+            if change and change["on_phase"] == new_phase and p["owner"] is not None and p["owner"].isdigit():
+                p["revenue"] = change["revenue"]
+                g.event(f"{g.pdef(pid).name} now pays {g.money(p['revenue'])}.")
+    rusted = [t.name for t in g.title.trains if t.rusts_on == name]
+    if rusted:
+        for c in g.s["corps"].values():
+            c["trains"] = [t for t in c["trains"] if t.rpartition("-")[0] not in rusted]
+        depot["discards"] = [t for t in depot["discards"] if t.rpartition("-")[0] not in rusted]
+        g.event(f"The {', '.join(rusted)} trains rust.")
+    for event in g.title.train(name).first_bought_events:
+        if event == "close_privates":
+            close_privates(g)
+
+
+def close_privates(g: G) -> None:
+    closed = []
+    for pid, p in g.s["privates"].items():
+        if p["closed"]:
+            continue
+        keeps = g.ability(pid, "never_closes")
+        if keeps and p["owner"] is not None and p["owner"].isdigit() and "player" in keeps["while_owned_by"]:
+            continue
+        p["closed"] = True
+        closed.append(g.pdef(pid).name)
+    if closed:
+        g.event(f"Private companies close: {', '.join(closed)}.")
+
+
+def discard(g: G, cid: str, train_id: str) -> None:
+    g.corp(cid)["trains"].remove(train_id)
+    g.s["depot"]["discards"].append(train_id)
+
+
+def pay_for_train(g: G, buyer: str, seller: str | None, price: int, president: str | None = None) -> None:
+    """The buyer pays; in an emergency its president adds what the treasury lacks."""
+    payee = seller or BANK
+    short = price - g.cash(buyer)
+    if short > 0:
+        if president is None:
+            raise ValueError
+        g.pay(president, buyer, short)
+    g.pay(buyer, payee, price)
+
+
+# ---- what a corporation's trains can do ----------------------------------------------------------------
+
+def route_available(g: G, cid: str) -> bool:
+    return bool(g.board.token_nodes(cid)) and bool(all_routes(g.board, cid, 2))
+
+
+def must_buy(g: G, cid: str) -> bool:
+    return not g.corp(cid)["trains"] and route_available(g, cid)
+
+
+def room(g: G, cid: str) -> bool:
+    return len(g.corp(cid)["trains"]) < train_limit(g)
+
+
+def other_trains(g: G, cid: str) -> list[tuple[str, str]]:
+    """Trains `cid` may buy from other corporations: any (18xx.games, where players agree outside the engine);
+    at our tables only from corporations with the same president, as nobody else can agree to the price."""
+    president = g.corp(cid)["president"]
+    return [(other, t) for other, c in g.s["corps"].items()
+            if other != cid and (g.trusted or c["president"] == president) for t in c["trains"]]
+
+
+def can_buy_train(g: G, cid: str) -> bool:
+    """Room, and cash for the cheapest train offered (another corporation's train counts as 1)."""
+    if not room(g, cid):
+        return False
+    prices = [list_price(g, t) for t in depot_offer(g)]
+    if other_trains(g, cid):
+        prices.append(1)
+    return bool(prices) and min(prices) <= g.corp(cid)["cash"]
+
+
+def emergency(g: G, cid: str) -> bool:
+    """Must buy a train and cannot pay the cheapest the depot offers from the treasury."""
+    low = cheapest_depot_price(g)
+    return must_buy(g, cid) and low is not None and g.corp(cid)["cash"] < low
+
+
+def shortfall(g: G, cid: str) -> int:
+    president = g.president(cid)
+    return cheapest_depot_price(g) - g.corp(cid)["cash"] - g.s["cash"][president]

@@ -1,0 +1,92 @@
+"""Building 1889 positions for rule tests: a quick auction, corporations floated by hand, operating rounds."""
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import CHANCE
+from engines.e18xx import operating, rounds, stock
+from engines.e18xx.companies import IPO
+from engines.e18xx.game import Shikoku1889
+from engines.e18xx.state import BANK, G, total_money
+
+E = Shikoku1889()
+
+
+def act(state: dict[str, Any], seat: int, action_type: str, **fields) -> dict[str, Any]:
+    """Apply one action; money must be conserved after it."""
+    state = E.apply(state, seat, {"type": action_type, **fields})
+    assert total_money(state) == 7000
+    return state
+
+
+def turn(state: dict[str, Any]) -> int:
+    seats = E.awaiting(state).seats
+    assert len(seats) == 1, seats
+    return next(iter(seats))
+
+
+def after_auction(n: int = 3) -> dict[str, Any]:
+    """Each player in turn buys the cheapest private at face value (3 players: seat 0 TR and SMR, seat 1 MF and
+    DR, seat 2 ER and SIR); the first stock round then starts with seat 0."""
+    s = E.setup({}, n)
+    while s["round"]["kind"] == "auction":
+        seat = turn(s)
+        s = E.apply(s, seat, next(m for m in E.legal(s, seat) if m["type"] == "bid"))
+    return s
+
+
+def dealt(n: int = 3, order: list[int] | None = None) -> dict[str, Any]:
+    s = E.setup({"beginner_game": True}, n)
+    return E.apply(s, CHANCE, {"type": "shuffle", "order": order or list(range(n))})
+
+
+def float_corp(s: dict[str, Any], cid: str, seat: int, cell: str = "70,4,3", percent: int = 60) -> None:
+    """Start and float a corporation at once (shares handed over, capital from the bank)."""
+    g = G(s)
+    c = g.title.market.by_id(cell)
+    s["market"] = g.title.market.with_par(s["market"], cid, c)
+    corp = g.corp(cid)
+    corp["par"], corp["president"] = c.price, g.key(seat)
+    take = corp["shares"][IPO][: 1 + (percent - 20) // 10]
+    corp["shares"][IPO] = corp["shares"][IPO][len(take):]
+    corp["shares"][g.key(seat)] = corp["shares"].get(g.key(seat), []) + take
+    corp["floated"] = True
+    g.pay(BANK, cid, 10 * c.price)
+
+
+def start_or(s: dict[str, Any], turn_no: int = 2, number: int = 1, of: int = 1) -> dict[str, Any]:
+    """Begin an operating round in `s` (private revenue, home tokens) and settle to the first decision."""
+    g = G(s)
+    operating.start(g, turn_no, number, of)
+    rounds.settle(g)
+    return s
+
+
+def start_sr(s: dict[str, Any], turn_no: int = 2) -> dict[str, Any]:
+    g = G(s)
+    stock.start(g, turn_no)
+    rounds.settle(g)
+    return s
+
+
+def give_trains(s: dict[str, Any], cid: str, *train_ids: str) -> None:
+    depot = s["depot"]
+    for t in train_ids:
+        depot["trains"].remove(t)
+        s["corps"][cid]["trains"].append(t)
+        name = t.rpartition("-")[0]
+        if name not in depot["bought"]:
+            depot["bought"].append(name)
+
+
+def lay(s: dict[str, Any], coord: str, tile: str, rotation: int) -> None:
+    g = G(s)
+    g.set_board(g.board.lay_tile(coord, tile, rotation))
+
+
+def give_shares(s: dict[str, Any], cid: str, seat: int, certs: list[str]) -> None:
+    """Hand IPO certificates to a player (no money moves; for building positions)."""
+    ipo = s["corps"][cid]["shares"][IPO]
+    for cert in certs:
+        ipo.remove(cert)
+    s["corps"][cid]["shares"].setdefault(str(seat), []).extend(certs)

@@ -1,0 +1,616 @@
+"""Shikoku 1889 through the engine, one rule area at a time: the waterfall auction, the stock round, the
+operating round (track, tokens, runs, dividends, trains, phases, emergency money, bankruptcy), the end of the
+game, and what a live player is offered (`legal`, `auto_action`)."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engines.base import CHANCE, RuleError
+from engines.e18xx import lays, operating, trains
+from engines.e18xx.state import BANK, G, total_money
+from tests.e18xx_helpers import (
+    E,
+    act,
+    after_auction,
+    dealt,
+    float_corp,
+    give_shares,
+    give_trains,
+    lay,
+    start_or,
+    start_sr,
+    turn,
+)
+
+
+def owners(s) -> dict[str, str | None]:
+    return {pid: p["owner"] for pid, p in s["privates"].items()}
+
+
+def price(s, cid: str) -> str:
+    return G(s).cell(cid).id
+
+
+# ---- setup ---------------------------------------------------------------------------------------------
+
+def test_setup_pays_the_starting_cash_and_opens_the_auction():
+    s = E.setup({}, 3)
+    assert s["cash"] == [420] * 3 and s["bank"] == 7000 - 3 * 420
+    assert list(s["privates"]) == ["TR", "MF", "ER", "SMR", "DR", "SIR"]  # no UTF with 3 players
+    assert list(E.setup({}, 4)["privates"])[-1] == "UTF" and "SIR" not in E.setup({}, 2)["privates"]
+    assert E.setup({}, 5)["cash"] == [390] * 5
+    assert E.awaiting(s).seats == {0} and s["round"]["kind"] == "auction"
+    with pytest.raises(RuleError, match="takes 2 to 6 players"):
+        E.setup({}, 7)
+    json.loads(json.dumps(s))
+
+
+# ---- the waterfall auction -----------------------------------------------------------------------------
+
+def test_buying_the_cheapest_private_and_bidding_on_a_dearer_one():
+    s = E.setup({}, 3)
+    with pytest.raises(RuleError, match="at least ¥35"):
+        act(s, 0, "bid", company="MF", price=30)
+    with pytest.raises(RuleError, match="costs ¥20 now"):
+        act(s, 0, "bid", company="TR", price=25)
+    s = act(s, 0, "bid", company="MF", price=35)
+    s = act(s, 1, "bid", company="TR", price=20)  # buys TR; MF's single bid then wins at once
+    assert owners(s)["TR"] == "1" and owners(s)["MF"] == "0"
+    assert s["cash"] == [385, 400, 420]
+    assert turn(s) == 2
+
+
+def test_open_bids_may_not_exceed_cash():
+    s = E.setup({}, 3)
+    s = act(s, 0, "bid", company="SIR", price=300)
+    s = act(act(s, 1, "pass"), 2, "pass")
+    with pytest.raises(RuleError, match="at most ¥120"):
+        act(s, 0, "bid", company="DR", price=125)
+    s = act(s, 0, "bid", company="DR", price=120)
+    assert s["round"]["bids"] == {"SIR": [[0, 300]], "DR": [[0, 120]]}
+
+
+def test_buying_the_cheapest_private_keeps_open_bids_covered():
+    s = E.setup({}, 3)
+    s = act(s, 0, "bid", company="SIR", price=410)  # ¥10 left beside the bid
+    s = act(act(s, 1, "pass"), 2, "pass")
+    assert {"type": "bid", "company": "TR", "price": 20} not in E.legal(s, 0)
+    with pytest.raises(RuleError, match="¥410 in other bids"):
+        act(s, 0, "bid", company="TR", price=20)
+
+
+def test_two_bids_start_an_auction_that_the_lowest_bidder_leads():
+    s = E.setup({}, 3)
+    s = act(s, 0, "bid", company="ER", price=45)
+    s = act(s, 1, "bid", company="ER", price=50)
+    s = act(s, 2, "bid", company="TR", price=20)  # TR bought, MF has no bid: the settling stops
+    assert owners(s)["ER"] is None and s["round"]["auctioning"] is None
+    s = act(s, 0, "bid", company="MF", price=30)  # MF bought: ER has two bids, an auction
+    assert s["round"]["auctioning"] == "ER" and turn(s) == 0  # the lowest bidder
+    with pytest.raises(RuleError, match="at least ¥55"):
+        act(s, 0, "bid", company="ER", price=50)
+    s = act(s, 0, "bid", company="ER", price=55)
+    assert turn(s) == 1
+    s = act(s, 1, "pass")  # drops out: seat 0 buys ER at 55
+    assert owners(s)["ER"] == "0" and s["cash"][0] == 420 - 30 - 55
+    assert turn(s) == 1  # auction bids do not move the turn: seat 1 is next after seat 0's MF purchase
+
+
+def everyone_passes(s, rounds_: int = 1):
+    for _ in range(rounds_ * s["n"]):
+        s = act(s, turn(s), "pass")
+    return s
+
+
+def test_all_passing_makes_the_first_private_cheaper_then_free():
+    s = everyone_passes(E.setup({}, 2), 3)
+    assert G(s).round["discount"] == 15 and turn(s) == 0
+    s = act(s, 0, "bid", company="TR", price=5)
+    assert owners(s)["TR"] == "0" and s["cash"][0] == 415
+    s = everyone_passes(E.setup({}, 2), 4)  # TR costs 0: the player after the last passer (seat 1) takes it
+    assert owners(s)["TR"] == "0" and s["cash"][0] == 420
+    assert turn(s) == 1  # ... and the turn moves on past him
+
+
+def test_all_passing_after_the_first_private_is_sold_pays_revenue():
+    s = E.setup({}, 2)
+    s = act(s, 0, "bid", company="TR", price=20)
+    s = act(s, 1, "bid", company="MF", price=30)
+    bank = s["bank"]
+    s = everyone_passes(s)
+    assert s["cash"] == [400 + 5, 390 + 5] and s["bank"] == bank - 10
+
+
+def test_priority_after_the_auction_goes_to_whoever_would_be_next():
+    s = after_auction(3)  # six purchases: the turn came back round to seat 0
+    assert s["round"]["kind"] == "stock" and s["order"] == [0, 1, 2] and turn(s) == 0
+    s = E.setup({}, 2)  # 2 players, 5 privates (no SIR): seat 1 would be next
+    while s["round"]["kind"] == "auction":
+        seat = turn(s)
+        s = E.apply(s, seat, next(m for m in E.legal(s, seat) if m["type"] == "bid"))
+    assert s["order"] == [1, 0] and turn(s) == 1
+
+
+# ---- the stock round -----------------------------------------------------------------------------------
+
+def test_par_buys_the_presidents_certificate_and_float_pays_ten_times_par():
+    s = after_auction(3)
+    s = act(s, 0, "par", corporation="KO", share_price="70,4,3")
+    assert s["cash"][0] == 350 - 140 and s["corps"]["KO"]["president"] == "0"
+    assert turn(s) == 1  # nothing more to do in the first stock round: the turn ends by itself
+    with pytest.raises(RuleError, match="not a par price"):
+        act(s, 1, "par", corporation="IR", share_price="75,4,4")
+    s = act(s, 1, "buy_shares", shares=["KO_1"])
+    s = act(s, 2, "buy_shares", shares=["KO_2"])
+    assert not s["corps"]["KO"]["floated"]
+    s = act(s, 0, "buy_shares", shares=["KO_3"])  # 50% sold
+    assert s["corps"]["KO"]["floated"] and s["corps"]["KO"]["cash"] == 700
+
+
+def test_presidency_passes_to_whoever_holds_more():
+    s = after_auction(3)
+    float_corp(s, "KO", 0, percent=30)  # KO_0 and KO_1
+    give_shares(s, "KO", 1, ["KO_3", "KO_4"])
+    s = start_sr(s, 2)
+    s = act(s, 0, "pass")
+    s = act(s, 1, "buy_shares", shares=["KO_5"])  # 30% each: a tie keeps the president
+    assert s["corps"]["KO"]["president"] == "0"
+    s = act(act(s, 1, "pass"), 2, "pass")
+    s = act(s, 0, "pass")
+    s = act(s, 1, "buy_shares", shares=["KO_6"])  # 40% against 30%
+    ko = s["corps"]["KO"]
+    assert ko["president"] == "1" and "KO_0" in ko["shares"]["1"] and len(ko["shares"]["0"]) == 3
+
+
+def test_limits_on_buying():
+    s = after_auction(3)
+    float_corp(s, "KO", 0, percent=60)
+    s = start_sr(s, 2)
+    with pytest.raises(RuleError, match="at most 60% of KO"):
+        act(s, 0, "buy_shares", shares=["KO_6"])
+    with pytest.raises(RuleError, match="Buy one share at a time"):
+        act(s, 0, "buy_shares", shares=["IR_1", "IR_2"])
+    s = act(s, 0, "pass")
+    # seat 1: two privates and 17 certificates (unstarted corporations count too) = the limit of 19
+    give_shares(s, "SR", 1, [f"SR_{i}" for i in range(1, 9)])
+    give_shares(s, "UR", 1, [f"UR_{i}" for i in range(1, 9)])
+    give_shares(s, "AR", 1, ["AR_1"])
+    assert G(s).cert_count(1) == G(s).cert_limit == 19
+    with pytest.raises(RuleError, match="certificate limit of 19"):
+        act(s, 1, "buy_shares", shares=["KO_6"])
+
+
+def test_selling_rules():
+    s = after_auction(3)
+    s = act(s, 0, "par", corporation="KO", share_price="70,4,3")
+    with pytest.raises(RuleError, match="Nobody sells shares in the first stock round"):
+        act(s, 1, "sell_shares", shares=["KO_0"], percent=20)
+    s = after_auction(3)
+    float_corp(s, "KO", 0, percent=60)
+    give_shares(s, "KO", 1, ["KO_6"])
+    s = start_sr(s, 2)
+    with pytest.raises(RuleError, match="No other player holds 20% of KO"):
+        act(s, 0, "sell_shares", shares=["KO_0"], percent=20)
+    s = act(s, 0, "sell_shares", shares=["KO_1", "KO_2"], percent=20)  # 70 -> two rows down: 60
+    assert price(s, "KO") == "60,6,3" and s["cash"][0] == 350 + 140
+    with pytest.raises(RuleError, match="already sold KO this turn"):
+        act(s, 0, "sell_shares", shares=["KO_3"], percent=10)
+    with pytest.raises(RuleError, match="cannot buy it back"):
+        act(s, 0, "buy_shares", shares=["KO_1"])
+    s = act(s, 0, "par", corporation="SR", share_price="65,5,3")  # sell, then buy: the turn ends itself
+    assert turn(s) == 1
+    # sell-buy-sell is refused: seat 1 sells, buys, and may not sell again
+    s = act(s, 1, "sell_shares", shares=["KO_6"], percent=10)
+    s = act(s, 1, "buy_shares", shares=["SR_1"])
+    assert turn(s) == 2
+
+
+def test_the_pool_holds_at_most_half():
+    s = after_auction(3)
+    float_corp(s, "KO", 0, percent=60)
+    s["corps"]["KO"]["shares"]["pool"] = ["KO_5", "KO_6", "KO_7"]
+    s["corps"]["KO"]["shares"]["ipo"] = ["KO_8"]
+    s = start_sr(s, 2)
+    with pytest.raises(RuleError, match="pool may hold at most 50% of KO"):
+        act(s, 0, "sell_shares", shares=["KO_1", "KO_2", "KO_3"], percent=30)
+    s = act(s, 0, "sell_shares", shares=["KO_1", "KO_2"], percent=20)
+    assert G(s).percent("KO", "pool") == 50
+
+
+def test_end_of_the_stock_round_sold_out_rises_and_priority_follows_the_last_to_act():
+    s = after_auction(3)
+    float_corp(s, "KO", 0, percent=60)
+    give_shares(s, "KO", 1, ["KO_5", "KO_6"])
+    give_shares(s, "KO", 2, ["KO_7", "KO_8"])
+    s = start_sr(s, 2)
+    s = act(s, 0, "pass")
+    s = act(s, 1, "par", corporation="IR", share_price="65,5,3")
+    s = act(s, 1, "pass")
+    s = act(s, 2, "pass")
+    s = act(s, 0, "pass")
+    assert s["round"]["kind"] == "stock"  # seat 1 acted this turn, so he was not yet passed
+    s = act(s, 1, "pass")
+    assert s["round"]["kind"] == "operating"
+    assert price(s, "KO") == "75,3,3"  # sold out: one row up from 70,4,3
+    assert s["order"] == [2, 0, 1]  # the player after seat 1, the last to act
+
+
+# ---- the operating round -------------------------------------------------------------------------------
+
+def ko_operating(**kw):
+    """3 players after the auction; KO floated at 70 by seat 0 (60%), an operating round started."""
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    for key, value in kw.items():
+        s[key] = value
+    return start_or(s)
+
+
+def test_operating_round_start_pays_privates_and_places_home_tokens():
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    cash = list(s["cash"])
+    s = start_or(s)
+    assert s["cash"] == [cash[0] + 5 + 15, cash[1] + 5 + 15, cash[2] + 10 + 20]
+    assert G(s).board.token_nodes("KO") == [("K4", 0)]
+    assert E.awaiting(s).seats == {0} and s["round"]["step"] == "track"
+
+
+def test_tile_lays_pay_terrain_and_check_the_track():
+    s = ko_operating()
+    with pytest.raises(RuleError, match="KO cannot reach"):
+        act(s, 0, "lay_tile", hex="B5", tile="9", rotation=0)
+    with pytest.raises(RuleError, match="blocked by Takamatsu E-Railroad"):
+        act(s, 0, "lay_tile", hex="K4", tile="440", rotation=0)
+    with pytest.raises(RuleError, match="Green tiles are not available"):
+        act(s, 0, "lay_tile", hex="J3", tile="16", rotation=0)
+    s2 = act(s, 0, "lay_tile", hex="K6", tile="8", rotation=3)  # a river: 80
+    assert s2["corps"]["KO"]["cash"] == 700 - 80 and G(s2).board.laid["K6"] == ("8", 3)
+    s3 = act(s, 0, "lay_tile", hex="J3", tile="8", rotation=3)
+    assert s3["corps"]["KO"]["cash"] == 700
+    with pytest.raises(RuleError, match="Now buy trains or pass"):  # one tile: the track step is over
+        act(s3, 0, "lay_tile", hex="K6", tile="8", rotation=3)
+
+
+def test_sumitomo_saves_80_on_plain_mountains():
+    s = after_auction(3)
+    float_corp(s, "UR", 0)
+    s["privates"]["SMR"]["owner"] = "UR"
+    s = start_or(s)
+    mountain = next(m for m in E.legal(s, 0) if m["type"] == "lay_tile" and m["hex"] == "A8")
+    assert lays.lay_cost(G(s), "UR", "A8") == 0 and lays.lay_cost(G(s), "UR", "B5") == 0
+    cash = s["corps"]["UR"]["cash"]  # 700 capital and SMR's 15
+    s = E.apply(s, 0, mountain)
+    assert s["corps"]["UR"]["cash"] == cash == 715
+    s2 = after_auction(3)
+    float_corp(s2, "UR", 0)
+    s2 = start_or(s2)
+    assert lays.lay_cost(G(s2), "UR", "A8") == 80
+
+
+def test_the_track_step_waits_while_the_president_may_use_mitsubishi_ferry():
+    """18xx.games keeps the step open after the corporation's tile (recorded game 314 passes there)."""
+    s = after_auction(3)  # seat 1 owns MF
+    float_corp(s, "KO", 1)
+    s = start_or(s)
+    s = act(s, 1, "lay_tile", hex="J3", tile="8", rotation=3)
+    assert s["round"]["step"] == "track"
+    lays = [m for m in E.legal(s, 1) if m["type"] == "lay_tile"]
+    assert lays and all(m["entity"] == "MF" for m in lays)  # only Mitsubishi's port lays are left
+    s = E.apply(s, 1, next(m for m in E.legal(s, 1) if m.get("entity") == "MF"))
+    assert s["round"]["step"] == "trains" and s["privates"]["MF"]["used"]
+
+
+def test_tokens_cost_40_in_a_reachable_city():
+    s = after_auction(3)
+    float_corp(s, "IR", 0)
+    lay(s, "E2", "5", 4)
+    lay(s, "F3", "57", 2)
+    s = start_or(s)
+    s = act(s, 0, "pass")  # no tile
+    assert s["round"]["step"] == "token"
+    assert [m for m in E.legal(s, 0) if m["type"] == "place_token"] == [{"type": "place_token", "hex": "F3",
+                                                                         "city": 0}]
+    s = act(s, 0, "place_token", hex="F3", city=0)
+    assert s["corps"]["IR"]["cash"] == 700 - 40 and ("F3", 0) in G(s).board.token_nodes("IR")
+
+
+def ir_running(train_ids=("3-0",)):
+    s = after_auction(3)
+    float_corp(s, "IR", 0)
+    lay(s, "E2", "5", 4)
+    lay(s, "F3", "57", 2)
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if not t.startswith("2-")]  # the 2s are gone
+    give_trains(s, "IR", *train_ids)
+    s = start_or(s)
+    s = act(act(s, 0, "pass"), 0, "pass")  # no tile, no token
+    assert s["round"]["step"] == "routes"
+    return s
+
+
+def test_runs_are_computed_by_the_engine_and_payout_moves_right():
+    s = ir_running()
+    best = E.legal(s, 0)
+    assert len(best) == 1 and best[0]["type"] == "run_routes"
+    forged = {"type": "run_routes", "routes": [{"train": "3-0", "connections": [["F1", "E2"], ["E2", "F3"]],
+                                                "revenue": 999}]}
+    s2 = E.apply(s, 0, forged)
+    assert s2["round"]["revenue"] == 70  # Imabari 30 + Matsuyama 20 + Saijou 20; the sent revenue is ignored
+    with pytest.raises(RuleError, match="trains"):
+        act(s, 0, "run_routes", routes=[{"train": "2-0", "connections": [["F1", "E2"]]}])
+    with pytest.raises(RuleError, match="at least two stops|follow track"):
+        act(s, 0, "run_routes", routes=[{"train": "3-0", "connections": [["E2", "D3"]]}])
+    s = E.apply(s, 0, best[0])
+    assert s["round"]["revenue"] == 70
+    cash0 = s["cash"][0]
+    s = act(s, 0, "dividend", kind="payout")
+    assert s["cash"][0] == cash0 + 42 and s["corps"]["IR"]["cash"] == 700  # 60% of 70; the IPO's 40% pays nobody
+    assert price(s, "IR") == "75,4,4"
+
+
+def test_withholding_moves_left_and_no_revenue_withholds_by_itself():
+    s = ir_running()
+    s = E.apply(s, 0, E.legal(s, 0)[0])
+    s = act(s, 0, "dividend", kind="withhold")
+    assert s["corps"]["IR"]["cash"] == 770 and price(s, "IR") == "65,4,2"
+    s = ko_operating()  # KO has no train: its revenue is 0 and it withholds without being asked
+    s = act(s, 0, "pass")
+    assert s["round"]["step"] == "trains" and price(s, "KO") == "65,4,2"
+
+
+def test_the_first_3_starts_phase_3_and_the_first_4_rusts_the_2s():
+    s = ko_operating()
+    s = act(s, 0, "pass")
+    s = act(s, 0, "buy_train", train="2-0", price=80)
+    assert s["depot"]["phase"] == "2" and s["round"]["step"] == "trains"
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if not t.startswith("2-")]
+    s = act(s, 0, "buy_train", train="3-0", price=180)
+    assert s["depot"]["phase"] == "3" and s["corps"]["KO"]["trains"] == ["2-0", "3-0"]
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if not t.startswith("3-")]
+    with pytest.raises(RuleError, match="costs ¥300"):
+        act(s, 0, "buy_train", train="4-0", price=200)
+    s = act(s, 0, "buy_train", train="4-0", price=300)
+    assert s["depot"]["phase"] == "4" and s["corps"]["KO"]["trains"] == ["3-0", "4-0"]
+
+
+def test_a_new_phase_makes_corporations_discard_down_to_the_limit():
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    float_corp(s, "SR", 1, cell="65,5,3")
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if not t.startswith("2-")]
+    give_trains(s, "SR", "3-0", "3-1", "3-2", "3-3")
+    give_trains(s, "KO", "3-4")
+    lay(s, "J3", "8", 3)  # KO reaches Sakaide & Okayama
+    s["depot"]["phase"] = "3"
+    s = start_or(s)
+    assert operating.current(G(s)) == "KO"
+    s = act(s, 0, "pass")
+    s = E.apply(s, 0, E.legal(s, 0)[0])  # run
+    s = act(s, 0, "dividend", kind="payout")
+    s = act(s, 0, "buy_train", train="4-0", price=300)  # phase 4: limit 3
+    assert E.awaiting(s).seats == {1} and trains.crowded(G(s)) == ["SR"]
+    with pytest.raises(RuleError, match="not your turn"):  # KO's president waits for SR's discard
+        act(s, 0, "pass")
+    s = act(s, 1, "discard_train", entity="SR", train="3-3")
+    assert s["depot"]["discards"] == ["3-3"] and E.awaiting(s).seats == {0}
+    assert "3-3" in trains.depot_offer(G(s))
+
+
+def test_an_emergency_purchase_uses_the_presidents_money_for_the_cheapest_train_only():
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    lay(s, "J3", "8", 3)
+    g = G(s)
+    g.pay("KO", BANK, 650)  # KO has 50 left
+    s = start_or(s)
+    s = act(s, 0, "pass")
+    assert s["round"]["step"] == "trains" and trains.must_buy(G(s), "KO")
+    with pytest.raises(RuleError, match="has no train and must buy one"):
+        act(s, 0, "pass")
+    cash = s["cash"][0]
+    s = act(s, 0, "buy_train", train="2-0", price=80)
+    assert s["corps"]["KO"]["cash"] == 0 and s["cash"][0] == cash - 30
+
+
+def test_emergency_sales_and_bankruptcy():
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    float_corp(s, "SR", 0, cell="65,5,3", percent=30)  # SR_0 and SR_1
+    give_shares(s, "SR", 1, ["SR_2", "SR_3"])
+    lay(s, "J3", "8", 3)
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t[0] not in "2345"]
+    s["depot"]["bought"] = ["2", "3", "4", "5"]
+    s["depot"]["phase"] = "5"
+    for p in s["privates"].values():
+        p["closed"] = True
+    g = G(s)
+    g.pay("KO", BANK, 700)
+    g.pay("SR", BANK, 650)
+    g.pay("0", BANK, s["cash"][0] - 100)  # seat 0: 100 cash, SR 30% (president; nobody else holds SR)
+    s = start_or(s)
+    s = act(s, 0, "pass")
+    assert trains.emergency(G(s), "KO")
+    with pytest.raises(RuleError, match="sell shares first"):
+        act(s, 0, "buy_train", train="6-0", price=630)
+    with pytest.raises(RuleError, match="presidency of SR"):
+        act(s, 0, "sell_shares", shares=["SR_0"], percent=20)
+    moves = E.legal(s, 0)
+    assert {m["type"] for m in moves} == {"sell_shares", "bankrupt"}
+    s = act(s, 0, "sell_shares", shares=["SR_1"], percent=10)  # 20% each: a tie keeps the presidency
+    assert s["cash"][0] == 165 and price(s, "SR") == "60,6,3"
+    s = act(s, 0, "bankrupt")
+    assert s["over"] == "bankrupt" and E.awaiting(s).seats == frozenset()
+    assert s["cash"][0] == 0 and s["bankrupt"] == [0]
+    scores = E.scores(s)
+    assert scores[0] == G(s).value(0) and total_money(s) == 7000
+
+
+def test_bankruptcy_is_refused_while_the_money_can_be_raised():
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    lay(s, "J3", "8", 3)
+    G(s).pay("KO", BANK, 700)
+    s = start_or(s)
+    s = act(s, 0, "pass")
+    with pytest.raises(RuleError, match="can still raise"):
+        act(s, 0, "bankrupt")
+
+
+def test_corporations_buy_the_presidents_privates_in_phases_3_and_4():
+    s = ko_operating()
+    with pytest.raises(RuleError, match="only in phases 3 and 4"):
+        act(s, 0, "buy_company", company="TR", price=40)
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    s["depot"]["phase"] = "3"
+    s = start_or(s)
+    with pytest.raises(RuleError, match="sells for ¥10 to ¥40"):
+        act(s, 0, "buy_company", company="TR", price=41)
+    with pytest.raises(RuleError, match="only private companies its president owns"):
+        act(s, 0, "buy_company", company="MF", price=30)
+    s = act(s, 0, "buy_company", company="TR", price=40)
+    assert owners(s)["TR"] == "KO" and s["corps"]["KO"]["cash"] == 660
+    assert G(s).blocked_hexes() == {"C4": "Ehime Railway"}  # TR no longer blocks K4
+
+
+def test_ehime_railway_lays_its_green_tile_when_a_corporation_buys_it():
+    s = after_auction(3)
+    float_corp(s, "UR", 2)
+    s["depot"]["phase"] = "3"
+    s = start_or(s)
+    s = act(s, 2, "buy_company", company="ER", price=40)
+    assert s["round"]["special"] == {"company": "ER", "seat": 2}
+    moves = E.legal(s, 2)
+    assert moves[-1]["type"] == "pass" and {m["hex"] for m in moves[:-1]} == {"C4"}
+    s = E.apply(s, 2, moves[0])
+    assert G(s).board.tile("C4").colour == "green" and s["privates"]["ER"]["used"]
+    assert s["round"]["special"] is None and s["round"]["step"] == "track"
+
+
+def test_mitsubishi_ferry_lays_its_port_in_a_stock_round_out_of_turn():
+    s = after_auction(3)  # seat 1 owns MF
+    assert E.can_act(s, 1) and turn(s) == 0
+    lays = [m for m in E.legal(s, 1) if m["type"] == "lay_tile"]
+    assert lays and {m["hex"] for m in lays} <= {"B11", "G10", "I12", "J9"}
+    s = E.apply(s, 1, lays[0])
+    assert s["privates"]["MF"]["used"] and G(s).board.tile(lays[0]["hex"]).name == "437"
+    assert turn(s) == 0 and not [m for m in E.legal(s, 1) if m["type"] == "lay_tile"]
+
+
+def test_dougo_railway_is_exchanged_for_an_iyo_share():
+    s = after_auction(3)  # seat 1 owns DR
+    s = act(s, 0, "par", corporation="IR", share_price="80,2,3")
+    swap = next(m for m in E.legal(s, 1) if m.get("entity") == "DR")
+    s = E.apply(s, 1, swap)
+    assert s["privates"]["DR"]["closed"] and G(s).percent("IR", "1") == 10
+    assert total_money(s) == 7000
+
+
+def test_the_first_5_closes_the_privates_and_ends_the_buying_of_them():
+    s = ko_operating()
+    g = G(s)
+    trains.first_of_kind(g, "5")
+    assert all(p["closed"] for p in s["privates"].values())
+    s4 = E.setup({}, 4)
+    s4["privates"]["UTF"]["owner"] = "3"
+    g = G(s4)
+    trains.first_of_kind(g, "3")
+    trains.first_of_kind(g, "4")
+    trains.first_of_kind(g, "5")
+    assert not s4["privates"]["UTF"]["closed"] and s4["privates"]["UTF"]["revenue"] == 50
+
+
+# ---- the end of the game -------------------------------------------------------------------------------
+
+def test_a_broken_bank_ends_the_game_after_the_set_of_operating_rounds():
+    s = ir_running()
+    g = G(s)
+    s["round"]["of"] = 2
+    g.pay(BANK, "1", s["bank"] - 30)
+    s = E.apply(s, 0, E.legal(s, 0)[0])
+    s = act(s, 0, "dividend", kind="payout")  # the bank pays 42 with 30: it breaks
+    assert s["bank_broken"] and s["bank"] < 0 and not s["over"]
+    while s["round"]["kind"] == "operating" and s["round"]["or"] == 1:
+        seat = next(iter(E.awaiting(s).seats))
+        s = E.apply(s, seat, E.auto_action(s, seat))
+    assert s["round"]["kind"] == "operating" and s["round"]["or"] == 2 and not s["over"]
+    while not s["over"]:
+        seat = next(iter(E.awaiting(s).seats))
+        s = E.apply(s, seat, E.auto_action(s, seat))
+    assert s["over"] == "bank" and s["round"]["kind"] == "over"
+    assert E.scores(s) == [G(s).value(i) for i in range(3)] and total_money(s) == 7000
+
+
+def test_end_game_is_only_for_replays():
+    s = after_auction(3)
+    with pytest.raises(RuleError, match="ends when a player goes bankrupt"):
+        act(s, 0, "end_game")
+
+
+def test_scores_count_cash_shares_at_price_and_privates_at_face_value():
+    s = after_auction(3)
+    float_corp(s, "KO", 0, percent=60)
+    s["over"] = "bank"
+    g = G(s)
+    assert E.scores(s)[0] == s["cash"][0] + 6 * 70 + 20 + 50  # TR and SMR at face value
+    assert E.scores(s)[1] == s["cash"][1] + 30 + 60 and g.value(2) == s["cash"][2] + 40 + 80
+
+
+# ---- the Beginner Game -----------------------------------------------------------------------------------
+
+def test_the_beginner_game_deals_the_privates_by_a_shuffle():
+    s = E.setup({"beginner_game": True}, 3)
+    assert E.awaiting(s).chance.kind == "shuffle" and E.awaiting(s).chance.count == 3
+    with pytest.raises(RuleError, match="permutation"):
+        E.apply(s, CHANCE, {"type": "shuffle", "order": [0, 0, 1]})
+    s = dealt(3, [2, 0, 1])  # ER, DR, SIR in title order
+    assert owners(s) == {"ER": "1", "DR": "2", "SIR": "0"}
+    assert s["cash"] == [420 - 90, 420 - 40, 420 - 60] and s["round"]["kind"] == "stock"
+    assert G(s).blocked_hexes() == {} and s["privates"]["SIR"]["revenue"] == 25
+
+
+# ---- what a live player is offered -------------------------------------------------------------------------
+
+def states_along_a_game(seed: int, n: int, steps: int, beginner: bool = False):
+    rng = random.Random(seed)
+    s = E.setup({"beginner_game": beginner}, n)
+    for _ in range(steps):
+        aw = E.awaiting(s)
+        if aw.chance:
+            s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(aw.chance.count))})
+            continue
+        if not aw.seats:
+            return
+        yield s
+        seat = rng.choice(sorted(aw.seats))
+        move = E.auto_action(s, seat) if rng.random() < 0.6 else rng.choice(E.legal(s, seat))
+        s = E.apply(s, seat, move)
+
+
+def test_every_listed_move_is_accepted_and_auto_action_is_one_of_them():
+    """Along whole games (2 to 6 players, one Beginner Game), at every awaited seat; every 7th position tries
+    each listed move. Together the games reach phase 5 and the end of the game."""
+    seen = set()
+    for seed, n in ((1, 3), (2, 4), (3, 5), (4, 2), (5, 6)):
+        for i, s in enumerate(states_along_a_game(seed, n, 3000, beginner=seed == 3)):
+            seen.add(s["depot"]["phase"])
+            for seat in sorted(E.awaiting(s).seats):
+                moves = E.legal(s, seat)
+                assert moves, s["round"]
+                assert E.auto_action(s, seat) in moves
+                if i % 7 == 0:
+                    for move in moves[:40]:
+                        after = E.apply(s, seat, move)
+                        assert total_money(after) == 7000
+            assert json.loads(json.dumps(s)) == s  # a snapshot loads back equal
+    assert seen >= {"2", "3", "4", "5"}
+
+
+def test_a_seat_not_awaited_has_no_moves_and_is_refused():
+    s = after_auction(3)
+    assert E.legal(s, 2) == [] and not E.can_act(s, 2)
+    with pytest.raises(RuleError, match="not your turn"):
+        act(s, 2, "pass")

@@ -1,0 +1,226 @@
+"""Recorded 18xx.games games of 1889 replayed through our engine: exact final scores and end reason, the
+reference engine's state at the end of every round, every dividend's price move, money conserved throughout,
+and `python -m bot replay` on an export.
+
+The recorded games live in ../shared/data/18xx; the tests that need them skip when it is absent."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.e18xx import trains
+from engines.e18xx.game import TITLE_ID
+from engines.e18xx.importer import read_recorded
+from engines.e18xx.replay import ReplayFailed, UnknownTitle, is_18xx_export, replay_export, replay_recorded
+from engines.e18xx.state import G, total_money
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "data" / "18xx"
+GAMES = {"314.json": "1889-314.json", "hs_jmmljkbw_17502.json": "1889-hs_jmmljkbw_17502.json"}
+
+
+def need_shared() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("../shared/data/18xx is absent (a user's clone): the recorded 18xx.games games are not here.")
+    return SHARED
+
+
+def load(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    shared = need_shared()
+    doc = json.loads((shared / "fixtures" / GAMES[name]).read_text(encoding="utf-8"))
+    checkpoints = json.loads((shared / "fixtures" / "1889_checkpoints.json").read_text(encoding="utf-8"))
+    return doc, checkpoints["games"][name]
+
+
+# ---- comparing with the reference engine -----------------------------------------------------------------
+
+def ours(g: G, ids: list[int]) -> dict[str, Any]:
+    """Our state in the checkpoint file's terms (players by id, corporations that have a price)."""
+    s = g.s
+    players = {}
+    for seat, pid in enumerate(ids):
+        key = g.key(seat)
+        players[pid] = {"cash": s["cash"][seat], "companies": sorted(g.privates_of(key)),
+                        "shares": {c: g.percent(c, key) for c in s["corps"] if g.percent(c, key)}}
+    corps = {}
+    for cid, corp in s["corps"].items():
+        cell = g.cell(cid)
+        if cell is None:
+            continue
+        president = g.president(cid)
+        corps[cid] = {"price": cell.price, "price_cell": cell.id, "par": corp["par"], "cash": corp["cash"],
+                      "floated": corp["floated"], "president": ids[president] if president is not None else None,
+                      "trains": list(corp["trains"]), "companies": sorted(g.privates_of(cid)),
+                      "pool_percent": g.percent(cid, "pool"), "ipo_percent": g.percent(cid, "ipo")}
+    return {"bank": s["bank"], "phase": s["depot"]["phase"], "players": players, "corporations": corps,
+            "player_order": [ids[seat] for seat in g.order], "depot_next": trains.depot_offer(g)}
+
+
+def expected(checkpoint: dict[str, Any]) -> dict[str, Any]:
+    keys = ("price", "price_cell", "par", "cash", "floated", "president", "trains", "companies", "pool_percent",
+            "ipo_percent")
+    return {
+        "bank": checkpoint["bank"], "phase": checkpoint["phase"],
+        "players": {p["id"]: {"cash": p["cash"], "companies": sorted(p["companies"]), "shares": p["shares"]}
+                    for p in checkpoint["players"]},
+        "corporations": {c["sym"]: {k: sorted(c[k]) if k == "companies" else c[k] for k in keys}
+                         for c in checkpoint["corporations"]},
+        "player_order": [p["id"] for p in checkpoint["players"]], "depot_next": checkpoint["depot_next"],
+    }
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """Where two JSON-like values first differ, as "path: ours X, expected Y", or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                return f"{path}.{key}: {'missing in ours' if key not in a else 'not expected'}"
+            found = first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    return None if a == b else f"{path}: ours {a!r}, expected {b!r}"
+
+
+def test_first_difference_names_the_path():
+    assert first_difference({"a": {"b": [1, 2]}}, {"a": {"b": [1, 2]}}) is None
+    assert first_difference({"a": {"b": 1}}, {"a": {"b": 2}}) == ".a.b: ours 1, expected 2"
+    assert first_difference({"a": 1}, {"a": 1, "c": 0}) == ".c: missing in ours"
+
+
+# ---- the fixtures ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_recorded_game_ends_with_the_recorded_scores_and_reason(name):
+    doc, _ = load(name)
+    recorded, done = replay_export(doc)
+    assert done.scores == {int(k): v for k, v in doc["result"].items()}
+    assert done.game_end_reason == doc["game_end_reason"]
+    assert recorded.title == TITLE_ID and done.actions == len(recorded.actions)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_round_ends_as_on_the_site(name):
+    doc, reference = load(name)
+    ids = [p["id"] for p in doc["players"]]
+    assert ids == reference["players_seat_order"]
+    checkpoints = {c["at"].removeprefix("end of "): c for c in reference["checkpoints"]}
+    seen: list[str] = []
+
+    def at_round_end(g: G, round_name: str) -> None:
+        assert round_name in checkpoints, f"the site has no round {round_name}"
+        difference = first_difference(ours(g, ids), expected(checkpoints[round_name]))
+        assert difference is None, f"end of {round_name}: {difference}"
+        seen.append(round_name)
+
+    _, done = replay_export(doc, on_round_end=at_round_end)
+    ends = [c for c in reference["checkpoints"] if c["at"].startswith("game end")]
+    assert seen == [c["at"].removeprefix("end of ") for c in reference["checkpoints"] if c not in ends]
+    final = expected(ends[0])
+    mine = ours(G(done.state), ids)
+    assert first_difference(mine, final) is None, first_difference(mine, final)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_run_and_dividend_moves_the_price_as_on_the_site(name):
+    """Run totals as recorded; after each dividend (or the automatic withhold of nothing) the price the site had."""
+    doc, reference = load(name)
+    runs = {o["action_id"]: o["total"] for o in reference["operating"] if "action_id" in o}
+    moves: dict[int, list[tuple[str, str]]] = {}
+    for o in reference["operating"]:
+        if "dividend_action_id" in o:
+            moves.setdefault(o["dividend_action_id"], []).append((o["corporation"], o["price_to"]))
+    checked = []
+
+    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
+        if action.get("id") is None or action.get("auto_of") is not None:
+            return
+        g = G(state)
+        if action["id"] in runs:
+            assert sum(r["revenue"] for r in g.round["runs"]) == runs[action["id"]], action["id"]
+            checked.append(action["id"])
+        for cid, cell in moves.get(action["id"], ()):
+            assert g.cell(cid).id == cell, (action["id"], cid)
+            checked.append(action["id"])
+
+    replay_export(doc, on_action=after)
+    assert len(checked) == len(runs) + sum(len(v) for v in moves.values())
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_money_is_conserved_after_every_action(name):
+    doc, _ = load(name)
+    bank = 7000
+
+    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
+        assert total_money(state) == bank, action
+        json.loads(json.dumps(state))  # and the state stays JSON
+
+    replay_export(doc, on_action=after)
+
+
+def test_a_recorded_game_replays_through_the_cli():
+    need_shared()
+    path = SHARED / "fixtures" / GAMES["314.json"]
+    r = subprocess.run([sys.executable, "-m", "bot", "replay", str(path)], cwd=REPO, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == {
+        "title": "1889", "game": 314, "players": [639, 90, 344], "actions": 457, "over": True,
+        "game_end_reason": "bankrupt", "scores": {"639": 320, "90": 1473, "344": 1134}, "matches_recorded": True}
+
+
+def test_a_log_that_goes_wrong_names_the_action_and_why(tmp_path):
+    doc, _ = load("314.json")
+    next(a for a in doc["actions"] if a["id"] == 86)["routes"][0]["train"] = "5-0"
+    with pytest.raises(ReplayFailed) as e:
+        replay_export(doc)
+    assert str(e.value) == ("Action 86 (run_routes by SR) cannot be replayed: "
+                            "Each route needs one of SR's trains (2-2, 2-3), once.")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "bot", "replay", str(path)], cwd=REPO, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert json.loads(r.stdout) == {"error": str(e.value)}
+
+
+# ---- without the fixtures ----------------------------------------------------------------------------------
+
+def export(title: str = "1889", players: int = 3, seed: int = 17502, options: list[str] | None = None,
+           actions: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {"id": seed, "title": title, "players": [{"id": 100 + i, "name": f"P{i}"} for i in range(players)],
+            "settings": {"seed": seed, "optional_rules": options or []}, "actions": actions or [],
+            "result": {}, "game_end_reason": None}
+
+
+def test_an_unknown_title_is_refused_with_a_sentence(tmp_path):
+    with pytest.raises(UnknownTitle, match="no rules for the 18xx title '1830'; it knows 1889"):
+        replay_export(export("1830"))
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(export("1830")), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "bot", "replay", str(path)], cwd=REPO, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 1
+    assert json.loads(r.stdout) == {"error": "This bot has no rules for the 18xx title '1830'; it knows 1889."}
+
+
+def test_an_export_is_recognised_by_its_title_and_entity_types():
+    assert is_18xx_export(export(actions=[{"type": "pass", "entity": 100, "entity_type": "player", "id": 1}]))
+    assert is_18xx_export(export())
+    assert not is_18xx_export({"format": "boardbot-log", "game": "dicehand", "actions": []})
+    assert not is_18xx_export(export(actions=[{"type": "pass"}]))
+
+
+def test_the_beginner_game_deals_as_the_site_does():
+    """The site's seeded shuffle: seed 17502 with 3 players deals SIR, ER, DR (import notes §9)."""
+    done = replay_recorded(read_recorded(export(options=["beginner_game"])))
+    owners = {pid: p["owner"] for pid, p in done.state["privates"].items()}
+    assert owners == {"SIR": "0", "ER": "1", "DR": "2"}
+    assert done.state["cash"] == [420 - 90, 420 - 40, 420 - 60]
+    assert done.state["round"]["kind"] == "stock" and done.game_end_reason is None
