@@ -22,7 +22,7 @@ from storage.sqlite import SqliteStore
 
 log = logging.getLogger("bot")
 
-COGS = ("cogs.table", "cogs.rules", "cogs.dicehand", "cogs.fourbit", "cogs.boss", "cogs.tokai")
+COGS = ("cogs.table", "cogs.rules", "cogs.dicehand", "cogs.fourbit", "cogs.boss", "cogs.tokai", "cogs.e18xx")
 
 
 class Tree(app_commands.CommandTree):

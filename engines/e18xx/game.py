@@ -28,6 +28,9 @@ class Shikoku1889(Engine):
     min_players = 2
     max_players = 6
     data_version = 1
+    # uniform random play can keep raising bids in the waterfall auction with every yen the privates pay and
+    # never buy the cheapest private; the auto-pass lets a player save up (tests/test_e18xx_selfplay.py)
+    selfplay_auto = 0.3
     options = (
         Option("beginner_game", "the Beginner Game: privates dealt at random instead of auctioned, no abilities",
                False, (False, True)),
@@ -54,7 +57,10 @@ class Shikoku1889(Engine):
         if kind == "auction":
             return Awaiting(frozenset({auction.acting(g)}), prompt="bid for a private company or pass")
         if kind == "stock":
-            return Awaiting(frozenset({stock.acting(g)}), prompt=f"stock round {g.round['turn']}: buy, sell or pass")
+            seat = stock.acting(g)
+            if stock.must_sell(g, seat):
+                return Awaiting(frozenset({seat}), prompt=f"stock round {g.round['turn']}: sell down to the limits")
+            return Awaiting(frozenset({seat}), prompt=f"stock round {g.round['turn']}: buy, sell or pass")
         if kind == "operating":
             seats = operating.acting(g)
             if trains.crowded(g):
@@ -109,7 +115,10 @@ class Shikoku1889(Engine):
         stock.start(g, 1)
 
     def _exchange(self, g: G, seat: int, action: Action) -> None:
-        """Dougo Railway: its owner swaps it for an IR share from the IPO, at any time; the private closes."""
+        """Dougo Railway: its owner swaps it for an IR share from the IPO, at any time in a stock or operating
+        round (not in the auction, where 18xx.games has no exchange step); the private closes."""
+        if g.round["kind"] not in ("stock", "operating"):
+            raise RuleError("Dougo Railway is exchanged in a stock round or an operating round.")
         pid = action.get("entity")
         ability = g.ability(pid, "exchange_for_share") if pid in g.s["privates"] else None
         if ability is None:
@@ -119,9 +128,11 @@ class Shikoku1889(Engine):
         cid = ability["corporation"]
         shares = action.get("shares")
         held = g.corp(cid)["shares"].get(IPO, [])
-        if not isinstance(shares, list) or len(shares) != 1 or shares[0] not in held:
-            raise RuleError(f"{g.pdef(pid).name} is exchanged for one {cid} share from the IPO.")
         cdef = g.cdef(cid)
+        if (not isinstance(shares, list) or len(shares) != 1 or shares[0] not in held
+                or shares[0] == cdef.president_cert):
+            raise RuleError(f"{g.pdef(pid).name} is exchanged for one {cid} share (not the president's "
+                            f"certificate) from the IPO.")
         if not can_gain(cdef, g.corp(cid)["shares"], g.key(seat), cdef.cert_percent(shares[0]), g.cell(cid),
                         g.cert_count(seat), g.cert_limit, exchange=True):
             raise RuleError(f"You may hold at most {cdef.holding_limit_percent}% of {cid}.")
@@ -131,7 +142,9 @@ class Shikoku1889(Engine):
         stock.check_float(g, cid)
 
     def _anytime(self, g: G, seat: int) -> list[Action]:
-        """Moves a private's owner may make out of turn: the Dougo exchange; Mitsubishi's port in a stock round."""
+        """Moves a private's owner may make out of turn: the Dougo exchange (stock and operating rounds);
+        Mitsubishi's port in a stock round, and in an operating round between two corporations' turns (while the
+        operating corporation has not moved yet)."""
         if g.s["over"] or g.round["kind"] not in ("stock", "operating", "auction"):
             return []
         moves: list[Action] = []
@@ -139,18 +152,39 @@ class Shikoku1889(Engine):
             ability = g.ability(pid, "exchange_for_share")
             if ability and p["owner"] == g.key(seat) and g.round["kind"] != "auction":
                 cid = ability["corporation"]
-                cert = g.ipo_cert(cid)
                 cdef = g.cdef(cid)
+                cert = next((c for c in g.corp(cid)["shares"].get(IPO, []) if c != cdef.president_cert), None)
                 if cert and can_gain(cdef, g.corp(cid)["shares"], g.key(seat), cdef.cert_percent(cert), g.cell(cid),
                                      g.cert_count(seat), g.cert_limit, exchange=True):
                     moves.append({"type": "buy_shares", "entity": pid, "entity_type": "company", "shares": [cert]})
-        if g.round["kind"] == "stock":
+        if g.round["kind"] == "stock" or privates.between_turns(g):
             moves += privates.private_lays(g, seat)
         return moves
 
     # ---- what a seat may do -----------------------------------------------------------------------------
 
     def legal(self, state: State, seat: int) -> list[Action]:
+        """Every move `seat` may send now: the awaited seat's moves, then the out-of-turn private moves
+        (Mitsubishi's port, the Dougo exchange) open to any owner, then `pass` when passing is allowed.
+
+        Every listed move is accepted. Most moves are listed in full (every tile and rotation, token, share,
+        par price, sale by percent, train, discard). Where a move takes a free amount or shape, `legal` offers a
+        sensible few and `apply` takes any legal one:
+        - `bid` (auction): the least bid, 5 and 20 more, while affordable; any whole amount from the least bid
+          (¥5 over the face value or the best bid) up to the cash not tied up in other bids is accepted. Buying
+          the cheapest private is at its current price only.
+        - `run_routes`: the auto-router's best runs; any legal set of routes (at most one per train) is accepted.
+        - `buy_train` from another corporation (one with the same president): ¥1 and the list price; any price
+          from ¥1 to the buyer's cash is accepted.
+        - `buy_company` (phases 3-4, the president's own privates): half the face value rounded up, the face
+          value and twice it; any whole amount in that range that the corporation can pay is accepted.
+        - `sell_shares`: one bundle per corporation and percent (the certificates 18xx.games would take); any of
+          the player's certificates of that corporation making up the percent are accepted (a bundle holding the
+          president's certificate may be sold short by whole shares).
+        - the Dougo exchange: the first ordinary IR share in the IPO; any ordinary IR share there is accepted.
+        A player who must sell (over the certificate limit or 60% of a corporation in a stock round) is offered
+        only sales.
+        """
         g = G(state)
         kind = g.round["kind"]
         moves: list[Action] = []

@@ -9,7 +9,9 @@ and goes bankrupt when even that cannot pay for the cheapest train.
 
 Round state: turn (the stock round number), or / of (this round in its set), order [corporations],
 index (the one operating), step, laid, tokened, revenue (None until the trains ran), runs, special
-({company, seat}: ER's tile lay right after a corporation bought it).
+({company, seat}: ER's tile lay right after a corporation bought it), acted (the operating corporation has
+made a move this turn; until it has, the game is "between two corporations' turns", when Mitsubishi Ferry's
+owner may lay its port whoever operates; missing in older states = false).
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ STEP_OF = {"lay_tile": "track", "place_token": "token", "run_routes": "routes", 
 
 def start(g: G, turn: int, number: int, of: int) -> None:
     g.s["round"] = {"kind": "operating", "turn": turn, "or": number, "of": of, "order": [], "index": 0,
-                    "step": STEPS[0], "laid": False, "tokened": False, "revenue": None, "runs": [], "special": None}
+                    "step": STEPS[0], "laid": False, "tokened": False, "revenue": None, "runs": [], "special": None,
+                    "acted": False}
     g.event(f"Operating round {turn}.{number} begins.")
     g.pay_private_revenue()
     for cid in g.floated():
@@ -76,7 +79,7 @@ def _next_step(g: G) -> None:
         return
     cid = current(g)
     g.corp(cid)["operated"] = True
-    r.update(index=r["index"] + 1, step=STEPS[0], laid=False, tokened=False, revenue=None, runs=[])
+    r.update(index=r["index"] + 1, step=STEPS[0], laid=False, tokened=False, revenue=None, runs=[], acted=False)
 
 
 def settle(g: G) -> None:
@@ -161,16 +164,17 @@ def apply(g: G, seat: int, action: Action) -> None:
         privates.special_step(g, seat, action)
         return
     cid = current(g)
+    if kind == "lay_tile" and action.get("entity_type") == "company" and cid is not None:
+        privates.lay_with_private(g, seat, action, in_track_of=cid)
+        return
     if cid is None or seat != g.president(cid):
         raise RuleError("It is not your turn.")
     entity = action.get("entity")
     if entity is not None and action.get("entity_type", "corporation") == "corporation" and entity != cid:
         raise RuleError(f"{cid} is operating, not {entity}.")
+    r["acted"] = True  # set before the move, which may end the turn (and clear it for the next corporation)
     if kind == "buy_company":
         _buy_company(g, seat, cid, action)
-        return
-    if kind == "lay_tile" and action.get("entity_type") == "company":
-        privates.lay_with_private(g, seat, action, in_track_of=cid)
         return
     step = r["step"]
     if kind == "pass":
@@ -415,6 +419,7 @@ def legal(g: G, seat: int) -> list[Action]:
     cid = current(g)
     step = r["step"]
     moves: list[Action] = []
+    buys = _company_moves(g, cid)  # a private may be bought at any step of the turn, as on 18xx.games
     if step == "track":
         if not r["laid"]:
             for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):
@@ -424,15 +429,14 @@ def legal(g: G, seat: int) -> list[Action]:
     elif step == "token":
         moves = [{"type": "place_token", "hex": h, "city": i} for h, i in legal_tokens(g.board, cid)]
     elif step == "routes":
-        return [best_run_action(g, cid)]
+        return [best_run_action(g, cid), *buys]
     elif step == "dividend":
-        return [{"type": "dividend", "kind": "payout"}, {"type": "dividend", "kind": "withhold"}]
+        return [{"type": "dividend", "kind": "payout"}, {"type": "dividend", "kind": "withhold"}, *buys]
     elif step == "trains":
         moves = _train_moves(g, seat, cid)
         if trains.must_buy(g, cid):
-            return moves
-    moves += _company_moves(g, cid) if step in ("track", "companies") else []
-    return [*moves, {"type": "pass"}]
+            return [*moves, *buys]
+    return [*moves, *buys, {"type": "pass"}]
 
 
 def _train_moves(g: G, seat: int, cid: str) -> list[Action]:

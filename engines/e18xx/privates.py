@@ -1,9 +1,10 @@
-"""The private companies' tile lays: Mitsubishi Ferry's port (its owner, in a stock round or in the track step
-of his corporation) and Ehime Railway's green tile on Ohzu right after a corporation buys it."""
+"""The private companies' tile lays: Mitsubishi Ferry's port (its owner, in a stock round, in the track step of
+a corporation he presides, or between two corporations' turns in an operating round) and Ehime Railway's green
+tile on Ohzu right after a corporation buys it."""
 from __future__ import annotations
 
 from engines.base import Action, RuleError
-from engines.e18xx import lays
+from engines.e18xx import lays, trains
 from engines.e18xx.board import Lay, lay_problem
 from engines.e18xx.state import BANK, G
 
@@ -27,8 +28,27 @@ def port_hexes(g: G, pid: str) -> list[str]:
     return [h for h in ability["hexes"] if h not in g.board.laid]
 
 
+def lay_timing_ok(g: G, seat: int, in_track_of: str | None) -> bool:
+    """Mitsubishi Ferry's moments (notes §11.5): any time in a stock round (`in_track_of` None); in an operating
+    round (`in_track_of` the operating corporation) in the track step of a corporation its owner presides, or
+    while the operating corporation has not moved yet ("between turns", whoever presides it)."""
+    if in_track_of is None:
+        return g.round["kind"] == "stock"
+    if g.round["step"] == "track" and g.president(in_track_of) == seat:
+        return True
+    return between_turns(g)
+
+
+def between_turns(g: G) -> bool:
+    """An operating round whose operating corporation has not moved yet this turn (18xx.games's
+    "or_between_turns"), with no discard or Ehime Railway lay pending."""
+    r = g.round
+    return (r["kind"] == "operating" and r["index"] < len(r["order"]) and not r.get("acted")
+            and not r["special"] and not trains.crowded(g))
+
+
 def lay_with_private(g: G, seat: int, action: Action, in_track_of: str | None) -> None:
-    """Mitsubishi Ferry's port tile: its owner, in a stock round or in the track step of his corporation."""
+    """Mitsubishi Ferry's port tile: its owner, at one of the moments of `lay_timing_ok`."""
     pid = action.get("entity")
     p = g.s["privates"].get(pid)
     ability = g.ability(pid, "lay_tile") if p else None
@@ -36,8 +56,9 @@ def lay_with_private(g: G, seat: int, action: Action, in_track_of: str | None) -
         raise RuleError("That private company has no tile to lay now.")
     if p["owner"] != g.key(seat):
         raise RuleError(f"You do not own {g.pdef(pid).name}.")
-    if in_track_of is not None and (g.round["step"] != "track" or g.president(in_track_of) != seat):
-        raise RuleError(f"{g.pdef(pid).name} lays its tile in a stock round or in your corporation's track step.")
+    if not lay_timing_ok(g, seat, in_track_of):
+        raise RuleError(f"{g.pdef(pid).name} lays its tile in a stock round, in the track step of a corporation "
+                        f"you preside, or before the operating corporation has moved.")
     coord, tile, rotation = lays.read_lay(action)
     if coord not in ability["hexes"] or tile not in ability["tiles"]:
         raise RuleError(f"{g.pdef(pid).name} lays tile {', '.join(ability['tiles'])} on "

@@ -2,7 +2,8 @@
 
 After every action `settle` does what happens without an action: turns and steps with nothing to do, the end
 of a round, sold-out moves, priority, the next round, and the end of the game once the bank has broken and a
-set of operating rounds is over.
+set of operating rounds is over. As on 18xx.games, a game still running when a round of turn 100 (stock round
+100) ends is stopped there ("dnf"), so that no game, random play included, can run forever.
 """
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from engines.e18xx.state import G
 ROUND_END: ContextVar[Callable[[G, str], None] | None] = ContextVar("e18xx_round_end", default=None)
 
 MODULES = {"auction": auction, "stock": stock, "operating": operating}
+
+#: 18xx.games's safety stop: the game ends ("dnf") when a round of this turn (stock round number) or later ends.
+LAST_TURN = 100
 
 
 def settle(g: G) -> None:
@@ -61,6 +65,13 @@ def rotate(g: G, first: int) -> None:
 
 def next_round(g: G) -> None:
     r = g.round
+    if r["kind"] in ("stock", "operating") and r["turn"] >= LAST_TURN:
+        last_or = r["kind"] == "operating" and r["or"] >= r["of"]
+        if r["kind"] == "stock":
+            stock.finish(g)
+        _round_end(g)
+        end_game(g, "bank" if last_or and g.s["bank_broken"] else "dnf")
+        return
     if r["kind"] == "auction":
         _round_end(g)
         rotate(g, auction.priority_seat(g))
@@ -84,5 +95,6 @@ def end_game(g: G, reason: str) -> None:
     g.s["over"] = reason
     g.s["round"] = {"kind": "over", "reason": reason, "after": g.round.get("kind")}
     why = {"bank": "the bank has broken", "bankrupt": "a player went bankrupt",
-           "manually_ended": "the players ended it"}.get(reason, reason)
+           "manually_ended": "the players ended it",
+           "dnf": f"it reached turn {LAST_TURN} (the safety stop)"}.get(reason, reason)
     g.event(f"The game is over: {why}.")

@@ -7,6 +7,10 @@ ends by itself when the player has nothing more he may do; a player with nothing
 passes without being asked. The round ends when everyone has passed in a row (a turn in which the player did
 something and then passed does not count as a pass).
 
+A player over the certificate limit, or holding more than 60% of a corporation whose price is not in the orange
+area, must sell before anything else, as on 18xx.games: while he is over and some sale is open to him, his only
+moves are sales (he may not pass). When no sale is open to him (the first stock round, a full pool) he plays on.
+
 Round state: turn (stock round number), pos (index into the order), passed [seats], did [this turn's
 "buy"/"sell" in order], sold_now [corporations sold this turn], sold {seat: [corporations sold this round]},
 last_to_act (seat or None).
@@ -27,6 +31,7 @@ from engines.e18xx.companies import (
     may_sell_president_cert,
     sale_bundles,
     sale_proceeds,
+    within_holding_limit,
 )
 from engines.e18xx.state import BANK, G
 
@@ -53,6 +58,46 @@ def may_sell_now(g: G) -> bool:
         return False
     did = r["did"]
     return not ("buy" in did and "sell" in did[: did.index("buy")])  # no sell-buy-sell
+
+
+def over_limit(g: G, seat: int) -> str | None:
+    """Why the player holds too much (over the certificate limit, or over 60% of a corporation outside the orange
+    area), or None."""
+    count, limit = g.cert_count(seat), g.cert_limit
+    if count > limit:
+        return f"You hold {count} certificates, over the limit of {limit}"
+    key = g.key(seat)
+    for cid in g.s["corps"]:
+        cdef = g.cdef(cid)
+        if not within_holding_limit(cdef, g.percent(cid, key), g.cell(cid)):
+            return f"You hold {g.percent(cid, key)}% of {cid}, over the limit of {cdef.holding_limit_percent}%"
+    return None
+
+
+def sales(g: G, seat: int) -> list[Action]:
+    """Every stock-round sale open to the player now (one bundle per corporation and percent)."""
+    moves: list[Action] = []
+    if not may_sell_now(g):
+        return moves
+    key = g.key(seat)
+    for cid, corp in g.s["corps"].items():
+        held = corp["shares"].get(key, [])
+        if not held or cid in g.round["sold_now"] or g.cell(cid) is None:
+            continue
+        seen = set()
+        for certs, percent in sale_bundles(g.cdef(cid), held):
+            if percent in seen:
+                continue
+            if sale_problem(g, seat, cid, certs, percent) is None:
+                seen.add(percent)
+                moves.append({"type": "sell_shares", "shares": certs, "percent": percent})
+    return moves
+
+
+def must_sell(g: G, seat: int) -> str | None:
+    """Why the player must sell before anything else (over a limit, and some sale is open to him), or None."""
+    why = over_limit(g, seat)
+    return why if why and sales(g, seat) else None
 
 
 def sale_problem(g: G, seat: int, cid: str, certs: list[str], percent: int) -> str | None:
@@ -195,6 +240,8 @@ def apply(g: G, seat: int, action: Action) -> None:
         raise RuleError("It is not your turn.")
     kind = action["type"]
     key = g.key(seat)
+    if kind in ("pass", "par", "buy_shares") and (why := must_sell(g, seat)):
+        raise RuleError(f"{why}: sell shares first.")
     if kind == "pass":
         g.event("[0] passes." if not r["did"] else "[0] is done.", seat)
         end_turn(g, passed=not r["did"])
@@ -313,10 +360,12 @@ def priority_seat(g: G) -> int:
 # ---- moves for a live player --------------------------------------------------------------------------
 
 def turn_moves(g: G, seat: int) -> list[Action]:
-    """Every purchase, par and sale open to `seat` now, then pass."""
+    """Every purchase, par and sale open to `seat` now, then pass; only sales while he must sell."""
     r = g.round
     moves: list[Action] = []
-    key = g.key(seat)
+    sells = sales(g, seat)
+    if sells and over_limit(g, seat):
+        return sells
     if "buy" not in r["did"]:
         for cid in g.s["corps"]:
             if g.cell(cid) is None:
@@ -327,19 +376,7 @@ def turn_moves(g: G, seat: int) -> list[Action]:
             for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
                 if cert and buy_problem(g, seat, cid, cert, source) is None:
                     moves.append({"type": "buy_shares", "shares": [cert], "percent": g.cdef(cid).cert_percent(cert)})
-    if may_sell_now(g):
-        for cid, corp in g.s["corps"].items():
-            held = corp["shares"].get(key, [])
-            if not held or cid in r["sold_now"] or g.cell(cid) is None:
-                continue
-            seen = set()
-            for certs, percent in sale_bundles(g.cdef(cid), held):
-                if percent in seen:
-                    continue
-                if sale_problem(g, seat, cid, certs, percent) is None:
-                    seen.add(percent)
-                    moves.append({"type": "sell_shares", "shares": certs, "percent": percent})
-    return [*moves, {"type": "pass"}]
+    return [*moves, *sells, {"type": "pass"}]
 
 
 def legal(g: G, seat: int) -> list[Action]:
@@ -347,9 +384,19 @@ def legal(g: G, seat: int) -> list[Action]:
 
 
 def auto(g: G, seat: int) -> Action | None:
-    return {"type": "pass"} if seat == acting(g) else None
+    """Pass; a player who must sell sells the fewest shares of a corporation he does not preside (else of any)."""
+    if seat != acting(g):
+        return None
+    if must_sell(g, seat):
+        sells = sales(g, seat)
+        key = g.key(seat)
+        return min(sells, key=lambda m: (g.corp(m["shares"][0].rpartition("_")[0])["president"] == key,
+                                         m["percent"], sells.index(m)))
+    return {"type": "pass"}
 
 
 def describe(g: G) -> dict[str, Any]:
     r = g.round
-    return {"kind": "stock", "turn": r["turn"], "acting": acting(g), "passed": list(r["passed"])}
+    seat = acting(g)
+    return {"kind": "stock", "turn": r["turn"], "acting": seat, "passed": list(r["passed"]),
+            "must_sell": must_sell(g, seat)}

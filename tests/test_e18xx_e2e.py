@@ -1,0 +1,185 @@
+"""SimCord: three users play Shikoku 1889 through the 18xx cog. The private auction goes through the panel's bid
+menu and `/18xx bid`, the first stock round through `/18xx par` and `/18xx buy`, the first operating round through
+`/18xx lay` (its suggestions are legal lays), `/18xx pass` and `/18xx buytrain`; in the second, `/18xx run` shows the
+auto-router's runs and its Accept button runs them, `/18xx dividend` pays out, `/18xx undo` takes both back, and the
+run is named by its stops. A stale panel is refused to the clicker alone, a map picture follows the lay, the market
+picture the end of a round; what happens in between goes through the table service as the same players (a click
+costs SimCord ~0.4 s)."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.app import create_bot
+from cogs.e18xx import STALE, run_parts
+from engines.e18xx.route import all_routes
+from engines.e18xx.state import G
+from tests.helpers import component_field, components, open_hand, option_values, start_table, table_message
+
+
+@pytest.fixture
+def simcord_bot(settings):
+    return create_bot(settings, sync_on_start=True, rng=random.Random(5))
+
+
+async def test_three_players_auction_stock_round_and_operating_rounds(world):
+    env, g, ch, members = world
+    gid = await start_table(ch, members[0], members[1:], game="1889")
+    svc = env.bot.tables
+    t = await svc.load(gid)
+    engine = t.engine
+    by_seat = {s.seat: next(m for m in members if m.id == s.user_id) for s in t.game.seats}
+    names = {x: by_seat[x].name for x in by_seat}
+
+    async def state():
+        return (await svc.load(gid)).state
+
+    async def turn() -> int:
+        seats = engine.awaiting(await state()).seats
+        assert len(seats) == 1, seats
+        return next(iter(seats))
+
+    def posts_since(n: int):
+        return [m for m in ch.history()[n:] if (m.content or "").startswith(f"Table {gid}: ")]
+
+    assert "**Private auction**" in table_message(ch, gid).embeds[0].description
+
+    # the auction: the first purchase through the panel's bid menu, the second by /18xx bid, the rest as the players
+    seat = await turn()
+    panel = (await open_hand(by_seat[seat], ch, gid)).response
+    assert "**Your move:** buy Takamatsu E-Railroad (TR) for ¥20" in panel.content
+    buy_tr = json.dumps({"type": "bid", "company": "TR", "price": 20}, separators=(",", ":"))
+    menu = next(c for c in components(panel) if buy_tr in option_values(c))
+    r = await by_seat[seat].select(panel, [buy_tr], custom_id=component_field(menu, "custom_id"))
+    assert r.ephemeral and r.response.content.startswith("You played **Buy Takamatsu E-Railroad (TR) for ¥20**")
+    stale = (by_seat[seat], panel, component_field(menu, "custom_id"))
+
+    seat = await turn()
+    choices = await by_seat[seat].autocomplete(ch, "18xx bid", "company", "")
+    assert choices and choices[0]["value"] == "MF" and "from ¥30" in choices[0]["name"]
+    r = await by_seat[seat].slash(ch, "18xx bid", company="MF", price=30)
+    assert r.ephemeral and r.response.content.startswith("You played **Buy Mitsubishi Ferry (MF) for ¥30**")
+    wrong = by_seat[(seat + 2) % 3]
+    r = await wrong.slash(ch, "18xx bid", company="ER", price=40)
+    assert r.ephemeral and r.response.content == "It is not your turn."
+    while (await state())["round"]["kind"] == "auction":
+        s, seat = await state(), await turn()
+        buy = next(m for m in engine.legal(s, seat) if m["type"] == "bid")
+        await svc.act(gid, by_seat[seat].id, buy)
+    assert (await state())["round"]["kind"] == "stock"
+
+    # a stale panel: only its clicker hears why, and nothing changes
+    posts = len(ch.history())
+    member, old, menu_id = stale
+    r = await member.select(old, [buy_tr], custom_id=menu_id)
+    assert r.ephemeral and r.response.content == STALE
+    assert len(ch.history()) == posts
+
+    # the first stock round: a par and three purchases float AR
+    first = await turn()
+    pres = by_seat[first]
+    choices = await pres.autocomplete(ch, "18xx par", "corporation", "")
+    legal_pars = {m["corporation"] for m in engine.legal(await state(), first) if m["type"] == "par"}
+    assert {c["value"] for c in choices} <= legal_pars and "AR" in {c["value"] for c in choices}
+    prices = await pres.autocomplete(ch, "18xx par", "price", "", corporation="AR")
+    assert [c["value"] for c in prices] == [100, 90, 80, 75, 70, 65]
+    r = await pres.slash(ch, "18xx par", corporation="AR", price=70)
+    assert r.response.content.startswith("You played **Par Awa Railroad (AR) at ¥70: 20% for ¥140**")
+    for _ in range(3):
+        seat = await turn()
+        r = await by_seat[seat].slash(ch, "18xx buy", corporation="AR")
+        assert r.response.content.startswith("You played **Buy a 10% of AR from the IPO (¥70)**"), r.response.content
+    s = await state()
+    assert s["corps"]["AR"]["floated"] and s["corps"]["AR"]["president"] == str(first)
+    posts = len(ch.history())
+    while (await state())["round"]["kind"] == "stock":
+        seat = await turn()
+        await svc.act(gid, by_seat[seat].id, {"type": "pass"})
+    news = posts_since(posts)
+    assert any(a.filename.endswith(".png") for m in news for a in m.attachments), "the market after the round"
+    assert "**Operating round 1.1 of 1**" in table_message(ch, gid).embeds[0].description
+
+    # the first operating round: /18xx lay with legal suggestions, then pass the token, buy a train
+    s = await state()
+    lays = [m for m in engine.legal(s, first) if m["type"] == "lay_tile"]
+    hexes = await pres.autocomplete(ch, "18xx lay", "hex", "")
+    assert hexes and {c["value"] for c in hexes} <= {m["hex"] for m in lays}
+    # a lay that gives AR a route (to the Naruto off-board area), so that its train runs in the next round
+    lay = next(m for m in lays if all_routes(G(engine.apply(s, first, m)).board, "AR", 2))
+    coord = lay["hex"]
+    assert coord in {c["value"] for c in hexes}
+    tiles = await pres.autocomplete(ch, "18xx lay", "tile", "", hex=coord)
+    assert tiles and {c["value"] for c in tiles} <= {m["tile"] for m in lays if m["hex"] == coord}
+    tile = lay["tile"]
+    assert tile in {c["value"] for c in tiles}
+    rotations = await pres.autocomplete(ch, "18xx lay", "rotation", "", hex=coord, tile=tile)
+    legal_rot = {m["rotation"] for m in lays if m["hex"] == coord and m["tile"] == tile}
+    assert rotations and {c["value"] for c in rotations} == legal_rot
+    rotation = lay["rotation"]
+    posts = len(ch.history())
+    r = await pres.slash(ch, "18xx lay", hex=coord, tile=tile, rotation=rotation)
+    assert r.ephemeral and r.response.content.startswith(f"You played **Lay tile {tile} on "), r.response.content
+    assert "as president of AR." in r.response.content.split("\n")[0]
+    news = posts_since(posts)
+    assert any(f"AR lays tile {tile} on" in m.content for m in news)
+    assert any(a.filename == f"table-{gid}.png" for m in news for a in m.attachments), "the map after a lay"
+    assert (await state())["board"]["laid"][coord] == [tile, rotation]
+
+    s = await state()
+    if s["round"]["step"] == "token":
+        r = await pres.slash(ch, "18xx pass")
+        assert r.response.content.startswith("You played **Pass: place no token** as president of AR.")
+    s = await state()
+    assert s["round"]["step"] == "trains", s["round"]
+    r = await pres.slash(ch, "18xx buytrain", train="2")
+    assert r.response.content.startswith("You played **Buy a 2-train for ¥80** as president of AR.")
+    r = await by_seat[(first + 1) % 3].slash(ch, "18xx pass")
+    assert r.ephemeral and r.response.content.startswith("You cannot pass now: table ")
+    r = await pres.slash(ch, "18xx pass")
+    assert r.response.content.startswith("You played **Done buying trains** as president of AR.")
+
+    # on, as the players, to AR's routes in the next operating round
+    for _ in range(40):
+        s = await state()
+        if s["round"]["kind"] == "operating" and s["round"]["step"] == "routes" and s["round"]["turn"] == 2:
+            break
+        seat = await turn()
+        await svc.act(gid, by_seat[seat].id, {"type": "pass"})
+    assert (await state())["round"]["step"] == "routes"
+    r = await pres.slash(ch, "18xx run")
+    assert r.ephemeral and "AR's best runs (auto-router):" in r.response.content
+    accept = next(c for c in components(r.response) if (component_field(c, "label") or "").startswith("Accept"))
+    assert "Run for ¥" in component_field(accept, "label")
+    r = await pres.click(r.response, custom_id=component_field(accept, "custom_id"))
+    assert r.response.content.startswith("You played **Run for ¥"), r.response.content
+    revenue = (await state())["round"]["revenue"]
+    assert revenue > 0
+    r = await pres.slash(ch, "18xx dividend", kind="payout")
+    assert r.response.content.startswith(f"You played **Pay out ¥{revenue}: ¥{revenue // 10} a share")
+    assert f"AR pays out ¥{revenue}" in "\n".join(m.content or "" for m in ch.history())
+
+    # /18xx undo (twice: the dividend, then the run), and the run again with routes named by their stops
+    for _ in range(2):
+        r = await pres.slash(ch, "18xx undo")
+        assert r.ephemeral and r.response.content == "Your last move was undone."
+    s = await state()
+    assert s["round"]["step"] == "routes"
+    _, runs = run_parts(G(s), engine.legal(s, first)[0])
+    named = " | ".join(f"{t.split('-')[0]}: {' '.join(stops)}" for t, stops, _ in runs)
+    r = await pres.slash(ch, "18xx run", routes="2: Z9 K8")
+    assert r.ephemeral and r.response.content == "Z9 is not a hex of the map."
+    r = await pres.slash(ch, "18xx run", routes=named)
+    assert r.response.content.startswith(f"You played **Run for ¥{revenue} (auto-router: "), r.response.content
+    r = await pres.slash(ch, "18xx dividend", kind="withhold")
+    assert r.response.content.startswith(f"You played **Withhold ¥{revenue} in AR: price ¥")
+
+    # the pictures, to the one who asks
+    for what in ("map", "market", "charters"):
+        r = await members[2].slash(ch, f"18xx {what}")
+        assert r.ephemeral and r.response.attachments[0].filename == f"table-{gid}-{what}.png"
+
+    final = table_message(ch, gid).embeds[0].description
+    for seat, name in names.items():
+        assert f"**{name}** ¥{G(await state()).s['cash'][seat]}" in final
