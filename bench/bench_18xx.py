@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when r
 
 from bot.selfplay import NeverEnds, play_one  # noqa: E402
 from engines.e18xx.replay import replay_export  # noqa: E402
-from engines.e18xx.route import all_routes, best_runs, route_revenue, train  # noqa: E402
+from engines.e18xx.route import all_routes, best_runs, exhaustive_best, train  # noqa: E402
 from engines.e18xx.state import G  # noqa: E402
 
 #: Selfplay games that have not ended after this many actions are left out (a finished 4-player game takes about
@@ -48,28 +48,6 @@ def timed(fn, repeat: int) -> list[float]:
 
 def ms(x: float) -> str:
     return f"{x * 1000:.2f} ms"
-
-
-def exhaustive(board, corp: str, names: list[str], colours) -> int:
-    """Every assignment of legal routes (or none) to the trains, no bounds: the router's peer."""
-    trains = [train(n) for n in names]
-    routes = all_routes(board, corp, max(t.distance for t in trains))
-    options = [[(route_revenue(board, r, t, colours), r.borders) for r in routes if len(r.stops) <= t.distance]
-               for t in trains]
-    best = 0
-
-    def pick(k: int, total: int, used: frozenset) -> None:
-        nonlocal best
-        if k == len(options):
-            best = max(best, total)
-            return
-        pick(k + 1, total, used)
-        for revenue, borders in options[k]:
-            if not borders & used:
-                pick(k + 1, total + revenue, used | borders)
-
-    pick(0, 0, frozenset())
-    return best
 
 
 def bench_replay(repeat: int) -> None:
@@ -108,9 +86,10 @@ def bench_router(repeat: int) -> None:
     for action, state in states:
         g = G(state)
         args = (g.board, action["entity"], g.corp(action["entity"])["trains"], g.colours)
-        assert best_runs(*args)[0] == exhaustive(*args), action["id"]
+        slow = (args[0], args[1], [train(n) for n in args[2]], args[3])
+        assert best_runs(*args)[0] == exhaustive_best(*slow), action["id"]
         ours.append(statistics.median(timed(lambda args=args: best_runs(*args), repeat)))
-        peer.append(statistics.median(timed(lambda args=args: exhaustive(*args), repeat)))
+        peer.append(statistics.median(timed(lambda slow=slow: exhaustive_best(*slow), repeat)))
         sizes.append(len(args[2]))
         routes.append(len(all_routes(args[0], args[1], max(train(n).distance for n in args[2]))))
     turns = sorted({s["round"]["turn"] for _, s in states})

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
-from itertools import product
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from engines.e18xx.route import (
     all_routes,
     best_runs,
     check_runs,
+    exhaustive_best,
     route_from_connections,
     route_problem,
     route_revenue,
@@ -207,19 +207,6 @@ def walk_routes(board: Board, corp: str, max_stops: int) -> set[tuple]:
     return found
 
 
-def brute_best(board: Board, corp: str, names: list[str], colours) -> int:
-    routes = all_routes(board, corp, max(train(n).distance for n in names))
-    best = 0
-    per_train = [[None] + [r for r in routes if len(r.stops) <= train(n).distance] for n in names]
-    for combo in product(*per_train):
-        chosen = [(train(n), r) for n, r in zip(names, combo, strict=True) if r is not None]
-        borders = [r.borders for _, r in chosen]
-        if sum(len(x) for x in borders) != len(frozenset().union(*borders)):
-            continue
-        best = max(best, sum(route_revenue(board, r, t, colours) for t, r in chosen))
-    return best
-
-
 def random_board(m, seed: int, lays: int, corps=("KO", "SR", "IR")) -> Board:
     """Seeded random legal lays (yellow, then green, then brown) and a few tokens."""
     rng = random.Random(seed)
@@ -280,7 +267,7 @@ def test_router_is_optimal_on_small_boards(m, seed):
             if len(all_routes(b, corp, 4)) > 40:
                 continue
             total, runs = best_runs(b, corp, names, PHASE["3"])
-            assert total == brute_best(b, corp, names, PHASE["3"]), (corp, names)
+            assert total == exhaustive_best(b, corp, [train(n) for n in names], PHASE["3"]), (corp, names)
             chosen = [(r.train, r.route) for r in runs if r.route]
             assert runs_problem(b, corp, chosen) is None  # legal, and no track used twice
             assert check_runs(b, corp, chosen, PHASE["3"]) == total

@@ -27,10 +27,10 @@ from engines.e18xx.replay import replay_export
 from engines.e18xx.route import (
     Route,
     Train,
-    all_routes,
     best_runs,
     chains_from,
     check_runs,
+    exhaustive_best,
     route_from_connections,
     route_revenue,
     runs_problem,
@@ -103,27 +103,6 @@ def recorded_runs(g: G, action: dict[str, Any]) -> list[list[tuple[Train, Route]
     return ways
 
 
-def brute_best(board: Board, corp: str, trains: list[Train], colours) -> int:
-    """The best total by trying every assignment of legal routes to trains (no bounds, no shortcuts)."""
-    routes = all_routes(board, corp, max(t.distance for t in trains))
-    options = [[(route_revenue(board, r, t, colours), r.borders) for r in routes if len(r.stops) <= t.distance]
-               for t in trains]
-    best = 0
-
-    def pick(k: int, total: int, used: frozenset) -> None:
-        nonlocal best
-        if k == len(options):
-            best = max(best, total)
-            return
-        pick(k + 1, total, used)
-        for revenue, borders in options[k]:
-            if not borders & used:
-                pick(k + 1, total + revenue, used | borders)
-
-    pick(0, 0, frozenset())
-    return best
-
-
 def best_legal_part(board: Board, corp: str, ways: list[list[tuple[Train, Route]]], colours) -> int:
     """The most a subset of the recorded routes earns when it is legal under our rules."""
     best = 0
@@ -168,7 +147,7 @@ def test_the_routers_answer_is_legal_exact_and_survives_a_run_routes_action(name
         chosen = [(r.train, r.route) for r in runs if r.route is not None]
         assert runs_problem(board, corp, chosen) is None, action["id"]
         assert check_runs(board, corp, chosen, colours) == total == sum(r.revenue for r in runs), action["id"]
-        assert total == brute_best(board, corp, [train(n) for n in names], colours), action["id"]
+        assert total == exhaustive_best(board, corp, [train(n) for n in names], colours), action["id"]
         # what the live engine offers as the run: its connections lead back to runs worth the same
         offered = operating.best_run_action(g, corp)
         again = [(train(x["train"]), route_from_connections(board, x["connections"])) for x in offered["routes"]]

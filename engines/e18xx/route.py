@@ -221,6 +221,28 @@ def all_routes(board: Board, corp: str, max_stops: int) -> list[Route]:
     return [graph.route(found) for found in graph.enumerate(max_stops)]
 
 
+def exhaustive_best(board: Board, corp: str, trains: Sequence[Train], colours: Sequence[str]) -> int:
+    """The best total by trying every assignment of legal routes (or none) to the trains, without bounds or
+    shortcuts: the slow reference that tests and bench/bench_18xx.py hold ``best_runs`` against."""
+    routes = all_routes(board, corp, max(t.distance for t in trains))
+    options = [[(route_revenue(board, r, t, colours), r.borders) for r in routes if len(r.stops) <= t.distance]
+               for t in trains]
+    best = 0
+
+    def pick(k: int, total: int, used: frozenset) -> None:
+        nonlocal best
+        if k == len(options):
+            best = max(best, total)
+            return
+        pick(k + 1, total, used)
+        for revenue, borders in options[k]:
+            if not borders & used:
+                pick(k + 1, total + revenue, used | borders)
+
+    pick(0, 0, frozenset())
+    return best
+
+
 def best_runs(
     board: Board, corp: str, trains: Iterable[Train | str], colours: Sequence[str]
 ) -> tuple[int, list[Run]]:
