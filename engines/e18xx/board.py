@@ -409,7 +409,8 @@ def legal_lays(
     blocked: Mapping[str, str] | Iterable[str] = (),
     optional_rules: Iterable[str] = (),
 ) -> list[Lay]:
-    """Every tile, hex and rotation `corp` may lay now with its normal lay, sorted."""
+    """Every tile, hex and rotation `corp` may lay now with its normal lay, sorted; of rotations that give the
+    same track only the first is listed (``check_lay`` still accepts the others)."""
     colours = frozenset(colours)
     blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, "a private company")
     supply = board.supply(optional_rules)
@@ -423,9 +424,13 @@ def legal_lays(
             new = board.map.tiles[name]
             if left <= 0 or new.blocks_lay or new.colour not in colours or not upgrades_to(old, new):
                 continue
+            same_track = set()  # a symmetric tile lays the same track at several rotations: offer it once
             for rotation in range(6):
+                track = frozenset(frozenset(path) for path in new.rotated_paths(rotation))
                 lay = Lay(coord, name, rotation)
-                if _lay_problem(board, lay, colours, corp, False, frozenset(), blocked, supply, network) is None:
+                if track not in same_track and _lay_problem(board, lay, colours, corp, False, frozenset(), blocked,
+                                                            supply, network) is None:
+                    same_track.add(track)
                     found.append(lay)
     return sorted(found)
 
