@@ -781,9 +781,13 @@ def _options(options) -> list[discord.SelectOption]:
             for label, value, detail in options or [("-", "-", None)]]
 
 
-class MoveMenu(discord.ui.DynamicItem[discord.ui.Select], template=rf"exs:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
+class _StepMenu:
+    """A menu of one panel step, custom id `<prefix>:<gid>:<step token>:<slot>`; a subclass says what a choice does."""
+
+    prefix = ""
+
     def __init__(self, gid: int, tok: str, slot: int, options=None, placeholder: str = "Choose"):
-        super().__init__(discord.ui.Select(custom_id=f"exs:{gid}:{tok}:{slot}", options=_options(options),
+        super().__init__(discord.ui.Select(custom_id=f"{self.prefix}:{gid}:{tok}:{slot}", options=_options(options),
                                            placeholder=_cut(placeholder, 150)))
         self.gid, self.tok = gid, tok
 
@@ -792,52 +796,42 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select], template=rf"exs:(?P<gi
         return cls(int(match["gid"]), match["tok"], int(match["slot"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        code = interaction.data["values"][0]
-        await answer(interaction, lambda: _play(interaction, self.gid, self.tok, code))
+        value = interaction.data["values"][0]
+        await answer(interaction, lambda: self.choose(interaction, value))
+
+    async def _sub_panel(self, interaction: discord.Interaction, **which) -> dict[str, Any]:
+        table, seat = await _load(interaction, self.gid, self.tok)
+        return sub_panel(table, seat, **which)
 
 
-class HexMenu(discord.ui.DynamicItem[discord.ui.Select], template=rf"exh:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
+class MoveMenu(_StepMenu, discord.ui.DynamicItem[discord.ui.Select],
+               template=rf"exs:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
+    """Moves; a choice plays it."""
+
+    prefix = "exs"
+
+    def choose(self, interaction: discord.Interaction, code: str):
+        return _play(interaction, self.gid, self.tok, code)
+
+
+class HexMenu(_StepMenu, discord.ui.DynamicItem[discord.ui.Select],
+              template=rf"exh:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
     """A hex to lay a tile on; answers with the lays on that hex."""
 
-    def __init__(self, gid: int, tok: str, slot: int, options=None, placeholder: str = "Lay a tile: choose a hex"):
-        super().__init__(discord.ui.Select(custom_id=f"exh:{gid}:{tok}:{slot}", options=_options(options),
-                                           placeholder=_cut(placeholder, 150)))
-        self.gid, self.tok = gid, tok
+    prefix = "exh"
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), match["tok"], int(match["slot"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        coord = interaction.data["values"][0]
-
-        async def work():
-            table, seat = await _load(interaction, self.gid, self.tok)
-            return sub_panel(table, seat, coord=coord)
-
-        await answer(interaction, work)
+    def choose(self, interaction: discord.Interaction, coord: str):
+        return self._sub_panel(interaction, coord=coord)
 
 
-class KindMenu(discord.ui.DynamicItem[discord.ui.Select], template=rf"exk:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
+class KindMenu(_StepMenu, discord.ui.DynamicItem[discord.ui.Select],
+               template=rf"exk:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
     """What kind of move; answers with the moves of that kind."""
 
-    def __init__(self, gid: int, tok: str, slot: int = 0, options=None, placeholder: str = "What would you like?"):
-        super().__init__(discord.ui.Select(custom_id=f"exk:{gid}:{tok}:{slot}", options=_options(options),
-                                           placeholder=_cut(placeholder, 150)))
-        self.gid, self.tok = gid, tok
+    prefix = "exk"
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), match["tok"], int(match["slot"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        key = interaction.data["values"][0]
-
-        async def work():
-            table, seat = await _load(interaction, self.gid, self.tok)
-            return sub_panel(table, seat, key=key)
-
-        await answer(interaction, work)
+    def choose(self, interaction: discord.Interaction, key: str):
+        return self._sub_panel(interaction, key=key)
 
 
 DYNAMIC_ITEMS = (MoveNow, MoveMenu, HexMenu, KindMenu)
