@@ -303,3 +303,14 @@ def test_auto_action_arrives_and_buys_the_dearest_line_it_can_spare():
     else:
         assert choice == {"type": "pass"}
     assert E.auto_action(s, 1) is None  # not awaited
+
+
+def test_only_players_who_can_bid_1000_take_part_in_an_auction():
+    s = short_of_money()
+    s["players"][1]["cash"] = 0
+    s["turn"]["bills"] = [[payee, amount] for payee, amount in s["turn"]["bills"] if payee != 1]  # nothing owed
+    assert all(m["type"] == "sell" for m in E.legal(s, 0))
+    with pytest.raises(RuleError, match="Nobody can bid"):
+        E.apply(s, 0, {"type": "auction", "card": "jr_kansai"})
+    s["players"][1]["cash"] = 1000
+    assert {"type": "auction", "card": "jr_kansai"} in E.legal(s, 0)
