@@ -245,10 +245,24 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool) -> str
             return f"{a['entity']} discards a {train_name(a['train'])}-train ({a['train']})"
         if kind == "bankrupt":
             return "Declare bankruptcy (the game ends)"
+        if kind in ("accept_offer", "decline_offer", "withdraw_offer"):
+            verb = {"accept_offer": "Accept", "decline_offer": "Decline", "withdraw_offer": "Withdraw"}[kind]
+            return f"{verb}: {offer_text(g, r['offer'], names)}"
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         pass  # a move the state cannot describe (sent by hand): the engine's own words
     engine = next((e for e in e18xx_engines() if e.name == g.s["title"]), None)
     return engine.label(a) if engine else str(a.get("type", "a move"))
+
+
+def offer_text(g: G, offer: dict[str, Any], names: list[str]) -> str:
+    """What an offer buys, from whom, for how much."""
+    buy, cid = offer["action"], offer["corporation"]
+    if buy["type"] == "buy_train":
+        seller = trains.owner_of_train(g, buy["train"])
+        what = f"{seller}'s {train_name(buy['train'])}-train ({buy['train']})"
+    else:
+        what = f"{private_name(g, buy['company'])} from {_who(names, offer['seller_seat'])}"
+    return f"{cid} buys {what} for {g.money(buy['price'])}"
 
 
 def _pass_text(g: G) -> str:
@@ -398,6 +412,8 @@ class E18xxPresenter(Presenter):
             crowd = trains.crowded(g)
             if crowd:
                 lines.append(f"{', '.join(crowd)} must discard down to {trains.train_limit(g)} trains.")
+            elif r.get("offer"):
+                lines.append(f"**{r['offer']['corporation']}** waits: {offer_text(g, r['offer'], names)}")
             elif r["special"]:
                 sp = r["special"]
                 lines.append(f"{_who(names, sp['seat'])} may lay {g.pdef(sp['company']).name}'s tile.")
@@ -470,7 +486,7 @@ class E18xxPresenter(Presenter):
             return lines
         aw = table.engine.awaiting(state)
         if seat in aw.seats:
-            lines.append(todo(g, seat))
+            lines.append(todo(g, seat, names))
         else:
             waiting = ", ".join(_who(names, s) for s in sorted(aw.seats)) or "chance"
             lines.append(f"Waiting for {waiting}: {aw.prompt or 'a draw'}.")
@@ -535,7 +551,7 @@ def round_ended(before: dict[str, Any], after: dict[str, Any]) -> bool:
     return a["kind"] != b["kind"] or (a.get("turn"), a.get("or")) != (b.get("turn"), b.get("or"))
 
 
-def todo(g: G, seat: int) -> str:
+def todo(g: G, seat: int, names: list[str]) -> str:
     """What the awaited seat must do now, in a sentence."""
     r, money = g.round, g.money
     if r["kind"] == "auction":
@@ -556,6 +572,11 @@ def todo(g: G, seat: int) -> str:
         mine = [c for c in crowd if g.president(c) == seat]
         return (f"**Your move** as president of {', '.join(mine)}: discard trains down to the limit of "
                 f"{trains.train_limit(g)}.")
+    offer = r.get("offer")
+    if offer:
+        if seat == offer["seller_seat"]:
+            return f"**Your move:** {offer_text(g, offer, names)}, if you agree: accept or decline."
+        return f"**Your move:** wait for an answer to your offer ({offer_text(g, offer, names)}), or withdraw it."
     if r["special"]:
         pid = r["special"]["company"]
         return f"**Your move:** lay {g.pdef(pid).name}'s green tile (you pay its cost), or pass."
@@ -661,7 +682,8 @@ def _chunks(items: list, size: int = PER_MENU) -> list[list]:
 
 
 STYLES = {"pass": discord.ButtonStyle.secondary, "bankrupt": discord.ButtonStyle.danger,
-          "run_routes": discord.ButtonStyle.success}
+          "run_routes": discord.ButtonStyle.success, "accept_offer": discord.ButtonStyle.success,
+          "decline_offer": discord.ButtonStyle.danger, "withdraw_offer": discord.ButtonStyle.secondary}
 
 
 def _style(move: dict[str, Any]) -> discord.ButtonStyle:
@@ -1311,7 +1333,8 @@ class E18xxCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @e18xx.command(name="buytrain", description="Buy a train from the depot, or from a corporation you preside.")
+    @e18xx.command(name="buytrain",
+                   description="Buy a train from the depot or another corporation (its president must agree).")
     @app_commands.describe(train="The train", price="Its price (only from another corporation: ¥1 or more)",
                            exchange="A train to trade in (D-trains)", table=TABLE)
     @app_commands.autocomplete(train=ac_train, exchange=ac_exchange, table=table_autocomplete)
@@ -1339,7 +1362,29 @@ class E18xxCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @e18xx.command(name="buyprivate", description="Phases 3-4: your corporation buys a private company from you.")
+    @e18xx.command(name="offer", description="Answer an offer for your train or private, or withdraw your own.")
+    @app_commands.describe(answer_="Accept or decline it (the seller), or withdraw it (the buyer)", table=TABLE)
+    @app_commands.rename(answer_="answer")
+    @app_commands.choices(answer_=[app_commands.Choice(name=n, value=v) for n, v in
+                                   (("accept", "accept_offer"), ("decline", "decline_offer"),
+                                    ("withdraw", "withdraw_offer"))])
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def offer(self, interaction: discord.Interaction, answer_: str, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            move = _matching(legal_moves(t, seat), type=answer_)
+            if move is None:
+                if G(t.state).round.get("offer") and seat in t.engine.awaiting(t.state).seats:
+                    if answer_ == "withdraw_offer":
+                        raise Refusal("Only the buyer withdraws an offer; accept or decline it.")
+                    raise Refusal("Only the seller accepts or declines; you may withdraw your offer.")
+                raise Refusal("No offer is waiting for your answer.")
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="buyprivate",
+                   description="Phases 3-4: your corporation buys a player's private company (its owner must agree).")
     @app_commands.describe(company="The private company", price="Half to twice its face value", table=TABLE)
     @app_commands.autocomplete(company=ac_private, price=ac_private_price, table=table_autocomplete)
     async def buyprivate(self, interaction: discord.Interaction, company: str, price: int, table: int | None = None):
@@ -1361,7 +1406,7 @@ class E18xxCog(commands.Cog):
             move = _matching(legal_moves(t, seat), type="pass")
             if move is None:
                 if seat in t.engine.awaiting(t.state).seats:
-                    raise Refusal("You cannot pass now. " + todo(G(t.state), seat).replace("**", ""))
+                    raise Refusal("You cannot pass now. " + todo(G(t.state), seat, _names(t)).replace("**", ""))
                 raise _waiting(t, seat, "pass")
             return await self._act(interaction, t, seat, move)
 

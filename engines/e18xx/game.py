@@ -2,7 +2,8 @@
 
 The rounds live in auction.py, stock.py and operating.py, what happens between them in rounds.py, the
 state in state.py. Actions mirror 18xx.games's (import notes §3.1): bid, par, buy_shares, sell_shares,
-lay_tile, place_token, run_routes, dividend, buy_train, buy_company, discard_train, bankrupt, pass, end_game.
+lay_tile, place_token, run_routes, dividend, buy_train, buy_company, discard_train, bankrupt, pass, end_game;
+and ours, accept_offer, decline_offer and withdraw_offer, for a price two people must agree on (operating.py).
 The acting seat is the player; a corporation's action is its president's, a private's its owner's, and an
 action may name its corporation or private in `entity` / `entity_type` as the site's do.
 
@@ -65,6 +66,8 @@ class Shikoku1889(Engine):
             seats = operating.acting(g)
             if trains.crowded(g):
                 return Awaiting(seats, prompt="discard trains down to the limit")
+            if g.round.get("offer"):
+                return Awaiting(seats, prompt=f"{g.round['offer']['corporation']} waits for an answer to its offer")
             if g.round["special"]:
                 return Awaiting(seats, prompt="lay Ehime Railway's tile or pass")
             cid = operating.current(g)
@@ -174,10 +177,12 @@ class Shikoku1889(Engine):
           (¥5 over the face value or the best bid) up to the cash not tied up in other bids is accepted. Buying
           the cheapest private is at its current price only.
         - `run_routes`: the auto-router's best runs; any legal set of routes (at most one per train) is accepted.
-        - `buy_train` from another corporation (one with the same president): ¥1 and the list price; any price
-          from ¥1 to the buyer's cash is accepted.
-        - `buy_company` (phases 3-4, the president's own privates): half the face value rounded up, the face
-          value and twice it; any whole amount in that range that the corporation can pay is accepted.
+        - `buy_train` from another corporation: ¥1 and the list price; any price from ¥1 to the buyer's cash is
+          accepted. From a corporation with another president it is an offer: that president answers with
+          `accept_offer` or `decline_offer`, and the buyer may take it back with `withdraw_offer`.
+        - `buy_company` (phases 3-4, a player's private): half the face value rounded up, the face value and twice
+          it; any whole amount in that range that the corporation can pay is accepted. Bought from another
+          player than the president, it is an offer as above.
         - `sell_shares`: one bundle per corporation and percent (the certificates 18xx.games would take); any of
           the player's certificates of that corporation making up the percent are accepted (a bundle holding the
           president's certificate may be sold short by whole shares).
@@ -282,6 +287,12 @@ class Shikoku1889(Engine):
             return f"Buy {action.get('company')} for ¥{action.get('price')}"
         if kind == "discard_train":
             return f"{action.get('entity')}: discard train {action.get('train')}"
+        if kind == "accept_offer":
+            return "Accept the offer"
+        if kind == "decline_offer":
+            return "Decline the offer"
+        if kind == "withdraw_offer":
+            return "Withdraw the offer"
         if kind == "bankrupt":
             return "Declare bankruptcy"
         return super().label(action)

@@ -11,7 +11,12 @@ Round state: turn (the stock round number), or / of (this round in its set), ord
 index (the one operating), step, laid, tokened, revenue (None until the trains ran), runs, special
 ({company, seat}: ER's tile lay right after a corporation bought it), acted (the operating corporation has
 made a move this turn; until it has, the game is "between two corporations' turns", when Mitsubishi Ferry's
-owner may lay its port whoever operates; missing in older states = false).
+owner may lay its port whoever operates; missing in older states = false), offer (a purchase waiting for the
+other side's yes, below; missing = none).
+
+A price between two people needs both: a train from a corporation with another president, or a private from a
+player who does not preside the buyer, is first an *offer*. Until the seller (that president, that owner)
+accepts or declines, or the buyer withdraws it, nobody else moves.
 """
 from __future__ import annotations
 
@@ -65,6 +70,8 @@ def acting(g: G) -> frozenset[int]:
     crowd = trains.crowded(g)
     if crowd:
         return frozenset(g.president(cid) for cid in crowd)
+    if r.get("offer"):
+        return frozenset({r["offer"]["seller_seat"], r["offer"]["buyer_seat"]})
     if r["special"]:
         return frozenset({r["special"]["seat"]})
     cid = current(g)
@@ -86,7 +93,7 @@ def settle(g: G) -> None:
     """Skip every step that offers nothing, and do the automatic ones (a withhold of nothing)."""
     r = g.round
     for _ in range(200):
-        if g.s["over"] or trains.crowded(g) or r["special"]:
+        if g.s["over"] or trains.crowded(g) or r["special"] or r.get("offer"):
             return
         cid = current(g)
         if cid is None:
@@ -140,10 +147,8 @@ def private_offers(g: G, cid: str) -> list[str]:
     if g.beginner or not g.phase.corporations_buy_privates:
         return []
     cash = g.corp(cid)["cash"]
-    president = g.corp(cid)["president"]
     return [pid for pid, p in g.s["privates"].items()
             if not p["closed"] and p["owner"] is not None and p["owner"].isdigit()
-            and (g.trusted or p["owner"] == president)  # at our tables, only the president's own privates
             and g.title.private_price_range(g.pdef(pid))[0] <= cash]
 
 
@@ -159,6 +164,9 @@ def apply(g: G, seat: int, action: Action) -> None:
         if kind != "discard_train":
             raise RuleError(f"{', '.join(crowd)} must first discard down to the train limit.")
         _discard(g, seat, action, crowd)
+        return
+    if r.get("offer"):
+        _answer(g, seat, action)
         return
     if r["special"]:
         privates.special_step(g, seat, action)
@@ -313,7 +321,7 @@ def _withhold(g: G, cid: str, revenue: int) -> None:
     g.event(f"{cid} withholds {g.money(revenue)}; its price goes from {g.money(before)} to {g.money(g.price(cid))}.")
 
 
-def _buy_train(g: G, seat: int, cid: str, action: Action) -> None:
+def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) -> None:
     train_id, price, exchange = action.get("train"), action.get("price"), action.get("exchange")
     if not isinstance(train_id, str) or not isinstance(price, int) or isinstance(price, bool):
         raise RuleError("A train purchase names a train and a price.")
@@ -333,8 +341,6 @@ def _buy_train(g: G, seat: int, cid: str, action: Action) -> None:
         seller = trains.owner_of_train(g, train_id)
         if seller is None or seller == cid:
             raise RuleError(f"Train {train_id} is not for sale.")
-        if (seller, train_id) not in trains.other_trains(g, cid):
-            raise RuleError(f"{cid} may buy trains only from corporations you also preside.")
         if exchange is not None:
             raise RuleError("Only the depot takes trains in trade.")
         if price < 1:
@@ -351,6 +357,9 @@ def _buy_train(g: G, seat: int, cid: str, action: Action) -> None:
         if corp["cash"] + g.s["cash"][seat] < price:
             raise RuleError(f"{cid} and you together have {g.money(corp['cash'] + g.s['cash'][seat])}; "
                             f"sell shares first, or go bankrupt if even that cannot pay {g.money(price)}.")
+    if seller is not None and not agreed and not g.trusted and g.president(seller) != seat:
+        _offer(g, seat, g.president(seller), action, f"train {train_id} of {seller}")
+        return
     if exchange is not None:
         corp["trains"].remove(exchange)
     trains.pay_for_train(g, cid, seller, price, president)
@@ -382,25 +391,57 @@ def _discard(g: G, seat: int, action: Action, crowd: list[str]) -> None:
     g.event(f"{cid} discards train {train_id} to the depot.")
 
 
-def _buy_company(g: G, seat: int, cid: str, action: Action) -> None:
+def _buy_company(g: G, seat: int, cid: str, action: Action, agreed: bool = False) -> None:
     pid, price = action.get("company"), action.get("price")
     if g.beginner or not g.phase.corporations_buy_privates:
         raise RuleError("Corporations buy private companies only in phases 3 and 4 (never in the Beginner Game).")
     p = g.s["privates"].get(pid)
     if p is None or p["closed"] or p["owner"] is None or not p["owner"].isdigit():
         raise RuleError("That private company is not a player's to sell.")
-    if not g.trusted and p["owner"] != g.corp(cid)["president"]:
-        raise RuleError(f"{cid} may buy only private companies its president owns.")
     low, high = g.title.private_price_range(g.pdef(pid))
     if not isinstance(price, int) or isinstance(price, bool) or not low <= price <= high:
         raise RuleError(f"{g.pdef(pid).name} sells for {g.money(low)} to {g.money(high)}.")
+    if price > g.corp(cid)["cash"]:
+        raise RuleError(f"{cid} has {g.money(g.corp(cid)['cash'])}; it cannot pay {g.money(price)}.")
     seller = int(p["owner"])
+    if seller != seat and not agreed and not g.trusted:
+        _offer(g, seat, seller, action, g.pdef(pid).name)
+        return
     g.pay(cid, p["owner"], price)
     p["owner"] = cid
     g.event(f"{cid} buys {g.pdef(pid).name} from [0] for {g.money(price)}.", seller)
     lay = g.ability(pid, "lay_tile")
     if lay and "sold_to_corporation" in lay.get("when", ()) and not p["used"]:
         g.round["special"] = {"company": pid, "seat": seller}
+
+
+def _offer(g: G, buyer: int, seller: int, action: Action, what: str) -> None:
+    cid = current(g)
+    g.round["offer"] = {"buyer_seat": buyer, "seller_seat": seller, "corporation": cid, "action": dict(action)}
+    g.event(f"{cid} offers {g.money(action['price'])} for {what}; [0] may accept or decline.", seller)
+
+
+def _answer(g: G, seat: int, action: Action) -> None:
+    """The seller accepts or declines an offer; the buyer may withdraw it."""
+    offer = g.round["offer"]
+    kind = action["type"]
+    if seat not in (offer["seller_seat"], offer["buyer_seat"]):
+        raise RuleError("An offer is waiting for an answer first.")
+    if kind == "accept_offer" and seat == offer["seller_seat"]:
+        g.round["offer"] = None
+        buy = offer["action"]
+        cid = offer["corporation"]
+        {"buy_train": _buy_train, "buy_company": _buy_company}[buy["type"]](
+            g, offer["buyer_seat"], cid, buy, agreed=True)
+        return
+    if (kind, seat) in (("decline_offer", offer["seller_seat"]), ("withdraw_offer", offer["buyer_seat"])):
+        g.round["offer"] = None
+        word = "declines" if kind == "decline_offer" else "withdraws"
+        g.event(f"[0] {word} the offer of {offer['corporation']}.", seat)
+        return
+    if seat == offer["seller_seat"]:
+        raise RuleError("Accept or decline the offer first.")
+    raise RuleError("Your offer is waiting for an answer; you may withdraw it.")
 
 
 # ---- moves for a live player --------------------------------------------------------------------------
@@ -413,6 +454,11 @@ def legal(g: G, seat: int) -> list[Action]:
     if crowd:
         return [{"type": "discard_train", "entity": c, "train": t}
                 for c in crowd if g.president(c) == seat for t in g.corp(c)["trains"]]
+    offer = r.get("offer")
+    if offer:
+        if seat == offer["seller_seat"]:
+            return [{"type": "accept_offer"}, {"type": "decline_offer"}]
+        return [{"type": "withdraw_offer"}]
     if r["special"]:
         company = r["special"]["company"]
         return [*privates.special_lays(g), {"type": "pass", "entity": company, "entity_type": "company"}]
@@ -491,6 +537,8 @@ def auto(g: G, seat: int) -> Action | None:
         cid = next(c for c in crowd if g.president(c) == seat)
         weakest = min(g.corp(cid)["trains"], key=lambda t: (route_train(t).distance, t))
         return {"type": "discard_train", "entity": cid, "train": weakest}
+    if r.get("offer"):  # nobody agrees to a price on a player's behalf
+        return {"type": "decline_offer" if seat == r["offer"]["seller_seat"] else "withdraw_offer"}
     if r["special"]:
         return {"type": "pass", "entity": r["special"]["company"], "entity_type": "company"}
     cid = current(g)
@@ -514,4 +562,4 @@ def describe(g: G) -> dict[str, Any]:
     r = g.round
     return {"kind": "operating", "turn": r["turn"], "or": r["or"], "of": r["of"], "order": list(r["order"]),
             "operating": current(g), "step": r["step"], "revenue": r["revenue"], "runs": list(r["runs"]),
-            "crowded": trains.crowded(g), "special": r["special"]}
+            "crowded": trains.crowded(g), "special": r["special"], "offer": r.get("offer")}

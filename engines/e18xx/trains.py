@@ -158,11 +158,9 @@ def room(g: G, cid: str) -> bool:
 
 
 def other_trains(g: G, cid: str) -> list[tuple[str, str]]:
-    """Trains `cid` may buy from other corporations: any (18xx.games, where players agree outside the engine);
-    at our tables only from corporations with the same president, as nobody else can agree to the price."""
-    president = g.corp(cid)["president"]
-    return [(other, t) for other, c in g.s["corps"].items()
-            if other != cid and (g.trusted or c["president"] == president) for t in c["trains"]]
+    """Trains `cid` may buy from other corporations: any, at a price both presidents agree to (one president
+    buying from himself just pays; otherwise the purchase is an offer the other must accept, operating.py)."""
+    return [(other, t) for other, c in g.s["corps"].items() if other != cid for t in c["trains"]]
 
 
 def can_buy_train(g: G, cid: str) -> bool:
