@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engines.e18xx import trains
-from engines.e18xx.game import TITLE_ID
+from engines.e18xx.game import Shikoku1889
 from engines.e18xx.importer import read_recorded
 from engines.e18xx.replay import ReplayFailed, UnknownTitle, is_18xx_export, replay_export, replay_recorded
 from engines.e18xx.state import G, total_money
@@ -101,7 +101,7 @@ def test_recorded_game_ends_with_the_recorded_scores_and_reason(name):
     recorded, done = replay_export(doc)
     assert done.scores == {int(k): v for k, v in doc["result"].items()}
     assert done.game_end_reason == doc["game_end_reason"]
-    assert recorded.title == TITLE_ID and done.actions == len(recorded.actions)
+    assert recorded.title == Shikoku1889.title_id and done.actions == len(recorded.actions)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

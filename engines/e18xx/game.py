@@ -1,4 +1,5 @@
-"""Shikoku 1889, the first 18xx title of the engine (rules: docs/rules/1889.md).
+"""The 18xx game as an Engine, for any title whose data lives in titles/g<id>/; Shikoku 1889 is the first
+(rules: docs/rules/1889.md). A title is a subclass naming its id, its options and its words.
 
 The rounds live in auction.py, stock.py and operating.py, what happens between them in rounds.py, the
 state in state.py. Actions mirror 18xx.games's (import notes §3.1): bid, par, buy_shares, sell_shares,
@@ -20,28 +21,17 @@ from engines.e18xx import auction, operating, privates, rounds, stock, trains
 from engines.e18xx.companies import IPO, can_gain
 from engines.e18xx.state import BANK, G, new_state
 
-TITLE_ID = "1889"
 
+class E18xxGame(Engine):
+    """Every 18xx title's engine: the rounds, the moves and the views, read from the title's data."""
 
-class Shikoku1889(Engine):
-    name = "1889"
-    title = "Shikoku 1889"
-    min_players = 2
-    max_players = 6
-    data_version = 1
-    # uniform random play can keep raising bids in the waterfall auction with every yen the privates pay and
-    # never buy the cheapest private; the auto-pass lets a player save up (tests/test_e18xx_selfplay.py)
-    selfplay_auto = 0.3
-    options = (
-        Option("beginner_game", "the Beginner Game: privates dealt at random instead of auctioned, no abilities",
-               False, (False, True)),
-    )
+    title_id: str  # the folder titles/g<title_id>/ and 18xx.games's title name
 
     # ---- setup and turns --------------------------------------------------------------------------------
 
     def setup(self, options: dict[str, Any], seats: int) -> State:
         opts = self.check_setup(options, seats)
-        state = new_state(TITLE_ID, seats, bool(opts["beginner_game"]))
+        state = new_state(self.title_id, seats, bool(opts.get("beginner_game")))
         g = G(state)
         if g.beginner:
             state["round"] = {"kind": "deal"}  # the chance seat shuffles the privates first
@@ -296,6 +286,24 @@ class Shikoku1889(Engine):
         if kind == "bankrupt":
             return "Declare bankruptcy"
         return super().label(action)
+
+
+class Shikoku1889(E18xxGame):
+    title_id = name = "1889"
+    title = "Shikoku 1889"
+    min_players = 2
+    max_players = 6
+    data_version = 1
+    # uniform random play can keep raising bids in the waterfall auction with every yen the privates pay and
+    # never buy the cheapest private; the auto-pass lets a player save up (tests/test_e18xx_selfplay.py)
+    selfplay_auto = 0.3
+    options = (
+        Option("beginner_game", "the Beginner Game: privates dealt at random instead of auctioned, no abilities",
+               False, (False, True)),
+    )
+
+
+TITLES: dict[str, type[E18xxGame]] = {cls.title_id: cls for cls in (Shikoku1889,)}
 
 
 def trusted(state: State) -> State:

@@ -15,11 +15,9 @@ from typing import Any
 from engines.base import CHANCE, RuleError, State
 from engines.e18xx import rounds
 from engines.e18xx.companies import load_title
-from engines.e18xx.game import TITLE_ID, Shikoku1889, trusted
+from engines.e18xx.game import TITLES, E18xxGame, trusted
 from engines.e18xx.importer import Recorded, beginner_deal, read_recorded
 from engines.e18xx.state import G
-
-TITLES = (TITLE_ID,)
 
 
 class UnknownTitle(ValueError):
@@ -73,7 +71,7 @@ def replay_recorded(
     round has finished (before the next starts). Raises ReplayFailed at the first action the engine refuses."""
     if recorded.title not in TITLES:
         raise UnknownTitle(f"This bot has no rules for the 18xx title {recorded.title!r}.")
-    engine = Shikoku1889()
+    engine = TITLES[recorded.title]()
     beginner = "beginner_game" in recorded.options
     seats = {p.id: i for i, p in enumerate(recorded.players)}
     token = rounds.ROUND_END.set(on_round_end)
@@ -102,7 +100,7 @@ def replay_recorded(
                     len(recorded.actions))
 
 
-def translate(engine: Shikoku1889, state: State, action: Mapping[str, Any], seats: Mapping[int, int],
+def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats: Mapping[int, int],
               copies: Mapping[str, str]) -> tuple[int, dict[str, Any]]:
     """The seat that acts and our action for one recorded action."""
     g = G(state)
