@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engines.base import CHANCE, RuleError
 from engines.chance import draw
 from engines.e18xx import lays, operating, trains
+from engines.e18xx.game import trusted
 from engines.e18xx.state import BANK, G, total_money
 from tests.e18xx_helpers import (
     E,
@@ -732,18 +733,35 @@ def test_mitsubishi_ferry_lays_between_two_corporations_turns_in_an_operating_ro
     assert s["privates"]["MF"]["used"] and E.awaiting(s).seats == {2}
 
 
-def test_mitsubishi_ferry_in_an_operating_round_keeps_replays_of_the_track_step():
-    """The owner presiding the operating corporation still lays in its track step after its own tile."""
+def test_mitsubishi_ferry_may_be_laid_at_any_step_of_its_owners_corporations_turn():
+    """The owner presiding the operating corporation lays in its track step after its own tile, and later in the
+    turn too ("outside the turns of corporations other players control")."""
     s = after_auction(3)
     float_corp(s, "KO", 1)
     s = start_or(s)
     s = act(s, 1, "lay_tile", hex="J3", tile="8", rotation=3)
     assert s["round"]["acted"] and s["round"]["step"] == "track"
     assert [m for m in E.legal(s, 1) if m["type"] == "lay_tile"]
-    s = act(s, 1, "pass")  # past the track step: too late
-    move = {"type": "lay_tile", "entity": "MF", "entity_type": "company", "hex": "B11", "tile": "437", "rotation": 0}
+    s = act(s, 1, "pass")  # past the track step
+    assert s["round"]["step"] != "track"
+    port = [m for m in E.legal(s, 1) if m["type"] == "lay_tile"]
+    assert port and all(m["entity"] == "MF" for m in port)
+    s = E.apply(s, 1, port[0])
+    assert s["privates"]["MF"]["used"] and s["round"]["step"] != "track"
+
+
+def test_a_replay_takes_mitsubishi_ferry_at_any_moment_of_an_operating_round():
+    """18xx.games does not hold the port to its moments (5033.json lays it in its owner's buy-company step);
+    a replay follows it, a live game does not."""
+    s = after_auction(3)  # seat 1 owns MF
+    float_corp(s, "KO", 0)
+    s = start_or(s)
+    s = act(s, 0, "lay_tile", hex="J3", tile="8", rotation=3)  # KO (seat 0) has moved
+    lay = {"type": "lay_tile", "entity": "MF", "entity_type": "company", "hex": "G10", "tile": "437", "rotation": 0}
     with pytest.raises(RuleError, match="before the operating corporation has moved"):
-        E.apply(s, 1, move)
+        E.apply(s, 1, lay)
+    replayed = E.apply(trusted(s), 1, lay)
+    assert replayed["privates"]["MF"]["used"] and G(replayed).board.tile("G10").name == "437"
 
 
 def test_dougo_railway_is_not_exchanged_during_the_auction_nor_for_the_presidents_certificate():
@@ -862,3 +880,18 @@ def test_free_amounts_beyond_the_few_listed_are_accepted():
     assert [m["price"] for m in E.legal(s, 0) if m.get("train") == "2-0"] == [1, 80]
     s = act(s, 0, "buy_train", train="2-0", price=33)
     assert s["corps"]["KO"]["trains"] == ["2-0"] and s["corps"]["SR"]["cash"] == 650 + 33
+
+
+def test_a_replay_skipping_to_the_train_step_still_withholds_nothing():
+    """A recorded log may jump past steps our reckoning keeps open, straight to a train purchase (5033.json #88):
+    the trains did not run, so the corporation earned nothing and its price moves left, as on the site."""
+    s = after_auction(3)
+    float_corp(s, "IR", 0)
+    lay(s, "E2", "5", 4)
+    lay(s, "F3", "57", 2)  # a city IR could token
+    s = trusted(start_or(s))
+    s = act(s, 0, "pass")  # no tile
+    assert s["round"]["step"] == "token" and price(s, "IR") == "70,4,3"
+    s = act(s, 0, "buy_train", train="2-0", price=80)
+    assert price(s, "IR") == "65,4,2" and s["corps"]["IR"]["trains"] == ["2-0"]
+    assert any(e["text"].startswith("IR withholds ¥0") for e in s["events"])

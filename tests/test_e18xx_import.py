@@ -141,6 +141,20 @@ def test_read_recorded_hand_made():
     assert rec.result == {5: 400, 2: 420} and rec.game_end_reason == "manually_ended"
 
 
+def test_older_exports_name_players_and_privates():
+    """Exports from 2020 (tobymao/18xx spec fixtures 962, 5033) name a player by name in an action's entity and in
+    the result, and a private by its full name."""
+    doc = {"id": 962, "title": "1889", "players": [{"id": 1230, "name": "ann"}, {"id": 545, "name": "ben"}],
+           "actions": [act(1, "bid", entity="ann", company="South Iyo Railway", price=85),
+                       act(2, "buy_company", entity="KO", entity_type="corporation", company="Ehime Railway",
+                           price=80),
+                       act(3, entity="ben")],
+           "result": {"ben": 4444, "ann": 3880}}
+    rec = read_recorded(doc)
+    assert [(a["entity"], a.get("company")) for a in rec.actions] == [(1230, "SIR"), ("KO", "ER"), (545, None)]
+    assert rec.result == {545: 4444, 1230: 3880} and rec.game_end_reason is None
+
+
 # -- the recorded games ---------------------------------------------------------------------------------------
 
 

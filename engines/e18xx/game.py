@@ -136,8 +136,8 @@ class E18xxGame(Engine):
 
     def _anytime(self, g: G, seat: int) -> list[Action]:
         """Moves a private's owner may make out of turn: the Dougo exchange (stock and operating rounds);
-        Mitsubishi's port in a stock round, and in an operating round between two corporations' turns (while the
-        operating corporation has not moved yet)."""
+        Mitsubishi's port in a stock round, in the turn of a corporation its owner presides, and in an operating
+        round between two corporations' turns (while the operating corporation has not moved yet)."""
         if g.s["over"] or g.round["kind"] not in ("stock", "operating", "auction"):
             return []
         moves: list[Action] = []
@@ -150,7 +150,7 @@ class E18xxGame(Engine):
                 if cert and can_gain(cdef, g.corp(cid)["shares"], g.key(seat), cdef.cert_percent(cert), g.cell(cid),
                                      g.cert_count(seat), g.cert_limit, exchange=True):
                     moves.append({"type": "buy_shares", "entity": pid, "entity_type": "company", "shares": [cert]})
-        if g.round["kind"] == "stock" or privates.between_turns(g):
+        if g.round["kind"] == "stock" or privates.between_turns(g) or operating.presides_turn(g, seat):
             moves += privates.private_lays(g, seat)
         return moves
 

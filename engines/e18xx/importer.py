@@ -10,7 +10,9 @@ What it does with the log (as 18xx.games does when it loads a game):
   after the action that carries them;
 - drops what changes no game state: chat ``message`` and the ``program_*`` standing orders themselves;
 - normalises each action: bookkeeping keys (``created_at``, ``user``, ``original_id``, ``skip``) go, the
-  site's field names stay, and share trades always carry ``percent``.
+  site's field names stay, and share trades always carry ``percent``;
+- reads older exports too, which name a player by name where newer ones give the id (an action's player
+  ``entity``, the keys of ``result``), and a private company by its full name (``"South Iyo Railway"``).
 
 ``SiteRandom`` is the site's seeded generator (1889 uses it only to deal privates in the beginner game).
 """
@@ -176,13 +178,28 @@ def read_recorded(doc: Mapping[str, Any]) -> Recorded:
         title = None  # still readable; share trades without percent keep it absent
     kept = filter_undone(doc.get("actions", []))
     settings = doc.get("settings") or {}
+    players = tuple(RecordedPlayer(int(p["id"]), str(p["name"])) for p in doc["players"])
+    by_name = {p.name: p.id for p in players}
+
+    def player_id(ref: Any) -> Any:
+        return by_name.get(ref, ref) if isinstance(ref, str) else ref
+
+    private_id = {p.name: p.id for p in title.privates} if title is not None else {}
+    actions = replay_actions(kept, title)
+    for action in actions:
+        if action.get("entity_type") == "player":
+            action["entity"] = player_id(action.get("entity"))
+        if isinstance(action.get("company"), str):
+            action["company"] = private_id.get(action["company"], action["company"])
+        if action.get("entity_type") == "company" and isinstance(action.get("entity"), str):
+            action["entity"] = private_id.get(action["entity"], action["entity"])
     return Recorded(
         title=title_id,
-        players=tuple(RecordedPlayer(int(p["id"]), str(p["name"])) for p in doc["players"]),
+        players=players,
         seed=game_seed(doc),
         options=tuple(settings.get("optional_rules") or ()),
-        actions=tuple(replay_actions(kept, title)),
-        result={int(k): int(v) for k, v in (doc.get("result") or {}).items()},
+        actions=tuple(actions),
+        result={int(player_id(k)): int(v) for k, v in (doc.get("result") or {}).items()},
         game_id=doc.get("id"),
         game_end_reason=doc.get("game_end_reason"),
         kept_ids=tuple(a["id"] for a in kept if a.get("id") is not None),

@@ -61,6 +61,13 @@ def current(g: G) -> str | None:
     return r["order"][r["index"]] if r["index"] < len(r["order"]) else None
 
 
+def presides_turn(g: G, seat: int) -> bool:
+    """An operating round in the turn of a corporation `seat` presides, with nothing else pending."""
+    cid = current(g) if g.round["kind"] == "operating" else None
+    return (cid is not None and g.president(cid) == seat and not trains.crowded(g) and not g.round["special"]
+            and not g.round.get("offer"))
+
+
 def finished(g: G) -> bool:
     return current(g) is None and not trains.crowded(g)
 
@@ -198,6 +205,10 @@ def apply(g: G, seat: int, action: Action) -> None:
     if wanted != step:
         if g.trusted and STEPS.index(wanted) > STEPS.index(step):
             while r["step"] != wanted:  # a recorded log may skip steps our reckoning keeps open
+                if r["step"] == "routes" and r["revenue"] is None:
+                    r["revenue"] = 0  # trains not run: nothing earned, and the price still moves left
+                if r["step"] == "dividend" and not r["revenue"]:
+                    _withhold(g, cid, 0)
                 _next_step(g)
         else:
             raise RuleError(_step_hint(step))
@@ -471,7 +482,6 @@ def legal(g: G, seat: int) -> list[Action]:
             for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):
                 if lays.lay_cost(g, cid, lay.hex) <= g.corp(cid)["cash"]:
                     moves.append({"type": "lay_tile", "hex": lay.hex, "tile": lay.tile, "rotation": lay.rotation})
-        moves += privates.private_lays(g, seat)
     elif step == "token":
         moves = [{"type": "place_token", "hex": h, "city": i} for h, i in legal_tokens(g.board, cid)]
     elif step == "routes":

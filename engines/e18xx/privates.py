@@ -29,14 +29,14 @@ def port_hexes(g: G, pid: str) -> list[str]:
 
 
 def lay_timing_ok(g: G, seat: int, in_track_of: str | None) -> bool:
-    """Mitsubishi Ferry's moments (notes §11.5): any time in a stock round (`in_track_of` None); in an operating
-    round (`in_track_of` the operating corporation) in the track step of a corporation its owner presides, or
-    while the operating corporation has not moved yet ("between turns", whoever presides it)."""
+    """Mitsubishi Ferry's moments: any time in a stock round (`in_track_of` None); in an operating round
+    (`in_track_of` the operating corporation) at any step of the turn of a corporation its owner presides, or
+    while the operating corporation has not moved yet ("between turns", whoever presides it): "outside the
+    turns of corporations other players control". A replay takes any moment of a stock or operating round, as
+    18xx.games does (its special-track step does not hold an ability to the moments it lists)."""
     if in_track_of is None:
         return g.round["kind"] == "stock"
-    if g.round["step"] == "track" and g.president(in_track_of) == seat:
-        return True
-    return between_turns(g)
+    return g.trusted or g.president(in_track_of) == seat or between_turns(g)
 
 
 def between_turns(g: G) -> bool:
