@@ -6,7 +6,8 @@
   and the number of a laid tile. ``hex_centre(coord)`` is where a hex's centre lands on the picture.
 - ``render_market(market, positions, colours)``: the share price grid in its colour zones, par cells framed,
   each corporation's marker on its cell (several on one cell left to right in arrival order, so the leftmost
-  operates first). ``cell_box(cell_id)`` is where a cell lands on the picture.
+  operates first). A 1-D market is one strip wrapped over lines, its cells coloured by type (close, par kind,
+  convert range, max price). ``cell_box(cell_id, market)`` is where a cell lands on the picture.
 - ``render_charters(corps)``: one card per corporation from plain dicts (shape in its docstring).
 - ``corp_colours(title)``: corporation id -> colour, from the title's companies.json.
 
@@ -599,12 +600,31 @@ ZONE_FILL: dict[str, RGB] = {
 }
 PAR_FRAME = (150, 20, 40)
 TOKEN_D = 34
+# A 1-D market is a strip of cells wrapped over lines of at most STRIP_MAX cells, STRIP_GAP apart.
+STRIP_MAX, STRIP_GAP = 12, 18
+CLOSE_FILL = (72, 72, 72)
+PAR_TINTS: tuple[RGB, ...] = ((196, 222, 246), (204, 236, 196), (246, 214, 228))  # one per par kind, in order
+PAR_MIXED = (222, 210, 242)  # open to several kinds
+CONVERT_BAND = (236, 176, 30)  # along the foot of a convert_range cell
+MAX_WALL = (120, 50, 160)  # the right edge of a max_price cell: capped moves stop there
+BAND_H, WALL_W = 8, 7
 
 
-def cell_box(cell_id: str) -> tuple[int, int, int, int]:
-    """(left, top, right, bottom) of a share price cell ("price,row,col") on `render_market`'s picture."""
+def _strip_cols(market: Market) -> int:
+    """Cells per line of a 1-D market: the lines as even as they can be."""
+    n = len(market.rows[0])
+    return ceil(n / ceil(n / STRIP_MAX))
+
+
+def cell_box(cell_id: str, market: Market | None = None) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) of a share price cell ("price,row,col") on `render_market`'s picture. A 1-D
+    market is wrapped over several lines: pass it so the cell is found on its line."""
     _, row, col = parse_cell_id(cell_id)
-    x0, y0 = M_MARGIN + col * CELL_W, M_TOP + row * CELL_H
+    if market is not None and market.one_d:
+        line, col = divmod(col, _strip_cols(market))
+        x0, y0 = M_MARGIN + col * CELL_W, M_TOP + line * (CELL_H + STRIP_GAP)
+    else:
+        x0, y0 = M_MARGIN + col * CELL_W, M_TOP + row * CELL_H
     return x0, y0, x0 + CELL_W, y0 + CELL_H
 
 
@@ -625,22 +645,50 @@ def _zone_text(cell) -> str:
     return "holding limit lifted"
 
 
+# A legend line: (how its swatch is drawn: "fill", "frame", "band" or "wall"; the colour; the text).
+Legend = list[tuple[str, RGB, str]]
+
+
+def _legend_size(legend: Legend) -> tuple[int, int]:
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    return int(max(probe.textlength(t, font=_font(13)) for _, _, t in legend) + 44), 22 * len(legend) + 12
+
+
+def _draw_legend(d: ImageDraw.ImageDraw, x0: int, y0: int, legend: Legend) -> None:
+    lw, lh = _legend_size(legend)
+    d.rounded_rectangle((x0, y0, x0 + lw, y0 + lh), radius=6, fill=(250, 250, 247), outline=(120, 120, 120))
+    for k, (how, colour, text) in enumerate(legend):
+        y = y0 + 8 + 22 * k
+        box = (x0 + 10, y + 2, x0 + 28, y + 16)
+        if how == "fill":
+            d.rectangle(box, fill=colour, outline=(90, 90, 90))
+        elif how == "frame":
+            d.rectangle(box, outline=colour, width=2)
+        else:
+            d.rectangle(box, fill=ZONE_FILL["white"], outline=(90, 90, 90))
+            if how == "band":
+                d.rectangle((box[0], box[3] - 4, box[2], box[3]), fill=colour)
+            else:
+                d.rectangle((box[2] - 4, box[1], box[2], box[3]), fill=colour)
+        d.text((x0 + 36, y + 1), text, fill=INK, font=_font(13))
+
+
+ORDER_NOTE = "several markers on a cell: the leftmost came first and operates first"
+
+
 @lru_cache(maxsize=8)
 def _market_base(market: Market) -> Image.Image:
+    if market.one_d:
+        return _strip_base(market)
     cols = max(len(row) for row in market.rows)
     width = 2 * M_MARGIN + cols * CELL_W
     grid_h = M_TOP + len(market.rows) * CELL_H
     zones: dict[str, object] = {}
-    for row in market.rows:
-        for cell in row:
-            zones.setdefault(cell.zone, cell)
-    legend = [(_zone_fill(z), f"{z}: {_zone_text(c)}") for z, c in zones.items()]
-    legend.append((None, "red frame: par price"))
-    legend.append((None, "several markers on a cell: the leftmost came first and operates first"))
-    small = _font(13)
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    lw = max(probe.textlength(t, font=small) for _, t in legend) + 44
-    lh = 22 * len(legend) + 12
+    for cell in market.cells:
+        zones.setdefault(cell.zone, cell)
+    legend: Legend = [("fill", _zone_fill(z), f"{z}: {_zone_text(c)}") for z, c in zones.items()]
+    legend += [("frame", PAR_FRAME, "red frame: par price"), ("frame", (90, 90, 90), ORDER_NOTE)]
+    lw, lh = _legend_size(legend)
     # The legend goes in the empty corner under the short rows when it fits there, else below the grid.
     spot = None
     for r in range(len(market.rows) - 1, -1, -1):  # the lowest rows first: the legend sits by the short rows
@@ -654,24 +702,73 @@ def _market_base(market: Market) -> Image.Image:
     img = Image.new("RGBA", (width, height), (238, 236, 230, 255))
     d = ImageDraw.Draw(img)
     d.text((M_MARGIN, 10), "Stock market", fill=INK, font=_font(22))
-    for row in market.rows:
-        for cell in row:
-            x0, y0, x1, y1 = cell_box(cell.id)
-            d.rectangle((x0, y0, x1, y1), fill=_zone_fill(cell.zone), outline=(90, 90, 90))
-            if cell.is_par:
-                d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PAR_FRAME, width=3)
-                d.text((x1 - 7, y0 + 6), "par", fill=PAR_FRAME, font=small, anchor="ra")
-            d.text((x0 + 7, y0 + 5), str(cell.price), fill=INK, font=_font(17))
-    x0, y0 = spot
-    d.rounded_rectangle((x0, y0, x0 + lw, y0 + lh), radius=6, fill=(250, 250, 247), outline=(120, 120, 120))
-    for k, (swatch, text) in enumerate(legend):
-        y = y0 + 8 + 22 * k
-        if swatch:
-            d.rectangle((x0 + 10, y + 2, x0 + 28, y + 16), fill=swatch, outline=(90, 90, 90))
-        else:
-            d.rectangle((x0 + 10, y + 2, x0 + 28, y + 16), outline=PAR_FRAME if "par" in text else (90, 90, 90),
-                        width=2)
-        d.text((x0 + 36, y + 1), text, fill=INK, font=small)
+    for cell in market.cells:
+        x0, y0, x1, y1 = cell_box(cell.id)
+        d.rectangle((x0, y0, x1, y1), fill=_zone_fill(cell.zone), outline=(90, 90, 90))
+        if cell.is_par:
+            d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PAR_FRAME, width=3)
+            d.text((x1 - 7, y0 + 6), "par", fill=PAR_FRAME, font=_font(13), anchor="ra")
+        d.text((x0 + 7, y0 + 5), str(cell.price), fill=INK, font=_font(17))
+    _draw_legend(d, *spot, legend)
+    return img
+
+
+def _par_fill(cell, kinds: Sequence[str]) -> RGB | None:
+    """The tint of a par cell: its kind's own when it is open to one kind only."""
+    if not cell.is_par:
+        return None
+    if len(cell.par_kinds) == 1:
+        return PAR_TINTS[kinds.index(next(iter(cell.par_kinds))) % len(PAR_TINTS)]
+    return PAR_MIXED
+
+
+def _strip_base(market: Market) -> Image.Image:
+    """A 1-D market: one strip of cells, left to right and line after line, each cell coloured by its type."""
+    cells = list(market.cells)
+    kinds = sorted({k for c in cells for k in c.par_kinds})
+    lines = ceil(len(cells) / _strip_cols(market))
+    legend: Legend = []
+    if any(c.zone != "white" for c in cells):
+        zones = {c.zone: c for c in cells}
+        legend += [("fill", _zone_fill(z), f"{z}: {_zone_text(c)}") for z, c in zones.items()]
+    if any(c.closes for c in cells):
+        legend.append(("fill", CLOSE_FILL, "a corporation whose price gets here closes"))
+    for kind in kinds:
+        legend.append(("fill", PAR_TINTS[kinds.index(kind) % len(PAR_TINTS)], f"par price for a {kind} only"))
+    if any(c.is_par and len(c.par_kinds) != 1 for c in cells):
+        legend.append(("fill", PAR_MIXED, "par price for " + (" or ".join(kinds) if kinds else "any company")))
+    if any(c.is_par for c in cells):
+        legend.append(("frame", PAR_FRAME, "red frame: par price"))
+    if any("convert_range" in c.types for c in cells):
+        legend.append(("band", CONVERT_BAND, "orange foot: a minor here may convert"))
+    if any("max_price" in c.types for c in cells):
+        legend.append(("wall", MAX_WALL, "purple wall: the highest price a minor reaches"))
+    legend.append(("frame", (90, 90, 90), ORDER_NOTE))
+    lw, lh = _legend_size(legend)
+    strip_h = M_TOP + lines * CELL_H + (lines - 1) * STRIP_GAP
+    width = max(2 * M_MARGIN + _strip_cols(market) * CELL_W, 2 * M_MARGIN + lw)
+    img = Image.new("RGBA", (width, strip_h + 20 + lh + M_MARGIN), (238, 236, 230, 255))
+    d = ImageDraw.Draw(img)
+    d.text((M_MARGIN, 10), "Stock market", fill=INK, font=_font(22))
+    for cell in cells:
+        x0, y0, x1, y1 = cell_box(cell.id, market)
+        fill = CLOSE_FILL if cell.closes else _zone_fill(cell.zone)
+        if not cell.closes and cell.zone == "white":
+            fill = _par_fill(cell, kinds) or fill
+        d.rectangle((x0, y0, x1, y1), fill=fill, outline=(90, 90, 90))
+        if cell.is_par:
+            d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PAR_FRAME, width=3)
+            d.text((x1 - 7 - WALL_W, y0 + 6), "par", fill=PAR_FRAME, font=_font(13), anchor="ra")
+        # the band and the wall over the par frame, so they show on par cells too
+        if "convert_range" in cell.types:
+            d.rectangle((x0 + 1, y1 - BAND_H, x1 - 1, y1 - 1), fill=CONVERT_BAND)
+        if "max_price" in cell.types:
+            d.rectangle((x1 - WALL_W, y0 + 1, x1 - 1, y1 - 1), fill=MAX_WALL)
+        ink = _contrast(fill)
+        d.text((x0 + 7, y0 + 5), str(cell.price), fill=ink, font=_font(17))
+        if cell.closes:
+            d.text((x1 - 7, y0 + 6), "closes", fill=ink, font=_font(13), anchor="ra")
+    _draw_legend(d, M_MARGIN, strip_h + 20, legend)
     return img
 
 
@@ -683,9 +780,9 @@ def render_market(market: Market, positions: Mapping[str, Sequence[str]],
     for cell_id, corps in positions.items():
         if not corps:
             continue
-        x0, y0, x1, y1 = cell_box(cell_id)
+        x0, y0, x1, y1 = cell_box(cell_id, market)
         rows = ceil(len(corps) / 3)
-        top, bottom = y0 + 25, y1 - 3
+        top, bottom = y0 + 25, y1 - (BAND_H + 3 if market.one_d else 3)  # 1-D: clear of the convert band
         d = min(TOKEN_D, int((bottom - top) / rows), int((CELL_W - 6) / min(3, len(corps))) - 2)
         for i, corp in enumerate(corps):
             r, c = divmod(i, 3)
