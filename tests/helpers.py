@@ -3,6 +3,8 @@ ephemeral move panel."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -59,6 +61,32 @@ async def start_table(channel, creator, others, **opts) -> int:
         await m.click(table_message(channel, gid), label="Join")
     await creator.click(table_message(channel, gid), label="Start")
     return gid
+
+
+@dataclass
+class Seated:
+    """A started table: its id, its engine, and which member sits in each seat (the runtime may shuffle seats)."""
+    env: Any
+    gid: int
+    engine: Any
+    by_seat: dict[int, Any]
+    names: dict[int, str]
+
+    async def state(self) -> dict[str, Any]:
+        # through env.bot each time: a restarted bot has a new table service
+        return (await self.env.bot.tables.load(self.gid)).state
+
+    async def act(self, seat: int, move: dict[str, Any]):
+        """Play a move through the table service as the member in this seat (no click: ~0.4 s saved)."""
+        return await self.env.bot.tables.act(self.gid, self.by_seat[seat].id, move)
+
+
+async def seat_table(env, channel, members, **opts) -> Seated:
+    """members[0] creates the table, the others join with the button, the creator starts it."""
+    gid = await start_table(channel, members[0], members[1:], **opts)
+    t = await env.bot.tables.load(gid)
+    by_seat = {s.seat: next(m for m in members if m.id == s.user_id) for s in t.game.seats}
+    return Seated(env, gid, t.engine, by_seat, {x: m.name for x, m in by_seat.items()})
 
 
 def components(message):

@@ -4,7 +4,7 @@ menu and `/18xx bid`, the first stock round through `/18xx par` and `/18xx buy`,
 auto-router's runs and its Accept button runs them, `/18xx dividend` pays out, `/18xx undo` takes both back, and the
 run is named by its stops. A stale panel is refused to the clicker alone, a map picture follows the lay, the market
 picture the end of a round; what happens in between goes through the table service as the same players (a click
-costs SimCord ~0.4 s)."""
+costs SimCord ~0.4 s). A second game floats UR, whose first lay reaches a city, and places a token by `/18xx token`."""
 from __future__ import annotations
 
 import json
@@ -14,9 +14,10 @@ import pytest
 
 from bot.app import create_bot
 from cogs.e18xx import STALE, run_parts
+from engines.e18xx import operating
 from engines.e18xx.route import all_routes
 from engines.e18xx.state import G
-from tests.helpers import component_field, components, open_hand, option_values, start_table, table_message
+from tests.helpers import component_field, components, open_hand, option_values, seat_table, table_message
 
 
 @pytest.fixture
@@ -26,15 +27,8 @@ def simcord_bot(settings):
 
 async def test_three_players_auction_stock_round_and_operating_rounds(world):
     env, g, ch, members = world
-    gid = await start_table(ch, members[0], members[1:], game="1889")
-    svc = env.bot.tables
-    t = await svc.load(gid)
-    engine = t.engine
-    by_seat = {s.seat: next(m for m in members if m.id == s.user_id) for s in t.game.seats}
-    names = {x: by_seat[x].name for x in by_seat}
-
-    async def state():
-        return (await svc.load(gid)).state
+    table = await seat_table(env, ch, members, game="1889")
+    gid, engine, by_seat, names, state = table.gid, table.engine, table.by_seat, table.names, table.state
 
     async def turn() -> int:
         seats = engine.awaiting(await state()).seats
@@ -67,7 +61,7 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     while (await state())["round"]["kind"] == "auction":
         s, seat = await state(), await turn()
         buy = next(m for m in engine.legal(s, seat) if m["type"] == "bid")
-        await svc.act(gid, by_seat[seat].id, buy)
+        await table.act(seat, buy)
     assert (await state())["round"]["kind"] == "stock"
 
     # a stale panel: only its clicker hears why, and nothing changes
@@ -96,7 +90,7 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     posts = len(ch.history())
     while (await state())["round"]["kind"] == "stock":
         seat = await turn()
-        await svc.act(gid, by_seat[seat].id, {"type": "pass"})
+        await table.act(seat, {"type": "pass"})
     news = posts_since(posts)
     assert any(a.filename.endswith(".png") for m in news for a in m.attachments), "the market after the round"
     assert "**Operating round 1.1 of 1**" in table_message(ch, gid).embeds[0].description
@@ -146,7 +140,7 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
         if s["round"]["kind"] == "operating" and s["round"]["step"] == "routes" and s["round"]["turn"] == 2:
             break
         seat = await turn()
-        await svc.act(gid, by_seat[seat].id, {"type": "pass"})
+        await table.act(seat, {"type": "pass"})
     assert (await state())["round"]["step"] == "routes"
     r = await pres.slash(ch, "18xx run")
     assert r.ephemeral and "AR's best runs (auto-router):" in r.response.content
@@ -183,3 +177,80 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     final = table_message(ch, gid).embeds[0].description
     for seat, name in names.items():
         assert f"**{name}** ¥{G(await state()).s['cash'][seat]}" in final
+
+
+async def test_a_corporation_places_a_token_with_the_command(world):
+    """UR floats in the first stock round and lays the track that reaches a second city; its president then places
+    a token there with `/18xx token` (the hex from its autocomplete), after a wrong user and wrong hexes are
+    refused."""
+    env, g, ch, members = world
+    table = await seat_table(env, ch, members, game="1889")
+    gid, engine, by_seat, state = table.gid, table.engine, table.by_seat, table.state
+
+    async def turn() -> int:
+        seats = engine.awaiting(await state()).seats
+        assert len(seats) == 1, seats
+        return next(iter(seats))
+
+    # the way there, as the players: the cheapest privates, UR parred at ¥70 and floated by three purchases
+    while (await state())["round"]["kind"] == "auction":
+        s, seat = await state(), await turn()
+        await table.act(seat, next(m for m in engine.legal(s, seat) if m["type"] == "bid"))
+    s, pres_seat = await state(), await turn()
+    market = G(s).title.market
+    await table.act(pres_seat, next(m for m in engine.legal(s, pres_seat) if m["type"] == "par"
+                                    and m["corporation"] == "UR" and market.by_id(m["share_price"]).price == 70))
+    for _ in range(3):
+        s, seat = await state(), await turn()
+        await table.act(seat, next(m for m in engine.legal(s, seat) if m["type"] == "buy_shares"
+                                   and m["shares"][0].startswith("UR_")))
+    while (await state())["round"]["kind"] == "stock":
+        await table.act(await turn(), {"type": "pass"})
+    s = await state()
+    assert s["corps"]["UR"]["floated"] and s["corps"]["UR"]["president"] == str(pres_seat)
+    assert s["round"]["kind"] == "operating" and s["round"]["step"] == "track"
+    assert await turn() == pres_seat, "UR is the only corporation to operate"
+
+    # a legal lay after which UR's track reaches a city with room for a token
+    lays = [m for m in engine.legal(s, pres_seat) if m["type"] == "lay_tile"]
+    lay = next(m for m in lays if any(x["type"] == "place_token" for x in engine.legal(engine.apply(s, pres_seat, m),
+                                                                                       pres_seat)))
+    await table.act(pres_seat, lay)
+    s = await state()
+    assert s["round"]["step"] == "token"
+    tokens = [m for m in engine.legal(s, pres_seat) if m["type"] == "place_token"]
+    pres, other = by_seat[pres_seat], by_seat[(pres_seat + 1) % 3]
+
+    # the autocomplete offers the president the legal hexes, and the others nothing
+    choices = await pres.autocomplete(ch, "18xx token", "hex", "")
+    assert choices and {c["value"] for c in choices} == {m["hex"] for m in tokens}
+    assert await other.autocomplete(ch, "18xx token", "hex", "") == []
+    coord = choices[0]["value"]
+    gs = G(s)
+    place, cost, cash = gs.map.place(coord), operating.next_token_cost(gs, "UR"), s["corps"]["UR"]["cash"]
+    home = gs.board.token_nodes("UR")[0][0]
+
+    # refusals: to the one who asked alone, and nothing changes
+    posts = len(ch.history())
+    r = await other.slash(ch, "18xx token", hex=coord)
+    assert r.ephemeral and r.response.content.startswith(
+        f"You cannot place a token now: table {gid} is waiting for {pres.name} "), r.response.content
+    r = await pres.slash(ch, "18xx token", hex=home)
+    assert r.ephemeral and r.response.content == f"UR already has a token on {gs.map.place(home)}.", r.response.content
+    r = await pres.slash(ch, "18xx token", hex="Z9")
+    assert r.ephemeral and r.response.content == "Z9 is not on the map.", r.response.content
+    assert len(ch.history()) == posts and (await state())["event_no"] == s["event_no"]
+
+    # the token itself
+    r = await pres.slash(ch, "18xx token", hex=coord)
+    assert r.ephemeral and r.response.content.startswith(
+        f"You played **Place a token on {place} for {gs.money(cost)}** as president of UR."), r.response.content
+    after = await state()
+    assert any("UR" in slots for slots in after["board"]["tokens"][coord])
+    assert after["corps"]["UR"]["cash"] == cash - cost
+    assert after["round"]["step"] != "token" and not any(m["type"] == "place_token"
+                                                        for m in engine.legal(after, pres_seat))
+    news = [m for m in ch.history()[posts:] if (m.content or "").startswith(f"Table {gid}: ")]
+    told = [m for m in news if f"UR places a token on {place} for {gs.money(cost)}." in m.content]
+    assert told, [m.content for m in news]
+    assert any(a.filename == f"table-{gid}.png" for m in told for a in m.attachments), "the map after the token"

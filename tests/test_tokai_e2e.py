@@ -12,7 +12,7 @@ import pytest
 from bot.app import create_bot
 from cogs.tokai import STALE
 from engines.tokai.engine import point_name, price
-from tests.helpers import component_field, components, move_code, open_hand, option_values, start_table, table_message
+from tests.helpers import component_field, components, move_code, open_hand, option_values, seat_table, table_message
 
 
 @pytest.fixture
@@ -40,15 +40,8 @@ def first_option(panel) -> tuple[str, str]:
 
 async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatch):
     env, g, ch, members = world
-    gid = await start_table(ch, members[0], members[1:], game="tokai")
-    svc = env.bot.tables
-    t = await svc.load(gid)
-    engine = t.engine
-    by_seat = {s.seat: next(m for m in members if m.id == s.user_id) for s in t.game.seats}
-    names = {x: by_seat[x].name for x in by_seat}
-
-    async def state():
-        return (await svc.load(gid)).state
+    table = await seat_table(env, ch, members, game="tokai")
+    gid, engine, by_seat, names, state = table.gid, table.engine, table.by_seat, table.names, table.state
 
     def channel_text() -> str:
         return "\n".join(m.content or "" for m in ch.history())
@@ -106,7 +99,7 @@ async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatc
                 cid, value = first_option(panel)
                 await by_seat[seat].select(panel, [value], custom_id=cid)
             else:
-                await svc.act(gid, by_seat[seat].id, move)
+                await table.act(seat, move)
         raise AssertionError("no move came")
 
     s, seat = await to_move_stage(use_panel=True)
@@ -118,7 +111,6 @@ async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatc
     left = engine.hops_left(s, seat)
     assert left[best] == min(v for v in left.values() if v is not None), "the menu lists the best ending first"
     await env.restart_bot()  # the panel was shown before the restart and still works after it
-    svc = env.bot.tables
     posts = len(ch.history())
     r = await me.select(panel, [value], custom_id=cid)
     assert r.ephemeral and r.response.content.startswith(f"You played **{point_name(best)} — "), r.response.content
@@ -156,12 +148,12 @@ async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatc
     # the rest of the game through the table service, as the same players (a cheap stand-in for the picture)
     monkeypatch.setattr("cogs.tokai_map.render", lambda state, names: b"\x89PNG stand-in")
     for _ in range(3000):
-        t = await svc.load(gid)
+        t = await env.bot.tables.load(gid)
         if t.game.status != "active":
             break
         seat = min(engine.awaiting(t.state).seats)
-        await svc.act(gid, by_seat[seat].id, engine.auto_action(t.state, seat))
-    t = await svc.load(gid)
+        await table.act(seat, engine.auto_action(t.state, seat))
+    t = await env.bot.tables.load(gid)
     assert t.game.status == "over"
     final = table_message(ch, gid).embeds[0].description
     assert "**Final assets:** 1. " in final

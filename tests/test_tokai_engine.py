@@ -12,6 +12,7 @@ from engines.tokai import destinations as ds
 from engines.tokai import movement as mv
 from engines.tokai import network as nw
 from engines.tokai.engine import TICKET, TokaiBaron, deal_cards, price
+from tests.tokai_helpers import along
 
 E = TokaiBaron()
 
@@ -314,3 +315,37 @@ def test_only_players_who_can_bid_1000_take_part_in_an_auction():
         E.apply(s, 0, {"type": "auction", "card": "jr_kansai"})
     s["players"][1]["cash"] = 1000
     assert {"type": "auction", "card": "jr_kansai"} in E.legal(s, 0)
+
+
+def test_a_line_bought_at_auction_grandfathers_the_sellers_pawn_on_it():
+    """Ruling 27: the seller, standing at 刈谷 on 名鉄三河線, sells that line at auction; the buyer's line then costs
+    the seller 1,000 yen (ruling 15), not 5,000, while the seller rides on along it."""
+    s = short_of_money()  # seat 0 at 刈谷, no cash, owes 1,000 to the bank and 5,000 to seat 1
+    s["owners"]["meitetsu_mikawa"] = 0
+    s["players"][0]["cards"].append("meitetsu_mikawa")
+    assert s["players"][0]["riding"] == []
+    money = sum(p["cash"] for p in s["players"]) + s["bank"]
+    s = E.apply(s, 0, {"type": "auction", "card": "meitetsu_mikawa"})
+    s = E.apply(s, 1, {"type": "bid", "amount": 8000})  # 5,000 set against the fare owed, 3,000 in cash
+    s = E.apply(s, 0, {"type": "accept"})
+    assert s["owners"]["meitetsu_mikawa"] == 1 and s["current"] == 1
+    assert s["players"][0]["cash"] == 3000 - 1000  # the bank's fare paid from the sale
+    assert s["players"][0]["riding"] == ["meitetsu_mikawa"]
+
+    # seat 1's turn: a short move (no double) without arriving
+    s = to_destination(s, "toyohashi")
+    s = E.apply(s, CHANCE, dice([1, 2]))
+    s = E.apply(s, 1, E.legal(s, 1)[0])
+    assert s["current"] == 0
+
+    # seat 0 rides three hops along 名鉄三河線 to 吉浜, short of its destination 豊橋
+    s = to_destination(s, "toyohashi")
+    s = E.apply(s, CHANCE, dice([1, 2]))
+    path = [["kariya", None]] + [[p, line] for p, line in along("meitetsu_mikawa", "kariya", "yoshihama")]
+    assert len(path) == 4, path
+    cash0, cash1 = s["players"][0]["cash"], s["players"][1]["cash"]
+    s = E.apply(s, 0, {"type": "move", "path": path})
+    assert cash0 - s["players"][0]["cash"] == 1000 and s["players"][1]["cash"] - cash1 == 1000
+    assert s["current"] == 1, "paid in full: the turn is over"
+    assert s["players"][0]["riding"] == ["meitetsu_mikawa"], "still on the line: still grandfathered"
+    assert sum(p["cash"] for p in s["players"]) + s["bank"] == money
