@@ -254,3 +254,73 @@ async def test_a_corporation_places_a_token_with_the_command(world):
     told = [m for m in news if f"UR places a token on {place} for {gs.money(cost)}." in m.content]
     assert told, [m.content for m in news]
     assert any(a.filename == f"table-{gid}.png" for m in told for a in m.attachments), "the map after the token"
+
+
+async def test_a_train_between_two_presidents_is_an_offer_the_seller_answers(world):
+    """Two corporations with different presidents: the one without a train offers ¥1 for the other's 2-train with
+    `/18xx buytrain`; the buyer cannot accept his own offer; the seller accepts with `/18xx offer`."""
+    env, g, ch, members = world
+    table = await seat_table(env, ch, members, game="1889")
+    engine, by_seat, state = table.engine, table.by_seat, table.state
+
+    async def turn() -> int:
+        seats = engine.awaiting(await state()).seats
+        assert len(seats) == 1, seats
+        return next(iter(seats))
+
+    async def play(pick) -> None:
+        s, seat = await state(), await turn()
+        await table.act(seat, next(m for m in engine.legal(s, seat) if pick(m)))
+
+    while (await state())["round"]["kind"] == "auction":
+        await play(lambda m: m["type"] == "bid")
+    first = await turn()  # UR's president; the next seat starts KO, both at ¥65; shares are bought until both float
+    await play(lambda m: m["type"] == "par" and m["corporation"] == "UR" and m["share_price"].startswith("65,"))
+    await play(lambda m: m["type"] == "par" and m["corporation"] == "KO" and m["share_price"].startswith("65,"))
+    while unfloated := [c for c in ("UR", "KO") if not (await state())["corps"][c]["floated"]]:
+        s, seat = await state(), await turn()
+        buys = [m for m in engine.legal(s, seat) if m["type"] == "buy_shares" and m.get("entity_type") != "company"
+                and m["shares"][0].partition("_")[0] in unfloated]
+        await table.act(seat, buys[0] if buys else {"type": "pass"})
+    while (await state())["round"]["kind"] == "stock":
+        await table.act(await turn(), {"type": "pass"})
+    s = await state()
+    seller_seat = int(s["corps"]["UR"]["president"])
+    buyer_seat = int(s["corps"]["KO"]["president"])
+    assert seller_seat == first and buyer_seat != seller_seat
+
+    # UR buys a 2-train and passes on; KO comes to its train step with no train
+    while True:
+        s = await state()
+        cid = operating.current(G(s))
+        seat = await turn()
+        if cid == "KO" and s["round"]["step"] == "trains":
+            break
+        if cid == "UR" and s["round"]["step"] == "trains" and not s["corps"]["UR"]["trains"]:
+            await play(lambda m: m["type"] == "buy_train")
+        elif s["round"]["step"] == "routes":
+            await table.act(seat, engine.auto_action(s, seat))
+        else:
+            await table.act(seat, {"type": "pass"} if {"type": "pass"} in engine.legal(s, seat)
+                            else engine.auto_action(s, seat))
+    train = s["corps"]["UR"]["trains"][0]
+    buyer, seller = by_seat[buyer_seat], by_seat[seller_seat]
+    posts = len(ch.history())
+    r = await buyer.slash(ch, "18xx buytrain", train=train, price=1)
+    assert r.ephemeral and "as president of KO" in r.response.content, r.response.content
+    s = await state()
+    assert s["round"]["offer"] and s["corps"]["UR"]["trains"] == [train]
+    news = "\n".join(m.content or "" for m in ch.history()[posts:])
+    assert f"KO offers ¥1 for train {train} of UR; {seller.name} may accept or decline." in news, news
+
+    r = await buyer.slash(ch, "18xx offer", answer="accept_offer")
+    assert r.ephemeral and r.response.content == "Only the seller accepts or declines; you may withdraw your offer."
+    assert (await state())["round"]["offer"] == s["round"]["offer"]
+
+    ko_cash, ur_cash = s["corps"]["KO"]["cash"], s["corps"]["UR"]["cash"]
+    r = await seller.slash(ch, "18xx offer", answer="accept_offer")
+    assert r.ephemeral, r.response.content
+    after = await state()
+    assert after["round"]["offer"] is None and after["corps"]["KO"]["trains"] == [train]
+    assert after["corps"]["UR"]["trains"] == []
+    assert (after["corps"]["KO"]["cash"], after["corps"]["UR"]["cash"]) == (ko_cash - 1, ur_cash + 1)
