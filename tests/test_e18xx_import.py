@@ -148,10 +148,13 @@ def test_older_exports_name_players_and_privates():
            "actions": [act(1, "bid", entity="ann", company="South Iyo Railway", price=85),
                        act(2, "buy_company", entity="KO", entity_type="corporation", company="Ehime Railway",
                            price=80),
-                       act(3, entity="ben")],
+                       act(3, entity="ben"), act(4, "buy_share", entity="ann", share="IR_1")],
            "result": {"ben": 4444, "ann": 3880}}
     rec = read_recorded(doc)
-    assert [(a["entity"], a.get("company")) for a in rec.actions] == [(1230, "SIR"), ("KO", "ER"), (545, None)]
+    assert [(a["entity"], a.get("company")) for a in rec.actions] == [(1230, "SIR"), ("KO", "ER"), (545, None),
+                                                                      (1230, None)]
+    assert rec.actions[-1]["type"] == "buy_shares" and rec.actions[-1]["shares"] == ["IR_1"]
+    assert rec.actions[-1]["percent"] == 10
     assert rec.result == {545: 4444, 1230: 3880} and rec.game_end_reason is None
 
 

@@ -12,7 +12,8 @@ What it does with the log (as 18xx.games does when it loads a game):
 - normalises each action: bookkeeping keys (``created_at``, ``user``, ``original_id``, ``skip``) go, the
   site's field names stay, and share trades always carry ``percent``;
 - reads older exports too, which name a player by name where newer ones give the id (an action's player
-  ``entity``, the keys of ``result``), and a private company by its full name (``"South Iyo Railway"``).
+  ``entity``, the keys of ``result``), a private company by its full name (``"South Iyo Railway"``), and
+  trade one certificate with ``buy_share`` / ``sell_share`` ``{share}``.
 
 ``SiteRandom`` is the site's seeded generator (1889 uses it only to deal privates in the beginner game).
 """
@@ -124,6 +125,9 @@ def normalise_action(action: Mapping[str, Any], title: Title | None = None) -> d
     """A plain dict of ours: the site's fields without bookkeeping; share trades get ``percent``."""
     out = {k: v for k, v in action.items() if k not in BOOKKEEPING}
     out.setdefault("id", None)  # auto actions carry no id
+    if out.get("type") in ("buy_share", "sell_share") and "share" in out:  # the 2020 form: one certificate
+        out["type"] += "s"
+        out["shares"] = [out.pop("share")]
     if out.get("type") in ("buy_shares", "sell_shares") and out.get("percent") is None and title is not None:
         try:
             out["percent"] = _bundle_percent(out["shares"], title)
