@@ -2,7 +2,11 @@
 
 A Board is a value: laying a tile or a token returns a new Board, and `to_json` / `from_json` keep it in a game
 state. Nodes (cities, towns, offboards) are named (hex, index) and paths (hex, index) in the order their tile
-text lists them.
+text lists them. A hex may hold several cities: each has its own slots, a token blocks only its own city, and an
+upgrade moves each city's tokens to the new city that keeps its edges (tiles.city_map).
+
+Borders (tiles.Border, printed on a hex) sit on the edge a hex shares with its neighbour, whichever side lists
+them: no track crosses an impassable one, and the lay that first joins track across a costly one pays its cost.
 """
 from __future__ import annotations
 
@@ -15,7 +19,17 @@ from pathlib import Path
 
 from engines.base import RuleError
 from engines.e18xx import hexes
-from engines.e18xx.tiles import End, TileDef, keeps_track, parse_tile, path_within, upgrades_to
+from engines.e18xx.tiles import (
+    Border,
+    End,
+    TileDef,
+    city_map,
+    keeps_cities,
+    keeps_track,
+    parse_tile,
+    path_within,
+    upgrades_to,
+)
 
 TITLES = Path(__file__).parent / "titles"
 
@@ -37,15 +51,33 @@ class MapDef:
     counts: Mapping[str, int]
     tile_rules: Mapping[str, str]  # tile -> optional rule it needs
     impassable: frozenset[str]  # colours a neighbour can only be entered where its own track faces back
+    borders: Mapping[EdgeRef, Border] = field(default_factory=dict)  # both sides of each bordered edge
+    home_nodes: Mapping[str, int] = field(default_factory=dict)  # corporation -> its city's node, if not the first
+
+    @cached_property
+    def _steps(self) -> dict[EdgeRef, tuple[str | None, str | None]]:
+        """(hex, edge) -> (the hex across it on this map, the same unless an impassable border closes the edge)."""
+        steps = {}
+        for coord in self.printed:
+            for edge in hexes.EDGES:
+                other = hexes.neighbour(coord, edge, self.layout)
+                other = other if other in self.printed else None
+                border = self.borders.get((coord, edge))
+                steps[coord, edge] = (other, None if border and border.impassable else other)
+        return steps
 
     def neighbour(self, coord: str, edge: int) -> str | None:
         """The hex across `edge` when it is on this map."""
-        other = hexes.neighbour(coord, edge, self.layout)
-        return other if other in self.printed else None
+        return self._steps.get((coord, edge), (None, None))[0]
+
+    def across(self, coord: str, edge: int) -> str | None:
+        """The hex track through `edge` runs into: the neighbour, unless an impassable border is in the way."""
+        return self._steps.get((coord, edge), (None, None))[1]
 
     def linked(self, coord: str, edge: int) -> bool:
-        """May track leave `coord` through `edge`? Not off the map, nor into a gray/red hex that does not face back."""
-        other = self.neighbour(coord, edge)
+        """May track leave `coord` through `edge`? Not off the map, across an impassable border, nor into a gray or
+        red hex that does not face back."""
+        other = self.across(coord, edge)
         if other is None:
             return False
         tile = self.printed[other]
@@ -61,17 +93,48 @@ class MapDef:
 
 
 def map_from_json(data: dict) -> MapDef:
+    """Our map.json: title, layout, hexes (hex -> tile text), tiles (name -> def, count, rule), and optionally
+    names, homes (corporation -> hex), home_nodes (corporation -> node index of its city, where the home hex has
+    several cities) and impassable_colours."""
+    layout = data["layout"]
+    printed = {coord: parse_tile(coord, text) for coord, text in data["hexes"].items()}
+    tiles = {name: parse_tile(name, entry["def"]) for name, entry in data["tiles"].items()}
+    if any(t.borders for t in tiles.values()):
+        raise ValueError("borders belong to printed hexes, not to tiles of the manifest")
+    homes = dict(data.get("homes", {}))
+    home_nodes = dict(data.get("home_nodes", {}))
+    for corp, node in home_nodes.items():
+        if node not in printed[homes[corp]].city_indexes():
+            raise ValueError(f"{corp}'s home node {node} is not a city of {homes[corp]}")
     return MapDef(
         title=data["title"],
-        layout=data["layout"],
-        printed={coord: parse_tile(coord, text) for coord, text in data["hexes"].items()},
+        layout=layout,
+        printed=printed,
         names=dict(data.get("names", {})),
-        homes=dict(data.get("homes", {})),
-        tiles={name: parse_tile(name, entry["def"]) for name, entry in data["tiles"].items()},
+        homes=homes,
+        tiles=tiles,
         counts={name: entry["count"] for name, entry in data["tiles"].items()},
         tile_rules={name: entry["rule"] for name, entry in data["tiles"].items() if "rule" in entry},
         impassable=frozenset(data.get("impassable_colours", ())),
+        borders=_both_sides(printed, layout),
+        home_nodes=home_nodes,
     )
+
+
+def _both_sides(printed: Mapping[str, TileDef], layout: hexes.Layout) -> dict[EdgeRef, Border]:
+    """Each printed border under both (hex, edge) names of its edge; the two sides may not disagree."""
+    found: dict[EdgeRef, Border] = {}
+    for coord, tile in printed.items():
+        for border in tile.borders:
+            other = hexes.neighbour(coord, border.edge, layout)
+            sides = [(coord, border.edge)]
+            if other in printed:
+                sides.append((other, hexes.opposite(border.edge)))
+            for side in sides:
+                mine = replace(border, edge=side[1])
+                if found.setdefault(side, mine) != mine:
+                    raise ValueError(f"the border on {coord} edge {border.edge} differs from its other side")
+    return found
 
 
 @cache
@@ -93,12 +156,17 @@ class Board:
     map: MapDef
     laid: Mapping[str, tuple[str, int]] = field(default_factory=dict)  # hex -> (tile name, rotation)
     tokens: Mapping[str, tuple[tuple[str | None, ...], ...]] = field(default_factory=dict)  # hex -> slots per node
-    reserved: Mapping[str, str] = field(default_factory=dict)  # hex -> corporation owed the first slot (home)
+    # corporation owed the first slot of a city (its home): keyed by the hex for the hex's first city, else "hex:N"
+    # for node N, so a one-city map reads simply hex -> corporation
+    reserved: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def new(cls, map_def: MapDef) -> Board:
         """The printed board, every home city holding a slot for its corporation."""
-        return cls(map_def, reserved={coord: corp for corp, coord in map_def.homes.items()})
+        board = cls(map_def)
+        reserved = {board._reserve_key(coord, map_def.home_nodes.get(corp)): corp
+                    for corp, coord in map_def.homes.items()}
+        return replace(board, reserved=reserved)
 
     # ---- what lies where ----
 
@@ -142,6 +210,19 @@ class Board:
         other = self.map.neighbour(coord, edge)
         return min((coord, edge), (other, hexes.opposite(edge))) if other else (coord, edge)
 
+    def _reserve_key(self, coord: str, node: int | None, tile: TileDef | None = None) -> str:
+        cities = (tile or self.tile(coord)).city_indexes()
+        return coord if node is None or not cities or node == cities[0] else f"{coord}:{node}"
+
+    def reservation(self, coord: str, node: int) -> str | None:
+        """The corporation owed the first slot of this city, if any."""
+        return self.reserved.get(self._reserve_key(coord, node))
+
+    def home_node(self, coord: str, corp: str) -> int | None:
+        """The city of `coord` reserved for `corp`, else the hex's first city (None when it has none)."""
+        cities = self.tile(coord).city_indexes()
+        return next((i for i in cities if self.reservation(coord, i) == corp), cities[0] if cities else None)
+
     def slots(self, coord: str, node: int = 0) -> tuple[str | None, ...]:
         tile_node = self.tile(coord).nodes[node]
         held = self.tokens.get(coord, ())
@@ -166,9 +247,26 @@ class Board:
             left[name] = left.get(name, 0) - 1
         return left
 
-    def lay_cost(self, coord: str) -> int:
-        """The cost printed on what is replaced: terrain, or a tile's own upgrade cost."""
-        return self.tile(coord).cost
+    def lay_cost(self, coord: str, tile: str | None = None, rotation: int = 0) -> int:
+        """The cost printed on what is replaced (terrain, or a tile's own upgrade cost), and with the tile being laid
+        named, the costs of the borders it joins track across."""
+        joined = self.joined_borders(coord, tile, rotation) if tile else ()
+        return self.tile(coord).cost + sum(border.cost for border in joined)
+
+    def joined_borders(self, coord: str, tile: str, rotation: int) -> list[Border]:
+        """The costly borders that laying `tile` would be the first to join track across: the new tile has an exit
+        there, the neighbour's track faces back, and the old tile had no exit there (else it was paid before)."""
+        new_exits = self.map.tiles[tile].exits(rotation) - self.exits(coord)
+        found = []
+        for edge in sorted(new_exits):
+            border = self.map.borders.get((coord, edge))
+            other = self.map.across(coord, edge)
+            if border and border.cost and other and hexes.opposite(edge) in self.exits(other):
+                found.append(border)
+        return found
+
+    def exits(self, coord: str) -> frozenset[int]:
+        return self.tile(coord).exits(self.rotation(coord))
 
     # ---- changes (each returns a new Board) ----
 
@@ -180,21 +278,32 @@ class Board:
             raise RuleError(f"There is no tile {tile}.")
         new_tile = self.map.tiles[tile]
         laid = {**self.laid, coord: (tile, rotation % 6)}
+        moved = city_map(self.tile(coord), self.rotation(coord), new_tile, rotation % 6)
+        reserved = {k: c for k, c in self.reserved.items() if k.partition(":")[0] != coord}
+        for old_node, new_node in moved.items():  # reservations first, so moved tokens keep off their slots
+            if owed := self.reservation(coord, old_node):
+                reserved[self._reserve_key(coord, new_node, new_tile)] = owed
         tokens = dict(self.tokens)
         if coord in tokens:
-            # 1889's cities are one per hex, so tokens simply stay in the hex's city, which may gain slots.
-            held = [t for per_node in tokens[coord] for t in per_node if t]
-            cities = [i for i, n in enumerate(new_tile.nodes) if n.kind == "city"]
-            if held and not cities:
-                raise RuleError(f"Tile {tile} has no city for the tokens on {coord}.")
-            per_node = [()] * len(new_tile.nodes)
-            if cities:
-                per_node[cities[0]] = tuple(held)
-            tokens[coord] = tuple(per_node)
-        return replace(self, laid=laid, tokens=tokens)
+            per_node = [[None] * n.slots if n.kind == "city" else [] for n in new_tile.nodes]
+            for old_node in range(len(tokens[coord])):
+                for corp in filter(None, self.slots(coord, old_node)):
+                    if old_node not in moved:
+                        raise RuleError(f"Tile {tile} has no city for the tokens on {coord}.")
+                    new_node = moved[old_node]
+                    owed = reserved.get(self._reserve_key(coord, new_node, new_tile))
+                    slot = _slot_for(per_node[new_node], owed, corp)
+                    if slot is None:
+                        raise RuleError(f"Tile {tile} has no room for {corp}'s token on {coord}.")
+                    per_node[new_node][slot] = corp
+            tokens[coord] = tuple(tuple(slots) for slots in per_node)
+        return replace(self, laid=laid, tokens=tokens, reserved=reserved)
 
-    def place_token(self, coord: str, corp: str, node: int = 0) -> Board:
-        """Put `corp`'s token in the slot it is owed, else the first free unreserved slot (reach is not checked)."""
+    def place_token(self, coord: str, corp: str, node: int | None = None) -> Board:
+        """Put `corp`'s token in the slot it is owed, else the first free unreserved slot (reach is not checked).
+        Without a node: the city reserved for `corp` on this hex, else the first city."""
+        if node is None:
+            node = self.home_node(coord, corp) or 0
         slot = self.free_slot(coord, corp, node)
         if slot is None:
             raise RuleError(f"{corp} cannot place a token on {self.map.place(coord)}.")
@@ -203,23 +312,16 @@ class Board:
         tile = self.tile(coord)
         per_node = [self.slots(coord, i) if n.kind == "city" else () for i, n in enumerate(tile.nodes)]
         per_node[node] = tuple(slots)
-        reserved = {h: c for h, c in self.reserved.items() if not (h == coord and c == corp)}
+        reserved = {h: c for h, c in self.reserved.items() if not (h.partition(":")[0] == coord and c == corp)}
         return replace(self, tokens={**self.tokens, coord: tuple(per_node)}, reserved=reserved)
 
     def free_slot(self, coord: str, corp: str, node: int = 0) -> int | None:
         tile = self.tile(coord)
-        if node >= len(tile.nodes) or tile.nodes[node].kind != "city":
+        if node not in range(len(tile.nodes)) or tile.nodes[node].kind != "city":
             return None
-        if any(corp in self.slots(coord, i) for i, n in enumerate(tile.nodes) if n.kind == "city"):
-            return None  # one token per corporation on a tile
-        slots = self.slots(coord, node)
-        owed = self.reserved.get(coord)
-        if owed == corp and node == 0 and slots[0] is None:
-            return 0
-        for index, holder in enumerate(slots):
-            if holder is None and not (owed and node == 0 and index == 0):
-                return index
-        return None
+        if any(corp in self.slots(coord, i) for i in tile.city_indexes()):
+            return None  # one token per corporation on a tile, whichever of its cities
+        return _slot_for(self.slots(coord, node), self.reservation(coord, node), corp)
 
     # ---- reach ----
 
@@ -260,7 +362,7 @@ class Board:
             for end in (a, b):
                 if isinstance(end, int):
                     edges.setdefault(coord, set()).add(end)
-                    other = self.map.neighbour(coord, end)
+                    other = self.map.across(coord, end)
                     if other:
                         edges.setdefault(other, set()).add(hexes.opposite(end))
             out = b if a == came_in else a
@@ -270,7 +372,7 @@ class Board:
                 if self.node(ref).kind != "offboard" and not self.blocks(ref, corp):
                     leave_node(ref)
                 continue
-            other = self.map.neighbour(coord, out)
+            other = self.map.across(coord, out)
             if other:
                 back = hexes.opposite(out)
                 for q in self.paths_at(other, back):
@@ -294,6 +396,14 @@ class Board:
             tokens={coord: tuple(tuple(s) for s in per_node) for coord, per_node in data["tokens"].items()},
             reserved=dict(data["reserved"]),
         )
+
+
+def _slot_for(slots, owed: str | None, corp: str) -> int | None:
+    """The slot a token of `corp` takes in a city: the first, when it is owed it, else the first free slot that is
+    not kept for another corporation."""
+    if owed == corp and slots[0] is None:
+        return 0
+    return next((i for i, holder in enumerate(slots) if holder is None and not (owed and i == 0)), None)
 
 
 # ---- tile lays --------------------------------------------------------------------------------------
@@ -361,8 +471,12 @@ def _lay_problem(
         return "A rotation is 0 to 5."
     if not keeps_track(old, old_rotation, new, rotation):
         return f"Tile {name} in rotation {rotation} does not keep the track already on {coord}."
+    if not keeps_cities(old, old_rotation, new, rotation):
+        return f"Tile {name} in rotation {rotation} would merge, split or move the cities on {coord}."
     exits = new.exits(rotation)
     if not all(board.map.linked(coord, e) for e in exits):
+        if any(board.map.neighbour(coord, e) and not board.map.across(coord, e) for e in exits):
+            return f"Tile {name} in rotation {rotation} would run track across an impassable border at {coord}."
         return f"Tile {name} in rotation {rotation} would run track off the map or into a closed edge at {coord}."
     if corp is None:
         return None
@@ -451,8 +565,8 @@ def token_problem(board: Board, corp: str, coord: str, node: int = 0) -> str | N
         return f"{coord} is not on the map."
     where = board.map.place(coord)
     tile = board.tile(coord)
-    if node >= len(tile.nodes) or tile.nodes[node].kind != "city":
-        return f"There is no city on {where}."
+    if node not in range(len(tile.nodes)) or tile.nodes[node].kind != "city":
+        return f"There is no city on {where}." if node == 0 or not tile.cities else f"{where} has no city {node}."
     if any(corp in board.slots(coord, i) for i in range(len(tile.nodes))):
         return f"{corp} already has a token on {where}."
     if (coord, node) not in board.reachable(corp).nodes:

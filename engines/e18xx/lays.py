@@ -30,15 +30,19 @@ def check_upgrade(g: G, coord: str, tile: str, special: bool = False) -> None:
         raise RuleError(f"Tile {tile} cannot replace tile {board.tile(coord).name} on {coord}.")
 
 
-def lay_cost(g: G, cid: str, coord: str) -> int:
-    """The cost printed on what is replaced, less a private's terrain discount."""
+def lay_cost(g: G, cid: str, coord: str, tile: str | None = None, rotation: int = 0) -> int:
+    """The cost printed on what is replaced, and (with the tile being laid named) of the borders it first joins
+    track across, each less a private's terrain discount for its kind of terrain."""
     old = g.board.tile(coord)
+    discounts = [d for pid in g.privates_of(cid) if (d := g.ability(pid, "terrain_discount"))]
     cost = old.cost
-    for pid in g.privates_of(cid):
-        discount = g.ability(pid, "terrain_discount")
-        if not discount or not cost:
+    for discount in discounts:
+        if not cost:
             continue
         exact = discount.get("only_if_terrain_is_exactly")
         if (old.terrain == (discount["terrain"],)) if exact else discount["terrain"] in old.terrain:
             cost = max(0, cost - discount["amount"])
+    for border in g.board.joined_borders(coord, tile, rotation) if tile else ():
+        off = sum(d["amount"] for d in discounts if d["terrain"] == border.kind)
+        cost += max(0, border.cost - off)
     return cost

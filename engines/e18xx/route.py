@@ -75,7 +75,7 @@ def chains_from(board: Board, start: NodeRef) -> list[Chain]:
     coord, index = start
 
     def walk(at: str, edge: int, paths: list[PathRef], borders: set[EdgeRef], walked: list[str]) -> None:
-        other = board.map.neighbour(at, edge)
+        other = board.map.across(at, edge)
         if other is None:
             return
         back = hexes.opposite(edge)
@@ -173,43 +173,61 @@ def _where(board: Board, ref: NodeRef) -> str:
     return board.map.place(ref[0])
 
 
-def route_from_connections(board: Board, connections: Sequence[Sequence[str]]) -> Route:
-    """A route from 18xx.games' `connections`: chains of hexes, node to node, each in either direction."""
+def route_from_connections(board: Board, connections: Sequence[Sequence[str]], corp: str | None = None) -> Route:
+    """A route from 18xx.games' `connections`: chains of hexes, node to node, each in either direction.
+
+    Hexes can leave a choice (two cities of one hex on the same track): the first reading that joins up is taken,
+    or with `corp` named the first that also has one of its tokens and runs through no city closed to it.
+    """
     if not connections:
         raise RuleError("A route needs at least two stops.")
     options = [_chains_matching(board, hex_list) for hex_list in connections]
     for found in options:
         if not found:
             raise RuleError("The route follows track that is not on the board.")
-    if len(options) == 1:
-        chain = options[0][0]
-        return Route((chain.a, chain.b), (chain,))
-    # Orient the first chain by the node it shares with the second, then follow on.
-    for first in options[0]:
-        for head in (first, first.reversed()):
-            chains, ok = [head], True
-            for candidates in options[1:]:
-                nxt = next((c if c.a == chains[-1].b else c.reversed() for c in candidates
-                            if chains[-1].b in (c.a, c.b) and not (c.borders & frozenset().union(
-                                *(x.borders for x in chains)))), None)
-                if nxt is None:
-                    ok = False
-                    break
-                chains.append(nxt)
-            if ok:
-                return Route((chains[0].a, *(c.b for c in chains)), tuple(chains))
+    first = None
+    # Readings that cross no hex edge twice first; failing those, any that joins up, as 18xx.games reads a recorded
+    # game without checking its routes (5033.json #630 crosses D9-E8 on two tracks); route_problem judges them.
+    for disjoint in (True, False):
+        for route in _readings(options, disjoint):
+            if corp is None or route_problem(board, corp, route, Train("any", UNLIMITED)) is None:
+                return route
+            first = first or route
+        if first is not None:
+            return first
     raise RuleError("The route's connections do not join up.")
 
 
+def _readings(options: list[list[Chain]], disjoint: bool = True):
+    """Every way to orient and join one candidate chain per connection, node to node (without crossing a hex edge
+    twice when `disjoint`)."""
+    def extend(chains: list[Chain], used: frozenset[EdgeRef]):
+        if len(chains) == len(options):
+            yield Route((chains[0].a, *(c.b for c in chains)), tuple(chains))
+            return
+        for candidate in options[len(chains)]:
+            for chain in (candidate, candidate.reversed()):
+                if chain.a == chains[-1].b and not (disjoint and chain.borders & used):
+                    yield from extend([*chains, chain], used | chain.borders)
+
+    for first in options[0]:
+        for head in (first, first.reversed()):
+            yield from extend([head], head.borders)
+
+
 def _chains_matching(board: Board, hex_list: Sequence[str]) -> list[Chain]:
+    """The chains through exactly these hexes in this order (either way round); failing any, the chains through
+    these hexes in another order, as exports of 2020 sometimes list them (956.json #132: B5 B7 C4 for B7-B5-C4)."""
     hex_list = tuple(h.split()[0] for h in hex_list)
-    found = []
-    for start in (hex_list[0], hex_list[-1]):
+    found, loose = [], []
+    for start in dict.fromkeys(hex_list):
         for index in range(len(board.tile(start).nodes)):
             for chain in chains_from(board, (start, index)):
                 if chain.hexes == hex_list or chain.hexes[::-1] == hex_list:
                     found.append(chain if chain.hexes == hex_list else chain.reversed())
-    unique = {(c.a, c.b, c.paths) if c.a <= c.b else (c.b, c.a, c.paths[::-1]): c for c in found}
+                elif sorted(chain.hexes) == sorted(hex_list):
+                    loose.append(chain)
+    unique = {(c.a, c.b, c.paths) if c.a <= c.b else (c.b, c.a, c.paths[::-1]): c for c in found or loose}
     return list(unique.values())
 
 

@@ -6,12 +6,16 @@ Our tile text is one line of space-separated tokens (see docs in parse_tile):
     "yellow town:10 0-_0 _0-2"                  tile 58: a town on a gentle curve
     "red offboard:yellow=30/brown=60/diesel=100 0-_0 1-_0"
     "white cost:80:mountain"                    an empty mountain hex
+    "yellow city:30 city:30 0-_0 3-_1 label:OO" two cities, each with its own track and slots
+    "white city:0 border:3 border:4:80:water"   no track across edge 3; joining track across edge 4 costs 80
 
 A path joins two ends; an end is an edge 0..5 or "_N", the N-th revenue node in order of appearance.
+Borders belong to the printed hex (the map keeps them when tiles are laid), not to a tile of the manifest.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 COLOURS = ("white", "yellow", "green", "brown", "gray")  # the upgrade ladder; red and blue never upgrade
 NODE_KINDS = ("city", "town", "offboard")
@@ -40,6 +44,20 @@ class Node:
 
 
 @dataclass(frozen=True)
+class Border:
+    """A marked hex edge: impassable (no cost), or a water/mountain crossing whose cost the lay that first
+    joins track across it pays."""
+
+    edge: int
+    cost: int = 0
+    kind: str = ""  # what a terrain discount matches: water, mountain...
+
+    @property
+    def impassable(self) -> bool:
+        return not self.cost
+
+
+@dataclass(frozen=True)
 class TileDef:
     name: str
     colour: str
@@ -51,6 +69,7 @@ class TileDef:
     icons: tuple[str, ...] = ()
     blocks_lay: bool = False  # only a private ability may lay it
     text: str = field(default="", compare=False)
+    borders: tuple[Border, ...] = ()  # printed hexes only
 
     @property
     def cities(self) -> int:
@@ -66,6 +85,22 @@ class TileDef:
     def rotated_paths(self, rotation: int = 0) -> tuple[tuple[End, End], ...]:
         return tuple((_turn(a, rotation), _turn(b, rotation)) for a, b in self.paths)
 
+    def city_indexes(self) -> tuple[int, ...]:
+        return tuple(i for i, node in enumerate(self.nodes) if node.kind == "city")
+
+    def node_exits(self, rotation: int = 0) -> dict[int, frozenset[int]]:
+        """Node index -> the edges its own paths run to, for the cities and towns with track to an edge."""
+        return self._node_exits[rotation % 6]
+
+    @cached_property
+    def _node_exits(self) -> tuple[dict[int, frozenset[int]], ...]:
+        found: dict[int, set[int]] = {}
+        for a, b in self.paths:
+            for node, edge in ((a, b), (b, a)):
+                if isinstance(node, str) and isinstance(edge, int) and self.nodes[int(node[1:])].kind != "offboard":
+                    found.setdefault(int(node[1:]), set()).add(edge)
+        return tuple({i: frozenset((e + r) % 6 for e in edges) for i, edges in found.items()} for r in range(6))
+
 
 def _turn(end: End, rotation: int) -> End:
     return (end + rotation) % 6 if isinstance(end, int) else end
@@ -76,13 +111,14 @@ def parse_tile(name: str, text: str) -> TileDef:
 
     Tokens: a colour first; then `city:REV[:SLOTS]`, `town:REV`, `offboard:COLOUR=REV/...` (nodes, numbered
     _0, _1 ... in order); `A-B` paths between edges and nodes; `label:X`; `cost:N[:terrain[+terrain]]`;
-    `icon:X`; `blocks_lay`.
+    `icon:X`; `blocks_lay`; on a printed hex `border:EDGE` (impassable) or `border:EDGE:COST[:kind]` (a crossing
+    that costs COST > 0, e.g. `border:2:80:water`).
     """
     tokens = text.split()
     if not tokens or tokens[0] not in (*COLOURS, "red", "blue"):
         raise ValueError(f"tile {name}: must start with a colour: {text!r}")
     colour, nodes, paths = tokens[0], [], []
-    label, cost, terrain, icons, blocks_lay = None, 0, (), [], False
+    label, cost, terrain, icons, blocks_lay, borders = None, 0, (), [], False, []
     for token in tokens[1:]:
         kind, _, rest = token.partition(":")
         if kind == "city":
@@ -102,6 +138,8 @@ def parse_tile(name: str, text: str) -> TileDef:
             icons.append(rest)
         elif token == "blocks_lay":
             blocks_lay = True
+        elif kind == "border":
+            borders.append(_border(name, rest))
         elif "-" in token:
             a, b = token.split("-")
             paths.append((_end(a), _end(b)))
@@ -111,7 +149,19 @@ def parse_tile(name: str, text: str) -> TileDef:
         for end in path:
             if isinstance(end, str) and int(end[1:]) >= len(nodes):
                 raise ValueError(f"tile {name}: path to missing node {end}")
-    return TileDef(name, colour, tuple(nodes), tuple(paths), label, cost, terrain, tuple(icons), blocks_lay, text)
+    if len({b.edge for b in borders}) != len(borders):
+        raise ValueError(f"tile {name}: two borders on one edge")
+    return TileDef(name, colour, tuple(nodes), tuple(paths), label, cost, terrain, tuple(icons), blocks_lay, text,
+                   tuple(borders))
+
+
+def _border(name: str, rest: str) -> Border:
+    edge, _, more = rest.partition(":")
+    cost, _, kind = more.partition(":")
+    border = Border(_end(edge), int(cost or 0), kind)
+    if not isinstance(border.edge, int) or (more and border.cost <= 0):
+        raise ValueError(f"tile {name}: a border is border:EDGE or border:EDGE:COST[:kind] with COST > 0")
+    return border
 
 
 def _end(token: str) -> End:
@@ -154,16 +204,52 @@ def keeps_track(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int
     )
 
 
+def keeps_cities(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int) -> bool:
+    """The cities and towns stay apart as 18xx.games keeps them: a new tile's city or town that touches none of
+    the old ones' edges must be one the upgrade adds, and when both tiles have several cities each old one's
+    edges lie within exactly one new one's (two cities never merge, one never splits)."""
+    old_ct = list(old.node_exits(old_rotation).values())
+    new_ct = list(new.node_exits(new_rotation).values())
+    fresh = sum(1 for n in new_ct if all(not (n & o) for o in old_ct))
+    if fresh > max(0, len(new_ct) - len(old_ct)):
+        return False
+    if old.cities > 1 and new.cities > 1:
+        return all(sum(1 for n in new_ct if o <= n) == 1 for o in old_ct)
+    return True
+
+
 def upgrade_rotations(old: TileDef, old_rotation: int, new: TileDef) -> tuple[int, ...]:
-    """Rotations of `new` that keep all of `old`'s track where it lies now."""
-    return tuple(r for r in range(6) if keeps_track(old, old_rotation, new, r))
+    """Rotations of `new` that keep all of `old`'s track where it lies now, and its cities apart."""
+    return tuple(r for r in range(6)
+                 if keeps_track(old, old_rotation, new, r) and keeps_cities(old, old_rotation, new, r))
+
+
+def city_map(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int) -> dict[int, int]:
+    """Old city node -> the new city node its tokens and reservations move to, as 18xx.games maps them.
+
+    Cities without track map in order when the counts match; otherwise each old city goes to the first new city
+    whose edges include all of its own, else to the new city in its position.
+    """
+    old_cities, new_cities = old.city_indexes(), new.city_indexes()
+    old_exits, new_exits = old.node_exits(old_rotation), new.node_exits(new_rotation)
+    if not any(old_exits.get(i) for i in old_cities) and len(old_cities) == len(new_cities):
+        return dict(zip(old_cities, new_cities, strict=True))
+    found = {}
+    for position, i in enumerate(old_cities):
+        mine = old_exits.get(i, frozenset())
+        target = next((j for j in new_cities if mine <= new_exits.get(j, frozenset())), None)
+        if target is None and position < len(new_cities):
+            target = new_cities[position]
+        if target is not None:
+            found[i] = target
+    return found
 
 
 def upgrades_to(old: TileDef, new: TileDef, special: bool = False) -> bool:
     """May `new` replace `old` at all (some rotation)? A private's special lay skips the label and node-count rules.
 
-    Colour steps by one; the track is kept; labels match; towns stay towns; cities keep their count unless the
-    old tile is labelled (a labelled city never loses its cities).
+    Colour steps by one; the track is kept and the cities stay apart (keeps_cities); labels match; towns stay
+    towns; cities keep their count unless the old tile is labelled (a labelled city never loses its cities).
     """
     if next_colour(old.colour) != new.colour:
         return False
