@@ -895,3 +895,30 @@ def test_a_replay_skipping_to_the_train_step_still_withholds_nothing():
     s = act(s, 0, "buy_train", train="2-0", price=80)
     assert price(s, "IR") == "65,4,2" and s["corps"]["IR"]["trains"] == ["2-0"]
     assert any(e["text"].startswith("IR withholds ¥0") for e in s["events"])
+
+
+def test_a_corporation_at_its_train_limit_may_still_trade_a_train_in_for_a_d():
+    """Phase 6, limit 2: KO holds a 5 and a 6, and its trains step stays open for the D it can buy by handing one
+    in (¥800 instead of ¥1100); a plain purchase would break the limit (5033.json #663)."""
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    lay(s, "J3", "8", 3)
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t[0] not in "23456"]
+    s["depot"]["bought"] = ["2", "3", "4", "5", "6"]
+    s["depot"]["phase"] = "6"
+    s["corps"]["KO"]["trains"] = ["5-0", "6-0"]
+    for p in s["privates"].values():
+        p["closed"] = True
+    s["corps"]["KO"]["cash"], s["bank"] = 900, s["bank"] - 200  # money comes from the bank
+    s = start_or(s)
+    s = act(s, 0, "pass")  # no tile
+    s = E.apply(s, 0, E.legal(s, 0)[0])  # run
+    s = act(s, 0, "dividend", kind="withhold")
+    assert s["round"]["step"] == "trains"
+    buys = [m for m in E.legal(s, 0) if m["type"] == "buy_train"]
+    assert buys and all("exchange" in m and m["price"] == 800 for m in buys)
+    assert {m["exchange"] for m in buys} == {"5-0", "6-0"}
+    with pytest.raises(RuleError, match="the limit"):
+        act(s, 0, "buy_train", train=buys[0]["train"], price=1100)
+    s = act(s, 0, "buy_train", train=buys[0]["train"], price=800, exchange="5-0")
+    assert sorted(s["corps"]["KO"]["trains"]) == ["6-0", buys[0]["train"]]

@@ -99,6 +99,18 @@ def test_routes_from_18xx_games_connections(m):
         route_from_connections(b, [["J1", "I2"]])
 
 
+def test_connections_as_older_exports_write_them(m):
+    """Exports of 2020 may list a chain's hexes out of order (956.json: B5 B7 C4 for B7-B5-C4), and a recorded
+    route may cross a hex edge twice (5033.json #630, on two tracks of one tile): the replay still reads them,
+    and route_problem is what judges a route in a live game."""
+    b = takamatsu(m)
+    loose, exact = route_from_connections(b, [["J3", "J1", "K4"]]), route_from_connections(b, [["J1", "J3", "K4"]])
+    assert loose.stops[::-1] == exact.stops and loose.chains[0].reversed() == exact.chains[0]
+    there_and_back = route_from_connections(b, [["J1", "J3", "K4"], ["K4", "J3", "J1"]])
+    assert stops(there_and_back) == ["J1", "K4", "J1"]
+    assert route_problem(b, "KO", there_and_back, train("3")) is not None
+
+
 def test_route_rules(m):
     b = takamatsu(m)
     route = route_from_connections(b, [["J1", "J3", "K4"], ["K4", "K6", "L7"]])

@@ -235,7 +235,7 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
                               optional_rules=g.optional_rules)
         if problem:
             raise RuleError(problem)
-    cost = lays.lay_cost(g, cid, coord)
+    cost = lays.lay_cost(g, cid, coord, tile, rotation)
     g.pay(cid, BANK, cost)
     g.set_board(board.lay_tile(coord, tile, rotation))
     r["laid"] = True
@@ -282,7 +282,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
         parsed = []
         for x in routes:
             try:
-                route = route_from_connections(board, x.get("connections") or [])
+                route = route_from_connections(board, x.get("connections") or [], corp=cid)
             except (RuleError, IndexError, KeyError, TypeError):
                 raise RuleError(f"The route of train {x['train']} does not follow track on the board.") from None
             parsed.append((route_train(x["train"]), route, x["train"]))
@@ -480,7 +480,7 @@ def legal(g: G, seat: int) -> list[Action]:
     if step == "track":
         if not r["laid"]:
             for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):
-                if lays.lay_cost(g, cid, lay.hex) <= g.corp(cid)["cash"]:
+                if lays.lay_cost(g, cid, lay.hex, lay.tile, lay.rotation) <= g.corp(cid)["cash"]:
                     moves.append({"type": "lay_tile", "hex": lay.hex, "tile": lay.tile, "rotation": lay.rotation})
     elif step == "token":
         moves = [{"type": "place_token", "hex": h, "city": i} for h, i in legal_tokens(g.board, cid)]
@@ -498,8 +498,9 @@ def legal(g: G, seat: int) -> list[Action]:
 def _train_moves(g: G, seat: int, cid: str) -> list[Action]:
     corp = g.corp(cid)
     moves: list[Action] = []
-    if not trains.room(g, cid):
-        return moves
+    if not trains.room(g, cid):  # at the limit: only a trade-in keeps the count
+        return [{"type": "buy_train", "train": t, "price": price, "exchange": old}
+                for t, old, price in trains.trade_ins(g, cid)]
     if trains.emergency(g, cid):
         for t in trains.cheapest_depot_trains(g):
             price = trains.list_price(g, t)
@@ -513,13 +514,8 @@ def _train_moves(g: G, seat: int, cid: str) -> list[Action]:
         price = trains.list_price(g, t)
         if price <= corp["cash"] and {"type": "buy_train", "train": t, "price": price} not in moves:
             moves.append({"type": "buy_train", "train": t, "price": price})
-        for old in corp["trains"]:
-            try:
-                traded = trains.list_price(g, t, old)
-            except ValueError:
-                continue
-            if traded <= corp["cash"]:
-                moves.append({"type": "buy_train", "train": t, "price": traded, "exchange": old})
+    moves += [{"type": "buy_train", "train": t, "price": price, "exchange": old}
+              for t, old, price in trains.trade_ins(g, cid)]
     for _, t in trains.other_trains(g, cid):
         for price in sorted({1, trains.list_price(g, t)}):
             if price <= corp["cash"]:

@@ -99,7 +99,7 @@ def special_step(g: G, seat: int, action: Action) -> None:
                                   ability_tiles=ability["tiles"], optional_rules=g.optional_rules)
             if problem:
                 raise RuleError(problem)
-        cost = g.board.lay_cost(coord)
+        cost = g.board.lay_cost(coord, tile, rotation)
         g.pay(g.key(seat), BANK, cost)
         g.set_board(g.board.lay_tile(coord, tile, rotation))
         g.event(f"{g.pdef(pid).name} lays tile {tile} on {g.map.place(coord)}.")

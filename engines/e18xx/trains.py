@@ -163,10 +163,25 @@ def other_trains(g: G, cid: str) -> list[tuple[str, str]]:
     return [(other, t) for other, c in g.s["corps"].items() if other != cid for t in c["trains"]]
 
 
+def trade_ins(g: G, cid: str) -> list[tuple[str, str, int]]:
+    """(depot train, train handed in, price) for every trade-in `cid` can pay for (1889: a D for a 4, 5 or 6)."""
+    found = []
+    for t in depot_offer(g):
+        for old in g.corp(cid)["trains"]:
+            try:
+                price = list_price(g, t, old)
+            except ValueError:
+                continue
+            if price <= g.corp(cid)["cash"]:
+                found.append((t, old, price))
+    return found
+
+
 def can_buy_train(g: G, cid: str) -> bool:
-    """Room, and cash for the cheapest train offered (another corporation's train counts as 1)."""
+    """Room, and cash for the cheapest train offered (another corporation's train counts as 1); or, at the
+    limit, a trade-in it can pay for (5033.json #663: IR at two trains trades its 5 for a D)."""
     if not room(g, cid):
-        return False
+        return bool(trade_ins(g, cid))
     prices = [list_price(g, t) for t in depot_offer(g)]
     if other_trains(g, cid):
         prices.append(1)
