@@ -10,6 +10,7 @@ import discord
 
 from bot.errors import Refusal
 from bot.interact import answer
+from bot.move_items import STALE
 from bot.present import presenter_for
 from bot.tables import Table, replace_votes_needed
 
@@ -189,8 +190,7 @@ async def play_index(interaction: discord.Interaction, game_id: int, seq: int, i
         # Other players' secret choices do not make your panel stale; anything else does.
         shown = await tables.unchanged_for(table, seat, seq)
         if shown is None:
-            raise Refusal("The game has moved on since these choices were shown; open them again "
-                          "to see your moves now.")
+            raise Refusal(STALE)
     moves = table.engine.legal(shown, seat)
     if not 0 <= index < len(moves):
         raise Refusal("That choice is no longer available.")

@@ -5,7 +5,6 @@ panel stays usable while others play cards around it: in a real-time negotiation
 changes every few seconds, and the engine refuses a move that is no longer possible."""
 from __future__ import annotations
 
-import json
 import logging
 import re
 from typing import Any
@@ -14,6 +13,7 @@ import discord
 
 from bot.errors import Refusal
 from bot.interact import answer
+from bot.move_items import PanelButton, PanelMenu, compact, move_of
 from bot.present import Presenter, register
 from bot.table_ui import confirm_reply
 from bot.tables import Change, Table
@@ -169,10 +169,6 @@ class BossPresenter(Presenter):
 
 
 # --- the panel -------------------------------------------------------------------------------
-def _code(action: dict[str, Any]) -> str:
-    return json.dumps(action, separators=(",", ":"))
-
-
 def panel(pres: BossPresenter, table: Table, moves: list[dict[str, Any]]) -> discord.ui.View:
     """Buttons for the few decisive moves, menus for cards, answers to offers and offers."""
     gid = table.game.id
@@ -182,13 +178,14 @@ def panel(pres: BossPresenter, table: Table, moves: list[dict[str, Any]]) -> dis
     offers = sorted({m["family"] for m in moves if m["type"] == "offer"}, key=FAMILIES.index)
     buttons = [m for m in moves if m["type"] not in (*MENU_MOVES, *ANSWER_MOVES, "offer")]
     for m in buttons[:10]:
-        view.add_item(MoveNow(gid, m, pres.move_label(table, m)))
+        view.add_item(MoveNow(gid, None, m, pres.move_label(table, m)))
     rows = 5 - (len(buttons[:10]) + 4) // 5 - (1 if offers else 0)  # a menu fills a row of its own
     placeholder = "Play a card" if table.state["phase"] == "deal" else "Choose"
     menus = [(group[i:i + 25], title) for group, title in ((answers, "Answer an offer"), (cards, placeholder))
              for i in range(0, len(group), 25)]
     for slot, (chunk, title) in enumerate(menus[:rows]):
-        view.add_item(MoveMenu(gid, slot, [(pres.move_label(table, m), _code(m)) for m in chunk], title))
+        options = [(pres.move_label(table, m), compact(m), None) for m in chunk]
+        view.add_item(MoveMenu(gid, None, slot, options, title))
     if offers:
         view.add_item(OfferFamily(gid, [(f"{DOTS[f]} {f}", f) for f in offers]))
     return view
@@ -203,61 +200,36 @@ def price_view(table: Table, seat: int, family: str) -> discord.ui.View:
     shares = [m for m in moves if "shares" in m]
     cash = [m for m in moves if "money" in m]
     value = table.state["deal"]["value"]
-    view.add_item(MoveMenu(table.game.id, 0, [(f"{price_text(m)} (= {money(m['shares'] * value)} now)", _code(m))
-                                              for m in shares], f"Ask {family}: a number of shares"))
+    options = [(f"{price_text(m)} (= {money(m['shares'] * value)} now)", compact(m), None) for m in shares]
+    view.add_item(MoveMenu(table.game.id, None, 0, options, f"Ask {family}: a number of shares"))
     for page, start in enumerate(range(0, len(cash), 25), 1):
         chunk = cash[start:start + 25]
-        view.add_item(MoveMenu(table.game.id, page, [(f"${m['money']}M", _code(m)) for m in chunk],
+        view.add_item(MoveMenu(table.game.id, None, page, [(f"${m['money']}M", compact(m), None) for m in chunk],
                                f"Ask {family}: ${chunk[0]['money']}M to ${chunk[-1]['money']}M"))
         if page == 4:
             break
     return view
 
 
-async def _play(interaction: discord.Interaction, game_id: int, code: str) -> dict[str, Any]:
-    try:
-        move = json.loads(code)
-    except ValueError:
-        raise Refusal("That choice is not a move this game knows.") from None
-    tables = interaction.client.tables
-    table = await tables.load(game_id)
-    seat = tables.player_seat(table, interaction.user.id)
-    table = await tables.act(game_id, interaction.user.id, move)
-    return confirm_reply(table, seat, move, was_secret=False)
+class _Plays:
+    """A choice on the deal panel plays its move. No step token: the panel stays usable while others play
+    around it, and the engine refuses a move that is no longer possible."""
+
+    async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
+        table, seat = await self.load(interaction)
+        move = move_of(code)
+        table = await interaction.client.tables.act(self.gid, interaction.user.id, move)
+        return confirm_reply(table, seat, move, was_secret=False)
 
 
-class MoveNow(discord.ui.DynamicItem[discord.ui.Button], template=r"bx:(?P<gid>\d+):(?P<code>\{.*\})"):
+class MoveNow(_Plays, PanelButton, prefix="bx"):
     STYLES = {"declare": discord.ButtonStyle.success, "fail": discord.ButtonStyle.danger,
               "boss": discord.ButtonStyle.primary, "stop": discord.ButtonStyle.danger,
               "pass": discord.ButtonStyle.success}
 
-    def __init__(self, game_id: int, move: dict[str, Any], label: str = "Move"):
-        style = self.STYLES.get(move["type"], discord.ButtonStyle.secondary)
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"bx:{game_id}:{_code(move)}"))
-        self.game_id, self.code = game_id, _code(move)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), json.loads(match["code"]), item.label or "Move")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: _play(interaction, self.game_id, self.code))
-
-
-class MoveMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"bxs:(?P<gid>\d+):(?P<slot>\d)"):
-    def __init__(self, game_id: int, slot: int, options: list[tuple[str, str]] | None = None,
-                 placeholder: str = "Choose"):
-        opts = [discord.SelectOption(label=label[:100], value=code) for label, code in options or [("-", "{}")]]
-        super().__init__(discord.ui.Select(custom_id=f"bxs:{game_id}:{slot}", options=opts, placeholder=placeholder))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["slot"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        code = interaction.data["values"][0]
-        await answer(interaction, lambda: _play(interaction, self.game_id, code))
+class MoveMenu(_Plays, PanelMenu, prefix="bxs"):
+    pass
 
 
 class OfferFamily(discord.ui.DynamicItem[discord.ui.Select], template=r"bof:(?P<gid>\d+)"):

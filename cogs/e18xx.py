@@ -34,6 +34,8 @@ from discord.ext import commands
 import engines
 from bot.errors import Refusal
 from bot.interact import answer
+from bot.move_items import JSON, PanelButton, PanelMenu, move_of
+from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
 from bot.present import Presenter, register
 from bot.table_ui import hand_reply
 from bot.tables import Change, Table
@@ -46,7 +48,6 @@ from engines.e18xx.route import chains_from, route_from_connections, route_reven
 from engines.e18xx.route import train as route_train
 from engines.e18xx.state import G
 
-STALE = "The game has moved on since these choices were shown; open them again to see your moves now."
 PER_MENU = 25  # Discord: options in a select menu
 ROWS = 5  # Discord: rows in a message
 PER_ROW = 5  # Discord: buttons in a row
@@ -162,9 +163,10 @@ def priority_seat(g: G) -> int:
 def run_parts(g: G, action: dict[str, Any]) -> tuple[int, list[tuple[str, list[str], int]]] | None:
     """(total, [(train, stop hexes, revenue)]) of a run_routes action on the board, or None if it is not one."""
     board, total, parts = g.board, 0, []
+    cid = operating.current(g) if g.round["kind"] == "operating" else None
     try:
         for x in action.get("routes", []):
-            route = route_from_connections(board, x.get("connections") or [])
+            route = route_from_connections(board, x.get("connections") or [], corp=cid)
             revenue = route_revenue(board, route, route_train(x["train"]), g.colours)
             parts.append((x["train"], list(route.hexes), revenue))
             total += revenue
@@ -212,11 +214,11 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool) -> str
         if kind == "lay_tile":
             where = g.map.place(a["hex"])
             if a.get("entity_type") == "company":
-                cost = g.board.lay_cost(a["hex"]) if r.get("special") else 0
+                cost = g.board.lay_cost(a["hex"], a["tile"], a["rotation"]) if r.get("special") else 0
                 return (f"{g.pdef(a['entity']).name}: tile {a['tile']} on {where}, rotation {a['rotation']}"
                         + (f" ({money(cost)})" if cost else ""))
             cid = operating.current(g) if r["kind"] == "operating" else None
-            cost = lays.lay_cost(g, cid, a["hex"]) if cid else 0
+            cost = lays.lay_cost(g, cid, a["hex"], a["tile"], a["rotation"]) if cid else 0
             return f"Lay tile {a['tile']} on {where}, rotation {a['rotation']}" + (f" ({money(cost)})" if cost else "")
         if kind == "place_token":
             cid = operating.current(g)
@@ -744,33 +746,6 @@ def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None
     return {"content": f"Table {table.game.id}: {text}.", "view": view}
 
 
-async def _load(interaction: discord.Interaction, gid: int, tok: str) -> tuple[Table, int]:
-    tables = interaction.client.tables
-    table = await tables.load(gid)
-    seat = tables.player_seat(table, interaction.user.id)
-    if step_token(table.state) != tok:
-        raise Refusal(STALE)
-    return table, seat
-
-
-async def _play(interaction: discord.Interaction, gid: int, tok: str, code: str) -> dict[str, Any]:
-    table, seat = await _load(interaction, gid, tok)
-    if code.startswith("#"):
-        moves = legal_moves(table, seat)
-        index = int(code[1:])
-        if not 0 <= index < len(moves):
-            raise Refusal("That choice is no longer available.")
-        move = moves[index]
-    else:
-        try:
-            move = json.loads(code)
-        except ValueError:
-            raise Refusal("That choice is not a move this game knows.") from None
-        if not isinstance(move, dict):
-            raise Refusal("That choice is not a move this game knows.")
-    return await act(interaction.client.tables, table, seat, interaction.user.id, move)
-
-
 async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any]) -> dict[str, Any]:
     """Play the move; answer with what was played (in words of the state it was chosen in), then the panel."""
     g = G(table.state)
@@ -783,74 +758,46 @@ async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any
     return reply
 
 
-class MoveNow(discord.ui.DynamicItem[discord.ui.Button],
-              template=rf"ex:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<code>\{{.*\}}|#\d+)"):
-    def __init__(self, gid: int, tok: str, code: str, label: str = "Move",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary):
-        super().__init__(discord.ui.Button(label=_cut(label), style=style, custom_id=f"ex:{gid}:{tok}:{code}"))
-        self.gid, self.tok, self.code = gid, tok, code
+class _Step:
+    """The 18xx panel's items carry the step token (a panel is good only for the state it was made in) and cut
+    their text with "…"; a choice plays its move: JSON, or ``#<index>`` into engine.legal of that state."""
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), match["tok"], match["code"], item.label or "Move")
+    token, step, fit = TOKEN, staticmethod(step_token), staticmethod(_cut)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: _play(interaction, self.gid, self.tok, self.code))
-
-
-def _options(options) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=_cut(label, 100), value=value, description=_cut(detail, 100) if detail else None)
-            for label, value, detail in options or [("-", "-", None)]]
-
-
-class _StepMenu:
-    """A menu of one panel step, custom id `<prefix>:<gid>:<step token>:<slot>`; a subclass says what a choice does."""
-
-    prefix = ""
-
-    def __init__(self, gid: int, tok: str, slot: int, options=None, placeholder: str = "Choose"):
-        super().__init__(discord.ui.Select(custom_id=f"{self.prefix}:{gid}:{tok}:{slot}", options=_options(options),
-                                           placeholder=_cut(placeholder, 150)))
-        self.gid, self.tok = gid, tok
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), match["tok"], int(match["slot"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        value = interaction.data["values"][0]
-        await answer(interaction, lambda: self.choose(interaction, value))
+    async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
+        table, seat = await self.load(interaction)
+        if code.startswith("#"):
+            moves = legal_moves(table, seat)
+            index = int(code[1:])
+            if not 0 <= index < len(moves):
+                raise Refusal("That choice is no longer available.")
+            move = moves[index]
+        else:
+            move = move_of(code)
+        return await act(interaction.client.tables, table, seat, interaction.user.id, move)
 
     async def _sub_panel(self, interaction: discord.Interaction, **which) -> dict[str, Any]:
-        table, seat = await _load(interaction, self.gid, self.tok)
+        table, seat = await self.load(interaction)
         return sub_panel(table, seat, **which)
 
 
-class MoveMenu(_StepMenu, discord.ui.DynamicItem[discord.ui.Select],
-               template=rf"exs:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
+class MoveNow(_Step, PanelButton, prefix="ex", code=rf"{JSON}|#\d+"):
+    """A move; pressing plays it."""
+
+
+class MoveMenu(_Step, PanelMenu, prefix="exs"):
     """Moves; a choice plays it."""
 
-    prefix = "exs"
 
-    def choose(self, interaction: discord.Interaction, code: str):
-        return _play(interaction, self.gid, self.tok, code)
-
-
-class HexMenu(_StepMenu, discord.ui.DynamicItem[discord.ui.Select],
-              template=rf"exh:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
+class HexMenu(_Step, PanelMenu, prefix="exh"):
     """A hex to lay a tile on; answers with the lays on that hex."""
-
-    prefix = "exh"
 
     def choose(self, interaction: discord.Interaction, coord: str):
         return self._sub_panel(interaction, coord=coord)
 
 
-class KindMenu(_StepMenu, discord.ui.DynamicItem[discord.ui.Select],
-               template=rf"exk:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
+class KindMenu(_Step, PanelMenu, prefix="exk"):
     """What kind of move; answers with the moves of that kind."""
-
-    prefix = "exk"
 
     def choose(self, interaction: discord.Interaction, key: str):
         return self._sub_panel(interaction, key=key)

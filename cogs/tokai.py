@@ -11,7 +11,6 @@ could never be reached is marked as a dead end. ``/tokai move to:… via:…`` n
 from __future__ import annotations
 
 import io
-import json
 import re
 from typing import Any
 
@@ -21,6 +20,7 @@ from discord.ext import commands
 
 from bot.errors import Refusal
 from bot.interact import answer
+from bot.move_items import STALE, PanelButton, PanelMenu, compact, move_of
 from bot.present import Presenter, register
 from bot.table_ui import hand_reply
 from bot.tables import Change, Table
@@ -30,7 +30,6 @@ from engines.tokai import movement as mv
 from engines.tokai import network as nw
 from engines.tokai.engine import TICKET, TokaiBaron, card_name, point_name, price, region_name
 
-STALE = "The game has moved on since these choices were shown; open them again to see your moves now."
 DOTS = ["🔴", "🔵", "🟢", "🟠", "🟣", "🩵"]  # the seat colours of the map picture
 STAGES = {"prebuy": "p", "start": "s", "dest": "d", "move": "m", "buy": "b", "sell": "l", "auction": "a"}
 MENU_KINDS = ("move", "choose", "region")  # many similar choices: menus
@@ -324,10 +323,6 @@ class TokaiPresenter(Presenter):
 
 
 # --- the panel -----------------------------------------------------------------------------------------------
-def _code(action: dict[str, Any]) -> str:
-    return json.dumps(action, separators=(",", ":"))
-
-
 def _chunks(items: list, size: int = PER_MENU) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
@@ -346,13 +341,13 @@ def panel(pres: TokaiPresenter, table: Table, seat: int, moves: list[dict[str, A
         points = [m for m in moves if m["type"] == "choose"]
         regions = [m for m in moves if m["type"] == "region"]
         if regions:
-            view.add_item(MoveMenu(gid, tok, 0, [(pres.move_label(table, m), _code(m), None) for m in regions],
+            view.add_item(MoveMenu(gid, tok, 0, [(pres.move_label(table, m), compact(m), None) for m in regions],
                                    "Choose a region"))
         order = {r: i for i, r in enumerate(r["id"] for r in nw.load_destinations()["regions"])}
         points.sort(key=lambda m: (order.get(_region_of(m["point"]), 99), point_name(m["point"])))
         for slot, chunk in enumerate(_chunks(points)[:ROWS - len(view.children)], len(view.children)):
             ends = [region_name(_region_of(c["point"])) for c in (chunk[0], chunk[-1]) if _region_of(c["point"])]
-            view.add_item(MoveMenu(gid, tok, slot, [(pres.move_label(table, m), _code(m), point_area(m["point"]))
+            view.add_item(MoveMenu(gid, tok, slot, [(pres.move_label(table, m), compact(m), point_area(m["point"]))
                                                     for m in chunk], "Name a point (" + " … ".join(ends) + ")"))
         return view
     cards = [m for m in moves if m["type"] in CARD_KINDS]
@@ -369,7 +364,7 @@ def panel(pres: TokaiPresenter, table: Table, seat: int, moves: list[dict[str, A
     for kind in CARD_KINDS:
         group = [m for m in cards if m["type"] == kind]
         for chunk in _chunks(group):
-            view.add_item(MoveMenu(gid, tok, slot, [(pres.move_label(table, m), _code(m), card_text(m["card"]))
+            view.add_item(MoveMenu(gid, tok, slot, [(pres.move_label(table, m), compact(m), card_text(m["card"]))
                                                     for m in chunk], titles[kind]))
             slot += 1
     return view
@@ -390,30 +385,15 @@ def add_move_menus(view: discord.ui.View, gid: int, tok: str, options: list[dict
         shown, more = rest, False
     for slot, chunk in enumerate(_chunks(shown)):
         a = start + slot * PER_MENU + 1
-        view.add_item(MoveMenu(gid, tok, slot, [(o["label"], _code({"type": "move", "to": o["to"]}),
+        view.add_item(MoveMenu(gid, tok, slot, [(o["label"], compact({"type": "move", "to": o["to"]}),
                                                  path_text(o["path"])) for o in chunk],
                                f"Where does your move end? {a}–{a + len(chunk) - 1} of {len(options)}"
                                + (" (best first)" if a == 1 else "")))
     if more:
         after = start + len(shown)
-        pages = [(f"Endings {i + 1}–{min(i + ROWS * PER_MENU, len(options))} of {len(options)}", str(i))
+        pages = [(f"Endings {i + 1}–{min(i + ROWS * PER_MENU, len(options))} of {len(options)}", str(i), None)
                  for i in range(after, len(options), ROWS * PER_MENU)]
-        view.add_item(MoreMoves(gid, tok, pages[:PER_MENU]))
-
-
-async def _play(interaction: discord.Interaction, game_id: int, tok: str, code: str) -> dict[str, Any]:
-    try:
-        move = json.loads(code)
-    except ValueError:
-        raise Refusal("That choice is not a move this game knows.") from None
-    if not isinstance(move, dict):
-        raise Refusal("That choice is not a move this game knows.")
-    tables = interaction.client.tables
-    table = await tables.load(game_id)
-    seat = tables.player_seat(table, interaction.user.id)
-    if step_token(table.state) != tok:
-        raise Refusal(STALE)
-    return await act(tables, table, seat, interaction.user.id, move)
+        view.add_item(MoreMoves(gid, tok, None, pages[:PER_MENU], "More endings (further from your destination)"))
 
 
 async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any]) -> dict[str, Any]:
@@ -426,75 +406,37 @@ async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any
     return reply
 
 
-class MoveNow(discord.ui.DynamicItem[discord.ui.Button],
-              template=rf"tx:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<code>\{{.*\}})"):
+class _Step:
+    """Tokai's panel items carry the step token; a choice plays its move."""
+
+    token, step = TOKEN, staticmethod(step_token)
+
+    async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
+        table, seat = await self.load(interaction)
+        return await act(interaction.client.tables, table, seat, interaction.user.id, move_of(code))
+
+
+class MoveNow(_Step, PanelButton, prefix="tx"):
     STYLES = {"done": discord.ButtonStyle.success, "accept": discord.ButtonStyle.success,
               "bank": discord.ButtonStyle.danger, "auction": discord.ButtonStyle.primary,
               "bid": discord.ButtonStyle.primary, "buy": discord.ButtonStyle.primary}
 
-    def __init__(self, game_id: int, tok: str, move: dict[str, Any] | str, label: str = "Move"):
-        code = move if isinstance(move, str) else _code(move)  # a custom id's code is parsed only when played
-        kind = move.get("type") if isinstance(move, dict) else None
-        style = self.STYLES.get(kind, discord.ButtonStyle.secondary)
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"tx:{game_id}:{tok}:{code}"))
-        self.game_id, self.tok, self.code = game_id, tok, code
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), match["tok"], match["code"], item.label or "Move")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: _play(interaction, self.game_id, self.tok, self.code))
+class MoveMenu(_Step, PanelMenu, prefix="txs"):
+    pass
 
 
-class MoveMenu(discord.ui.DynamicItem[discord.ui.Select], template=rf"txs:(?P<gid>\d+):(?P<tok>{TOKEN}):(?P<slot>\d)"):
-    def __init__(self, game_id: int, tok: str, slot: int, options: list[tuple[str, str, str | None]] | None = None,
-                 placeholder: str = "Choose"):
-        opts = [discord.SelectOption(label=label[:100], value=code, description=(desc or None) and desc[:100])
-                for label, code, desc in options or [("-", "{}", None)]]
-        super().__init__(discord.ui.Select(custom_id=f"txs:{game_id}:{tok}:{slot}", options=opts,
-                                           placeholder=placeholder[:150]))
-        self.game_id, self.tok = game_id, tok
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), match["tok"], int(match["slot"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        code = interaction.data["values"][0]
-        await answer(interaction, lambda: _play(interaction, self.game_id, self.tok, code))
-
-
-class MoreMoves(discord.ui.DynamicItem[discord.ui.Select], template=rf"txm:(?P<gid>\d+):(?P<tok>{TOKEN})"):
+class MoreMoves(_Step, PanelMenu, prefix="txm", slot=False):
     """The endings past the first hundred, a page of up to 125 at a time (answered with its own menus)."""
 
-    def __init__(self, game_id: int, tok: str, pages: list[tuple[str, str]] | None = None):
-        opts = [discord.SelectOption(label=label, value=start) for label, start in pages or [("-", "0")]]
-        super().__init__(discord.ui.Select(custom_id=f"txm:{game_id}:{tok}", options=opts,
-                                           placeholder="More endings (further from your destination)"))
-        self.game_id, self.tok = game_id, tok
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), match["tok"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        start = int(interaction.data["values"][0])
-
-        async def work():
-            tables = interaction.client.tables
-            table = await tables.load(self.game_id)
-            seat = tables.player_seat(table, interaction.user.id)
-            if step_token(table.state) != self.tok or stage_of(table.state) != "move" \
-                    or table.state["current"] != seat:
-                raise Refusal(STALE)
-            options = move_options(table.state, seat)
-            view = discord.ui.View(timeout=None)
-            add_move_menus(view, self.game_id, self.tok, options, start)
-            return {"content": f"Table {self.game_id}: more endings for your move of {table.state['turn']['steps']}.",
-                    "view": view}
-
-        await answer(interaction, work)
+    async def choose(self, interaction: discord.Interaction, start: str) -> dict[str, Any]:
+        table, seat = await self.load(interaction)
+        if stage_of(table.state) != "move" or table.state["current"] != seat:
+            raise Refusal(STALE)
+        view = discord.ui.View(timeout=None)
+        add_move_menus(view, self.gid, self.tok, move_options(table.state, seat), int(start))
+        return {"content": f"Table {self.gid}: more endings for your move of {table.state['turn']['steps']}.",
+                "view": view}
 
 
 DYNAMIC_ITEMS = (MoveNow, MoveMenu, MoreMoves)
