@@ -11,7 +11,8 @@ operating rounds of game 314, and selfplay.
 3. Selfplay: 1889 at 4 players, actions per second (chance draws included) over a few seeded games; a game still
    running after LIMIT actions (random play stuck in the private auction) is named and left out.
 
-Run from the repository root:  python bench/bench_18xx.py   (under half a minute)
+Run from the repository root:  python bench/bench_18xx.py [EXPORT.json ...]   (under half a minute)
+Exports named on the command line (other recorded 1889 games) are replayed and timed too.
 """
 from __future__ import annotations
 
@@ -50,13 +51,13 @@ def ms(x: float) -> str:
     return f"{x * 1000:.2f} ms"
 
 
-def bench_replay(repeat: int) -> None:
+def bench_replay(repeat: int, paths: list[Path]) -> None:
     ruby = shutil.which("ruby")
     print("peer: " + (f"ruby is at {ruby}, but this script does not run the 18xx.games engine (it needs the "
                       "tobymao/18xx checkout and its gems); no peer figure" if ruby else
                       "ruby is not installed on this machine, so the 18xx.games engine cannot be run here; "
                       "no peer figure, our figures only"))
-    for path in sorted(FIXTURES.glob("1889-*.json")):
+    for path in paths:
         doc = json.loads(path.read_text(encoding="utf-8"))
         times = timed(lambda doc=doc: replay_export(doc), repeat)
         median = statistics.median(times)
@@ -120,11 +121,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7, help="runs per replay and calls per router state")
     ap.add_argument("--games", type=int, default=8, help="selfplay games (seeds 0..games-1)")
+    ap.add_argument("exports", nargs="*", type=Path, help="more 18xx.games 1889 exports to replay and time")
     args = ap.parse_args()
     if not FIXTURES.is_dir():
-        print(f"{FIXTURES} is absent (a user's clone): no recorded games to replay or route; selfplay only")
+        print(f"{FIXTURES} is absent (a user's clone): no fixtures to replay or route")
+        if args.exports:
+            bench_replay(args.repeat, args.exports)
     else:
-        bench_replay(args.repeat)
+        bench_replay(args.repeat, sorted(FIXTURES.glob("1889-*.json")) + args.exports)
         bench_router(args.repeat)
     bench_selfplay(args.games)
 
