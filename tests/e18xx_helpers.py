@@ -1,6 +1,7 @@
 """Building 1889 positions for rule tests: a quick auction, corporations floated by hand, operating rounds."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engines.base import CHANCE
@@ -10,6 +11,8 @@ from engines.e18xx.game import Shikoku1889
 from engines.e18xx.state import BANK, G, total_money
 
 E = Shikoku1889()
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx"  # facts gathered beside the repo (CI)
+YELLOW, GREEN, BROWN = ("yellow",), ("yellow", "green"), ("yellow", "green", "brown")  # the tiles of a phase
 
 
 def act(state: dict[str, Any], seat: int, action_type: str, **fields) -> dict[str, Any]:

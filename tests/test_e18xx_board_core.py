@@ -5,7 +5,6 @@ edge conventions in engines/e18xx/hexes.py. The last test reads the 1807 data in
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -24,9 +23,7 @@ from engines.e18xx.board import (
 )
 from engines.e18xx.route import best_runs, chains_from, exhaustive_best, route_from_connections, route_problem, train
 from engines.e18xx.tiles import Border, city_map, keeps_track, parse_tile, upgrade_rotations, upgrades_to
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx"
-YELLOW, GREEN, BROWN = ("yellow",), ("yellow", "green"), ("yellow", "green", "brown")
+from tests.e18xx_helpers import BROWN, GREEN, SHARED, YELLOW
 
 TILES = {
     "57": "yellow city:20 0-_0 3-_0",

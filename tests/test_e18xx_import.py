@@ -18,8 +18,8 @@ from engines.e18xx.importer import (
     read_recorded,
     replay_actions,
 )
+from tests.e18xx_helpers import SHARED
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "18xx"
 FIXTURES = {"314.json": "1889-314.json", "hs_jmmljkbw_17502.json": "1889-hs_jmmljkbw_17502.json"}
 
 

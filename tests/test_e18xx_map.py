@@ -4,7 +4,6 @@ Reads only our own files, except the last test, which compares our map with ../s
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -22,9 +21,7 @@ from engines.e18xx.board import (
 )
 from engines.e18xx.companies import load_title
 from engines.e18xx.tiles import parse_tile, upgrade_rotations, upgrades_to
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx"
-YELLOW, GREEN, BROWN = ("yellow",), ("yellow", "green"), ("yellow", "green", "brown")
+from tests.e18xx_helpers import BROWN, GREEN, SHARED, YELLOW
 
 
 @pytest.fixture(scope="module")

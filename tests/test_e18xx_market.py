@@ -28,8 +28,8 @@ from engines.e18xx.companies import (
     within_holding_limit,
 )
 from engines.e18xx.importer import read_recorded
+from tests.e18xx_helpers import SHARED
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "18xx"
 TITLE = load_title("1889")
 MARKET = TITLE.market
 

@@ -6,15 +6,13 @@ from __future__ import annotations
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 from PIL import Image, ImageColor
 
 from cogs.e18xx_pictures import cell_box, render_market
 from engines.e18xx.market import Market
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "18xx"
+from tests.e18xx_helpers import SHARED
 
 # col:   0    1   2   3   4   5   6    7    8    9
 # price: 0   40  50  60  70  80  90  100  120  150

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,8 @@ from engines.e18xx.route import (
     runs_problem,
     train,
 )
+from tests.e18xx_helpers import SHARED
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx"
 PHASE = {"2": ("yellow",), "3": ("yellow", "green"), "5": ("yellow", "green", "brown")}
 
 

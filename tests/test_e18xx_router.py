@@ -37,8 +37,8 @@ from engines.e18xx.route import (
     train,
 )
 from engines.e18xx.state import G
+from tests.e18xx_helpers import SHARED
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx"
 FIXTURES = sorted(p.name for p in (SHARED / "fixtures").glob("1889-*.json")) if SHARED.is_dir() else [None]
 
 #: Recorded runs our rules refuse: fixture -> {action id: (recorded total, the router's best)}.
