@@ -3,7 +3,12 @@
 - ``render_map(board)``: every hex of the title's map in its colour, the track of its tile, cities with one
   slot per token space (tokens in the corporation's colour, a home slot showing its owner's id in grey), towns,
   revenues, offboard revenues by phase, terrain costs, labels, ports, the hex's name ("F9"), the place's name
-  and the number of a laid tile. ``hex_centre(coord)`` is where a hex's centre lands on the picture.
+  and the number of a laid tile; a hex with several cities draws each towards the edges its track runs to
+  (pushed apart and kept inside the hex where they would overlap), with its own slots, tokens and home mark.
+  Borders on hex edges go over the hexes: an impassable one a thick black line, a costly one a line in its
+  kind's colour (water blue, mountain brown, else grey) with its cost in a box on the edge, beside the
+  midpoint where track crosses. ``hex_centre(coord)`` is where a hex's centre lands on the picture,
+  ``node_centre(board, coord, node)`` a city's or town's.
 - ``render_market(market, positions, colours)``: the share price grid in its colour zones, par cells framed,
   each corporation's marker on its cell (several on one cell left to right in arrival order, so the leftmost
   operates first). A 1-D market is one strip wrapped over lines, its cells coloured by type (close, par kind,
@@ -29,7 +34,7 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 from engines.e18xx import hexes
 from engines.e18xx.board import Board, MapDef, load_map
 from engines.e18xx.market import Market, parse_cell_id
-from engines.e18xx.tiles import TileDef
+from engines.e18xx.tiles import Border, TileDef
 
 # ---- common ---------------------------------------------------------------------------------------------
 
@@ -194,7 +199,8 @@ def _plan_nodes(tile: TileDef, paths: Sequence[tuple], layout: str) -> tuple[lis
     """Where each node sits (units of R about the centre), and the curve of each town that track runs through.
 
     A town with exactly two edges sits in the middle of the edge-to-edge curve (drawn as a bar across it); a
-    lone node sits in the centre; several nodes sit part way towards their edges.
+    lone node sits in the centre; several nodes sit part way towards their edges (those without track evenly
+    round the centre), then are pushed apart where they would overlap and kept inside the hex (`_spread`).
     """
     node_edges, linked = _node_edges(paths)
     places: list[Pt] = []
@@ -211,10 +217,83 @@ def _plan_nodes(tile: TileDef, paths: Sequence[tuple], layout: str) -> tuple[lis
         elif edges:
             mids = [_edge_mid(layout, e) for e in edges]
             places.append((0.6 * sum(p[0] for p in mids) / len(mids), 0.6 * sum(p[1] for p in mids) / len(mids)))
-        else:
-            a = 2 * pi * i / count
+        else:  # side by side on a flat hex, one above the other on a pointy one: clear of most corners
+            a = 2 * pi * i / count + (0 if layout == "flat" else pi / 2)
             places.append((0.4 * cos(a), 0.4 * sin(a)))
+    if count > 1:
+        places = _spread(places, [_node_circles(node, i in through) for i, node in enumerate(tile.nodes)],
+                         set(through), layout)
     return places, through
+
+
+def _city_circles(slots: int) -> tuple[list[Pt], float]:
+    """A city's slot centres about its own centre, and the slots' radius."""
+    n = max(1, slots)
+    r = SLOT_R if n < 3 else SLOT_R * 0.92
+    return [(x * r / SLOT_R, y * r / SLOT_R) for x, y in _slot_centres(n)], r
+
+
+def _node_circles(node, on_curve: bool) -> list[tuple[float, float, float]]:
+    """Circles (x, y, radius about the node's centre) that cover what is drawn for a node."""
+    if node.kind == "city":
+        centres, r = _city_circles(node.slots)
+        return [(x, y, r + 0.035) for x, y in centres]
+    if node.kind == "town":
+        return [(0.0, 0.0, 0.2 if on_curve else 0.1)]
+    return [(-0.3, 0.0, 0.15), (0.0, 0.0, 0.15), (0.3, 0.0, 0.15)]  # the row of revenue boxes
+
+
+def _spread(places: list[Pt], shapes: list[list[tuple[float, float, float]]], fixed: set[int],
+            layout: str) -> list[Pt]:
+    """Push overlapping nodes apart and keep each inside the hex, a little in from its edges so the track to
+    them shows; `fixed` nodes (towns on a curve) stay put."""
+    pts = [list(p) for p in places]
+    gap, inset = 0.06, 0.1
+    for _ in range(100):
+        moved = False
+        for i in range(len(pts)):
+            for j in range(i + 1, len(pts)):
+                if i in fixed and j in fixed:
+                    continue
+                # the worst overlapping pair of circles, and the way from i's to j's
+                overlap, dx, dy = max(
+                    (ri + rj + gap - hypot(pts[j][0] + xj - pts[i][0] - xi, pts[j][1] + yj - pts[i][1] - yi),
+                     pts[j][0] + xj - pts[i][0] - xi, pts[j][1] + yj - pts[i][1] - yi)
+                    for xi, yi, ri in shapes[i] for xj, yj, rj in shapes[j])
+                if overlap <= 1e-3:
+                    continue
+                if hypot(dx, dy) < 1e-6:  # one on top of the other: apart across the line to the centre
+                    dx, dy = pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]
+                    if hypot(dx, dy) < 1e-6:
+                        dx, dy = (-pts[i][1], pts[i][0]) if hypot(*pts[i]) > 1e-6 else (1.0, 0.0)
+                d = hypot(dx, dy)
+                ux, uy = dx / d, dy / d
+                share_i = 0.0 if i in fixed else (1.0 if j in fixed else 0.5)
+                step = 0.6 * overlap  # less than all of it: the moves of other pairs may help too
+                pts[i][0] -= ux * step * share_i
+                pts[i][1] -= uy * step * share_i
+                pts[j][0] += ux * step * (1 - share_i)
+                pts[j][1] += uy * step * (1 - share_i)
+                moved = True
+        for i, p in enumerate(pts):
+            if i not in fixed:
+                moved |= _keep_inside(p, shapes[i], layout, inset)
+        if not moved:
+            break
+    return [(p[0], p[1]) for p in pts]
+
+
+def _keep_inside(p: list[float], shape: list[tuple[float, float, float]], layout: str, inset: float) -> bool:
+    """Move a node at `p` straight in from any edge it crosses (so it may slide along that edge); did it move?"""
+    moved = False
+    for e in range(6):
+        ux, uy = _edge_dir(layout, e)
+        excess = p[0] * ux + p[1] * uy + max(x * ux + y * uy + r for x, y, r in shape) - (APO - inset)
+        if excess > 1e-3:
+            p[0] -= ux * excess
+            p[1] -= uy * excess
+            moved = True
+    return moved
 
 
 def _slot_centres(slots: int) -> list[Pt]:
@@ -292,8 +371,8 @@ def _fit_lines(pen: _Pen, text: str, size: float, width: float) -> tuple[list[st
 def _draw_city(pen: _Pen, at: Pt, slots: Sequence[str | None], reserved: str | None,
                colours: Mapping[str, str]) -> None:
     n = max(1, len(slots))
-    r = SLOT_R if n < 3 else SLOT_R * 0.92
-    centres = [(at[0] + x * r / SLOT_R, at[1] + y * r / SLOT_R) for x, y in _slot_centres(n)]
+    offsets, r = _city_circles(n)
+    centres = [(at[0] + x, at[1] + y) for x, y in offsets]
     ring = 0.035
     for rad, colour in ((r + ring, INK), (r, (255, 255, 255))):  # a black hull, then a white one inside it
         for c in centres:
@@ -393,11 +472,17 @@ _PREFER = {  # screen angles of the corners each kind of mark would like, best f
 
 @lru_cache(maxsize=4096)
 def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid: bool,
-               slots: tuple[tuple[str | None, ...], ...], reserved: str | None,
+               slots: tuple[tuple[str | None, ...], ...], reserved: tuple[str | None, ...] | str | None,
                colours: tuple[tuple[str, str], ...]) -> Image.Image:
-    """One hex as it stands, on transparent, at the final size (1x); its centre is the picture's centre."""
+    """One hex as it stands, on transparent, at the final size (1x); its centre is the picture's centre.
+
+    slots: per node, the corporations in its token slots. reserved: per node, the corporation owed the city's
+    first slot; a bare string is the hex's first city's."""
     layout = map_def.layout
     tile = map_def.tiles[tile_name] if laid else map_def.printed[coord]
+    if not isinstance(reserved, tuple):
+        first = tile.city_indexes()[:1]
+        reserved = tuple(reserved if i in first else None for i in range(len(tile.nodes)))
     colour_of = dict(colours)
     w1, h1 = _hex_size(layout)
     big = Image.new("RGBA", (w1 * S, h1 * S), (0, 0, 0, 0))
@@ -409,17 +494,18 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
 
     paths = tile.rotated_paths(rotation)
     places, through = _plan_nodes(tile, paths, layout)
+    track: list[list[Pt]] = list(through.values())
     for a, b in paths:
         if isinstance(a, int) and isinstance(b, int):
-            pen.line(_edge_to_edge(layout, a, b), INK, TRACK_W)
+            track.append(_edge_to_edge(layout, a, b))
         elif isinstance(a, str) and isinstance(b, str):
-            pen.line([places[int(a[1:])], places[int(b[1:])]], INK, TRACK_W)
+            track.append([places[int(a[1:])], places[int(b[1:])]])
         else:
             edge, node = (a, int(b[1:])) if isinstance(a, int) else (b, int(a[1:]))
             if node not in through:
-                pen.line([_edge_mid(layout, edge), places[node]], INK, TRACK_W)
-    for curve in through.values():
-        pen.line(curve, INK, TRACK_W)
+                track.append([_edge_mid(layout, edge), places[node]])
+    for line in track[len(through):] + track[:len(through)]:  # the towns' curves last, as before
+        pen.line(line, INK, TRACK_W)
 
     exits = tile.exits(rotation)
     flat = layout == "flat"
@@ -443,13 +529,31 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
             if tile.nodes[i].kind == "offboard":
                 if abs(cy - at[1]) < 0.2:  # the revenue boxes run across the middle
                     mark(e, 3)
-            elif at != (0.0, 0.0) and hypot(cx - at[0], cy - at[1]) < 0.42:
+            elif at != (0.0, 0.0) and min(hypot(cx - at[0] - x, cy - at[1] - y)
+                                          for x, y, _ in _node_circles(tile.nodes[i], i in through)) < 0.42:
                 mark(e, 3)
     pill = any(n.kind == "city" and n.slots > 1 and places[i] == (0.0, 0.0) for i, n in enumerate(tile.nodes))
+    pill_side = 0.9 if flat else 0.8  # corners beside a centred two-slot city (pointy ones sit lower)
+    for e in range(6):  # a costly border's cost is written on the edge, by a corner: keep marks off it
+        border = map_def.borders.get((coord, e))
+        if border and not border.impassable:
+            lx, ly = _border_label_at(layout, e)
+            for k in range(6):
+                cx, cy = _corner(layout, k, 0.64)
+                if hypot(cx - lx, cy - ly) < 0.45:
+                    mark(k, 3)
+    CENTRE = 6  # a tile of several nodes may put a mark in its middle when no node or track is there
+    if len(tile.nodes) > 1:
+        on_track = [q for line in track for a, b in zip(line, line[1:], strict=False) for q in _line(a, b, 8)]
+        clear = min([hypot(x, y) for x, y in on_track] + [hypot(at[0] + x, at[1] + y) - r for i, at in enumerate(places)
+                                                          for x, y, r in _node_circles(tile.nodes[i], i in through)])
+        mark(CENTRE, 0 if clear > 0.14 else 10)  # room for a revenue circle or a label's letter or two
 
-    bottom_edge = next((e for e in range(6) if _edge_dir(layout, e)[1] > 0.9), None)
-    top_edge = next((e for e in range(6) if _edge_dir(layout, e)[1] < -0.9), None)
-    name_at_top = bottom_edge in exits and top_edge not in exits
+    # The place's name goes at the bottom unless track leaves by a bottom edge and none by a top one (a flat hex
+    # has one of each, a pointy one two).
+    bottom_edges = {e for e in range(6) if _edge_dir(layout, e)[1] > 0.8}
+    top_edges = {e for e in range(6) if _edge_dir(layout, e)[1] < -0.8}
+    name_at_top = bool(bottom_edges & exits) and not top_edges & exits
     name = map_def.names.get(coord)
     lines, size = _fit_lines(pen, name, 11, 1.22) if name else ([], 11)
     for e in range(6):
@@ -464,30 +568,44 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     if laid:
         mark(number_corner, 1)
 
-    def corner_for(kind: str, wide: bool = False) -> Pt:
-        """The best free corner for a mark; a wide one (a terrain sign) sits nearer the centre at the sides."""
+    def corner_for(kind: str, wide: bool = False, near: Pt | None = None) -> Pt:
+        """The best free corner for a mark; a wide one (a terrain sign) sits nearer the centre at the sides. With
+        `near`, of the free corners the one nearest that point (a city's own revenue)."""
         prefs = _PREFER[kind]
 
-        def rank(e: int) -> tuple[int, int]:
-            extra = 2 if pill and wide and abs(cos(angle(e))) > 0.9 else 0
+        def rank(e: int) -> tuple[int, float, int]:
+            if e == CENTRE:  # only where every corner is taken
+                return taken[e] + 1, 0.0, len(prefs)
+            extra = 2 if pill and wide and abs(cos(angle(e))) > pill_side else 0
             liking = min(i for i, a in enumerate(prefs) if _ang_dist(a, _corner_angle(layout, e)) <= 30)
-            return taken.get(e, 0) + extra, liking
+            far = hypot(_corner(layout, e)[0] - near[0], _corner(layout, e)[1] - near[1]) if near else 0.0
+            return taken.get(e, 0) + extra, far, liking
 
-        best = min(range(6), key=rank)
+        best = min([*range(6), CENTRE] if CENTRE in taken else range(6), key=rank)
+        crowded = taken.get(best, 0) >= 3
         taken[best] = 10
+        if best == CENTRE:
+            return 0.0, 0.0
+        if not flat and sin(angle(best)) < -0.9 and not crowded:  # a pointy top corner: below its coordinate,
+            return _corner(layout, best, 0.55)  # unless a node is there (better over the coordinate than a token)
         return _corner(layout, best, (0.62 if wide else 0.7) if abs(cos(angle(best))) > 0.9 else 0.64)
 
     for i, node in enumerate(tile.nodes):
         if node.kind == "city":
             _draw_city(pen, places[i], slots[i] if i < len(slots) else (None,) * node.slots,
-                       reserved if i == 0 else None, colour_of)
+                       reserved[i] if i < len(reserved) else None, colour_of)
         elif node.kind == "town":
             _draw_town(pen, places[i], through.get(i))
         else:
             _draw_offboard(pen, places[i], node.phase_revenue)
-    for node in tile.nodes:
+    # One revenue per value, as 18xx.games prints an OO tile's: several values each go by their own nodes.
+    paying: dict[int, list[Pt]] = {}
+    for i, node in enumerate(tile.nodes):
         if node.kind != "offboard" and node.revenue:
-            _draw_revenue(pen, corner_for("revenue"), node.revenue)
+            paying.setdefault(node.revenue, []).append(places[i])
+    for value, at in paying.items():
+        near = (sum(x for x, _ in at) / len(at), sum(y for _, y in at) / len(at)) if len(paying) > 1 else None
+        _draw_revenue(pen, corner_for("revenue", near=near), value)
     if tile.label:
         pen.text(corner_for("label"), tile.label, 20)
     if tile.cost:
@@ -498,10 +616,11 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     if flat:
         pen.text((-(1 - 0.72 / sqrt(3)) + 0.06, -0.72), coord, 10, fill=(70, 70, 70), halo=fill, anchor="lm")
     else:
-        pen.text((0, -0.66), coord, 10, fill=(70, 70, 70), halo=fill)
+        pen.text((0, -0.8), coord, 10, fill=(70, 70, 70), halo=fill)  # up in the top corner, above any mark
     if lines:
         step = size * 1.05 / R
-        y0 = -0.55 if name_at_top else 0.6 - step * (len(lines) - 1) + (0.03 if len(lines) > 1 else 0)
+        top = -0.55 if flat else -0.47  # below a pointy hex's name, which sits at the top
+        y0 = top if name_at_top else 0.6 - step * (len(lines) - 1) + (0.03 if len(lines) > 1 else 0)
         for k, line in enumerate(lines):
             pen.text((0, y0 + k * step), line, size, halo=fill)
     if laid:
@@ -531,23 +650,107 @@ def hex_centre(coord: str, map_def: MapDef | None = None) -> tuple[int, int]:
     return round(MARGIN + w1 / 2 + x - min_x), round(MARGIN + h1 / 2 + y - min_y)
 
 
+def node_centre(board: Board, coord: str, node: int) -> tuple[float, float]:
+    """Where node `node` (a city, town or offboard) of hex `coord` lands on `render_map`'s picture."""
+    places, _ = _plan_nodes(board.tile(coord), board.paths(coord), board.map.layout)
+    cx, cy = hex_centre(coord, board.map)
+    return cx + places[node][0] * R, cy + places[node][1] * R
+
+
+# ---- borders on hex edges ----
+
+BORDER_INK = (30, 30, 30)  # impassable
+BORDER_COLOUR: dict[str, RGB] = {"water": TERRAIN["water"], "mountain": (150, 95, 45)}  # darker than brown tiles
+BORDER_OTHER = (140, 140, 140)
+BORDER_W = {True: 0.1, False: 0.07}  # impassable or not, in units of R
+
+
+def _border_colour(border: Border) -> RGB:
+    return BORDER_INK if border.impassable else BORDER_COLOUR.get(border.kind, BORDER_OTHER)
+
+
+def _edge_ends(layout: str, edge: int) -> tuple[Pt, Pt]:
+    """The two corners of `edge`, units of R about the hex centre."""
+    return _corner(layout, (edge - 1) % 6), _corner(layout, edge)
+
+
+def _border_label_at(layout: str, edge: int) -> Pt:
+    """Where a costly border's cost is written: on the edge, part way from its midpoint to one end, so it sits on
+    the line yet clear of track, which crosses at the midpoint. Of a hex's corners every other one is some hex's
+    top-left (flat) or top (pointy) corner, where that hex's coordinate is written: the label goes to the other
+    end. Both sides of the edge agree, as a corner seen from the next hex turns by 120 degrees."""
+    mine = 60 if layout == "flat" else 90
+    e = next(k for k in ((edge - 1) % 6, edge) if round(_corner_angle(layout, k) - mine) % 120 == 0)
+    end = _corner(layout, e)
+    mx, my = _edge_mid(layout, edge)
+    return mx + 0.45 * (end[0] - mx), my + 0.45 * (end[1] - my)
+
+
+def _unique_borders(map_def: MapDef) -> list[tuple[str, Border]]:
+    """Each bordered edge once, named from the side that sorts first (the map holds both sides)."""
+    found = []
+    for (coord, edge), border in sorted(map_def.borders.items()):
+        other = map_def.neighbour(coord, edge)
+        if other is None or (coord, edge) < (other, hexes.opposite(edge)):
+            found.append((coord, border))
+    return found
+
+
+@lru_cache(maxsize=8)
+def _border_patches(map_def: MapDef) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+    """Each border drawn on its own small transparent picture, with where its top left goes on the map. Borders
+    straddle two hexes, so they go over the hexes rather than into one hex's picture."""
+    layout = map_def.layout
+    w1, h1 = _hex_size(layout)
+    pad = 8  # room for the line's width beyond the hex's corners
+    patches = []
+    for coord, border in _unique_borders(map_def):
+        big = Image.new("RGBA", ((w1 + 2 * pad) * S, (h1 + 2 * pad) * S), (0, 0, 0, 0))
+        pen = _Pen(big)
+        colour, width = _border_colour(border), BORDER_W[border.impassable]
+        a, b = _edge_ends(layout, border.edge)
+        pen.line([a, b], colour, width)
+        for end in (a, b):  # round ends, so borders meeting at a corner join without a notch
+            pen.circle(end, width / 2, fill=colour)
+        if not border.impassable:
+            x, y = _border_label_at(layout, border.edge)
+            text = str(border.cost)
+            w = pen.text_width(text, 11) / 2 + 0.06
+            pen.rect((x - w, y - 0.1, x + w, y + 0.1), fill=(255, 255, 255), outline=colour, width=0.025)
+            pen.text((x, y), text, 11, fill=(10, 60, 130) if border.kind == "water" else INK)
+        patch = big.reduce(S)
+        box = patch.getbbox()
+        cx, cy = hex_centre(coord, map_def)
+        if box:
+            patches.append((patch.crop(box), (cx - patch.width // 2 + box[0], cy - patch.height // 2 + box[1])))
+    return tuple(patches)
+
+
+def _border_legend(map_def: MapDef) -> list[str]:
+    borders = [b for _, b in _unique_borders(map_def)]
+    lines = ["Thick black edge: no track across it"] if any(b.impassable for b in borders) else []
+    kinds = sorted({b.kind for b in borders if not b.impassable})
+    for kind in kinds:
+        what = {"water": "Blue edge: water", "mountain": "Brown edge: mountain"}.get(kind, "Grey edge")
+        lines.append(f"{what}, track across it costs the number")
+    return lines
+
+
 @lru_cache(maxsize=8)
 def _map_base(map_def: MapDef) -> Image.Image:
     """The sea and the legend: all that never changes but the hexes."""
     _, _, w, h = _origin(map_def)
     w1, h1 = _hex_size(map_def.layout)
     width, height = round(w + w1 + 2 * MARGIN), round(h + h1 + 2 * MARGIN)
-    img = Image.new("RGBA", (width, height), SEA + (255,))
-    d = ImageDraw.Draw(img)
-    title = f"{map_def.title}" + (" Shikoku" if map_def.title == "1889" else "")
-    d.text((MARGIN - 8, 6), title, fill=(40, 60, 80), font=_font(20))
-    # The legend goes in the corner farthest from any hex: on 1889, the empty sea at the top right.
     legend = ["Offboard revenue boxes:", "  yellow phase | brown phase | D trains",
               "Grey id in a city: its home slot", "Triangle: mountain, costs to build",
-              "Waves: water, costs to build", "Number in a box: the upgrade cost"]
+              "Waves: water, costs to build", "Number in a box: the upgrade cost", *_border_legend(map_def)]
     font = _font(13)
-    lw = max(d.textlength(t, font=font) for t in legend) + 16
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lw = max(probe.textlength(t, font=font) for t in legend) + 16
     lh = 18 * len(legend) + 10
+    # The legend goes in the corner farthest from any hex: on 1889, the empty sea at the top right. Where every
+    # corner would cover a hex (a small map), the picture grows below the map to hold it.
     centres = [hex_centre(c, map_def) for c in map_def.printed]
     best = None
     for x0, y0 in ((width - lw - 8, 8), (8, height - lh - 8), (width - lw - 8, height - lh - 8), (8, 40)):
@@ -555,7 +758,14 @@ def _map_base(map_def: MapDef) -> Image.Image:
                    for cx, cy in centres)
         if best is None or near > best[0]:
             best = (near, x0, y0)
-    _, x0, y0 = best
+    near, x0, y0 = best
+    if near < 0:
+        x0, y0 = 8, height - MARGIN + 8
+        width, height = max(width, round(lw + 16)), round(y0 + lh + 8)
+    img = Image.new("RGBA", (width, height), SEA + (255,))
+    d = ImageDraw.Draw(img)
+    title = f"{map_def.title}" + (" Shikoku" if map_def.title == "1889" else "")
+    d.text((MARGIN - 8, 6), title, fill=(40, 60, 80), font=_font(20))
     d.rounded_rectangle((x0, y0, x0 + lw, y0 + lh), radius=6, fill=(235, 242, 246), outline=(120, 140, 150))
     for k, t in enumerate(legend):
         d.text((x0 + 8, y0 + 6 + 18 * k), t, fill=INK, font=font)
@@ -563,7 +773,8 @@ def _map_base(map_def: MapDef) -> Image.Image:
 
 
 def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None) -> bytes:
-    """The board as a PNG: every hex with its tile, track, cities and tokens (see the module's docstring).
+    """The board as a PNG: every hex with its tile, track, cities and tokens, then the borders on hex edges (see
+    the module's docstring).
 
     corp_colours: corporation id -> colour; by default the title's own (see `corp_colours`)."""
     map_def = board.map
@@ -572,13 +783,16 @@ def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None) -
     for coord in map_def.printed:
         tile = board.tile(coord)
         slots = tuple(board.slots(coord, i) if node.kind == "city" else () for i, node in enumerate(tile.nodes))
-        reserved = board.reserved.get(coord)
-        corps = sorted({c for per_node in slots for c in per_node if c} | ({reserved} if reserved else set()))
+        reserved = tuple(board.reservation(coord, i) if node.kind == "city" else None
+                         for i, node in enumerate(tile.nodes))
+        corps = sorted({c for per_node in slots for c in per_node if c} | {c for c in reserved if c})
         key = tuple((c, colours.get(c, FALLBACK_COLOUR)) for c in corps)
         laid = coord in board.laid
         pic = _hex_image(map_def, coord, tile.name, board.rotation(coord) if laid else 0, laid, slots, reserved, key)
         cx, cy = hex_centre(coord, map_def)
         img.alpha_composite(pic, (cx - pic.width // 2, cy - pic.height // 2))
+    for patch, at in _border_patches(map_def):
+        img.alpha_composite(patch, at)
     return _png(img)
 
 
