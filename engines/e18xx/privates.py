@@ -57,8 +57,8 @@ def lay_with_private(g: G, seat: int, action: Action, in_track_of: str | None) -
     if p["owner"] != g.key(seat):
         raise RuleError(f"You do not own {g.pdef(pid).name}.")
     if not lay_timing_ok(g, seat, in_track_of):
-        raise RuleError(f"{g.pdef(pid).name} lays its tile in a stock round, in the track step of a corporation "
-                        f"you preside, or before the operating corporation has moved.")
+        raise RuleError(f"{g.pdef(pid).name} lays its tile in a stock round, in the turn of a corporation you "
+                        f"preside, or before the operating corporation has moved.")
     coord, tile, rotation = lays.read_lay(action)
     if coord not in ability["hexes"] or tile not in ability["tiles"]:
         raise RuleError(f"{g.pdef(pid).name} lays tile {', '.join(ability['tiles'])} on "
