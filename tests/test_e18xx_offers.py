@@ -25,8 +25,10 @@ def test_a_private_of_another_player_waits_for_the_owners_yes():
     s = private_offer()
     assert s["privates"]["MF"]["owner"] == "1" and s["corps"]["KO"]["cash"] == 700  # nothing moved yet
     assert E.awaiting(s).seats == {0, 1}
-    # seat 1 may also still exchange Dougo Railway, a move open at any time
-    assert E.legal(s, 1)[:2] == [{"type": "accept_offer"}, {"type": "decline_offer"}]
+    # not even Dougo Railway's exchange, open at any other time, comes before the answer
+    assert E.legal(s, 1) == [{"type": "accept_offer"}, {"type": "decline_offer"}]
+    with pytest.raises(RuleError, match="Accept or decline"):
+        act(s, 1, "buy_shares", entity="DR", entity_type="company", shares=["IR_1"])
     assert E.legal(s, 0) == [{"type": "withdraw_offer"}]
     assert E.legal(s, 2) == []
     with pytest.raises(RuleError, match="waiting for an answer"):

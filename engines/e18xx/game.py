@@ -78,6 +78,8 @@ class E18xxGame(Engine):
             if not g.trusted:
                 raise RuleError("A game here ends when a player goes bankrupt or after the bank breaks.")
             g.s["over"] = "manually_ended"
+        elif g.round.get("offer"):
+            operating.apply(g, seat, action)  # only the offer's answer is taken now
         elif action["type"] == "buy_shares" and action.get("entity_type") == "company":
             self._exchange(g, seat, action)
         elif action["type"] == "lay_tile" and action.get("entity_type") == "company" and kind == "stock":
@@ -138,8 +140,8 @@ class E18xxGame(Engine):
         """Moves a private's owner may make out of turn: the Dougo exchange (stock and operating rounds);
         Mitsubishi's port in a stock round, in the turn of a corporation its owner presides, and in an operating
         round between two corporations' turns (while the operating corporation has not moved yet)."""
-        if g.s["over"] or g.round["kind"] not in ("stock", "operating", "auction"):
-            return []
+        if g.s["over"] or g.round["kind"] not in ("stock", "operating", "auction") or g.round.get("offer"):
+            return []  # an offer waits for its answer before anything else happens
         moves: list[Action] = []
         for pid, p in g.s["privates"].items():
             ability = g.ability(pid, "exchange_for_share")
