@@ -18,7 +18,7 @@ from typing import Any
 
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
 from engines.e18xx import auction, operating, privates, rounds, stock, trains
-from engines.e18xx.companies import IPO, can_gain
+from engines.e18xx.companies import IPO, can_gain, load_title
 from engines.e18xx.state import BANK, G, new_state
 
 
@@ -247,14 +247,15 @@ class E18xxGame(Engine):
         return self.public(state)  # an 18xx game has no secrets
 
     def label(self, action: Action) -> str:
+        money = load_title(self.title_id).format_money
         kind = action.get("type")
         if kind == "pass":
             return "Pass"
         if kind == "bid":
-            return f"Bid ¥{action.get('price')} for {action.get('company')}"
+            return f"Bid {money(action.get('price'))} for {action.get('company')}"
         if kind == "par":
             price = str(action.get("share_price", "")).split(",")[0]
-            return f"Start {action.get('corporation')} at ¥{price}"
+            return f"Start {action.get('corporation')} at {money(price)}"
         if kind == "buy_shares":
             if action.get("entity_type") == "company":
                 return f"Exchange {action.get('entity')} for {', '.join(action.get('shares', []))}"
@@ -274,9 +275,9 @@ class E18xxGame(Engine):
             return "Pay out" if action.get("kind") == "payout" else "Withhold"
         if kind == "buy_train":
             trade = f" trading in {action['exchange']}" if action.get("exchange") else ""
-            return f"Buy train {action.get('train')} for ¥{action.get('price')}{trade}"
+            return f"Buy train {action.get('train')} for {money(action.get('price'))}{trade}"
         if kind == "buy_company":
-            return f"Buy {action.get('company')} for ¥{action.get('price')}"
+            return f"Buy {action.get('company')} for {money(action.get('price'))}"
         if kind == "discard_train":
             return f"{action.get('entity')}: discard train {action.get('train')}"
         if kind == "accept_offer":
