@@ -923,13 +923,19 @@ def _ns(interaction: discord.Interaction, name: str):
     return getattr(interaction.namespace, name, None)
 
 
-async def _ac_moves(interaction: discord.Interaction, kind: str):
-    """(g, the user's legal moves of this type, names) for autocomplete, or None."""
-    try:
-        table, seat = await _my_table(interaction, _ns(interaction, "table"))
-    except Exception:
-        return None
-    return G(table.state), [m for m in legal_moves(table, seat) if m.get("type") == kind], _names(table)
+def _autocomplete(kind: str):
+    """An autocomplete over the user's legal moves of one type: the decorated function turns (g, those moves,
+    names, the interaction) into (name, value) pairs; nothing is offered off the user's table."""
+    def wrap(pairs_of):
+        async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+            try:
+                table, seat = await _my_table(interaction, _ns(interaction, "table"))
+            except Exception:
+                return []
+            moves = [m for m in legal_moves(table, seat) if m.get("type") == kind]
+            return _choices(pairs_of(G(table.state), moves, _names(table), interaction), current)
+        return autocomplete
+    return wrap
 
 
 def _choices(pairs, current: str) -> list[app_commands.Choice]:
@@ -959,146 +965,97 @@ def _resolve_corp(g: G, text: str) -> str:
     raise Refusal(f"There is no corporation called “{text}” in this game.")
 
 
-async def ac_bid_company(interaction, current: str):
-    found = await _ac_moves(interaction, "bid")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("bid")
+def ac_bid_company(g: G, moves: list, names: list[str], interaction) -> list:
     low: dict[str, int] = {}
     for m in moves:
         low.setdefault(m["company"], m["price"])
-    return _choices([(f"{private_name(g, pid)} from {g.money(p)}", pid) for pid, p in low.items()], current)
+    return [(f"{private_name(g, pid)} from {g.money(p)}", pid) for pid, p in low.items()]
 
 
-async def ac_bid_price(interaction, current: str):
-    found = await _ac_moves(interaction, "bid")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("bid")
+def ac_bid_price(g: G, moves: list, names: list[str], interaction) -> list:
     pid = (_ns(interaction, "company") or "").upper()
-    return _choices([(move_text(g, m, names), m["price"]) for m in moves if m["company"] == pid], current)
+    return [(move_text(g, m, names), m["price"]) for m in moves if m["company"] == pid]
 
 
-async def ac_par_corp(interaction, current: str):
-    found = await _ac_moves(interaction, "par")
-    if not found:
-        return []
-    g, moves, names = found
-    return _choices([(f"{g.cdef(m['corporation']).name} ({m['corporation']})", m["corporation"]) for m in moves],
-                    current)
+@_autocomplete("par")
+def ac_par_corp(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(f"{g.cdef(m['corporation']).name} ({m['corporation']})", m["corporation"]) for m in moves]
 
 
-async def ac_par_price(interaction, current: str):
-    found = await _ac_moves(interaction, "par")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("par")
+def ac_par_price(g: G, moves: list, names: list[str], interaction) -> list:
     cid = (_ns(interaction, "corporation") or "").upper()
-    return _choices([(move_text(g, m, names), g.title.market.by_id(m["share_price"]).price)
-                     for m in moves if m["corporation"] == cid], current)
+    return [(move_text(g, m, names), g.title.market.by_id(m["share_price"]).price)
+            for m in moves if m["corporation"] == cid]
 
 
-async def ac_buy_corp(interaction, current: str):
-    found = await _ac_moves(interaction, "buy_shares")
-    if not found:
-        return []
-    g, moves, names = found
-    return _choices([(move_text(g, m, names), m["shares"][0].rpartition("_")[0]) for m in moves
-                     if m.get("entity_type") != "company"], current)
+@_autocomplete("buy_shares")
+def ac_buy_corp(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(move_text(g, m, names), m["shares"][0].rpartition("_")[0]) for m in moves
+            if m.get("entity_type") != "company"]
 
 
-async def ac_sell_corp(interaction, current: str):
-    found = await _ac_moves(interaction, "sell_shares")
-    if not found:
-        return []
-    g, moves, names = found
-    return _choices([(f"{cid} ({g.cdef(cid).name})", cid) for cid in
-                     dict.fromkeys(m["shares"][0].rpartition("_")[0] for m in moves)], current)
+@_autocomplete("sell_shares")
+def ac_sell_corp(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(f"{cid} ({g.cdef(cid).name})", cid)
+            for cid in dict.fromkeys(m["shares"][0].rpartition("_")[0] for m in moves)]
 
 
-async def ac_sell_percent(interaction, current: str):
-    found = await _ac_moves(interaction, "sell_shares")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("sell_shares")
+def ac_sell_percent(g: G, moves: list, names: list[str], interaction) -> list:
     cid = (_ns(interaction, "corporation") or "").upper()
-    return _choices([(move_text(g, m, names), m["percent"]) for m in moves
-                     if m["shares"][0].rpartition("_")[0] == cid], current)
+    return [(move_text(g, m, names), m["percent"]) for m in moves if m["shares"][0].rpartition("_")[0] == cid]
 
 
-async def ac_lay_hex(interaction, current: str):
-    found = await _ac_moves(interaction, "lay_tile")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("lay_tile")
+def ac_lay_hex(g: G, moves: list, names: list[str], interaction) -> list:
     count: dict[str, int] = {}
     for m in moves:
         count[m["hex"]] = count.get(m["hex"], 0) + 1
-    return _choices([(f"{g.map.place(h)}: {n} way{'s' if n > 1 else ''}", h) for h, n in count.items()], current)
+    return [(f"{g.map.place(h)}: {n} way{'s' if n > 1 else ''}", h) for h, n in count.items()]
 
 
-async def ac_lay_tile(interaction, current: str):
-    found = await _ac_moves(interaction, "lay_tile")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("lay_tile")
+def ac_lay_tile(g: G, moves: list, names: list[str], interaction) -> list:
     coord = (_ns(interaction, "hex") or "").strip().upper()
     tiles = dict.fromkeys(m["tile"] for m in moves if m["hex"] == coord)
-    return _choices([(f"{t} ({g.map.tiles[t].colour})", t) for t in tiles], current)
+    return [(f"{t} ({g.map.tiles[t].colour})", t) for t in tiles]
 
 
-async def ac_lay_rotation(interaction, current: str):
-    found = await _ac_moves(interaction, "lay_tile")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("lay_tile")
+def ac_lay_rotation(g: G, moves: list, names: list[str], interaction) -> list:
     coord = (_ns(interaction, "hex") or "").strip().upper()
     tile = str(_ns(interaction, "tile") or "").strip()
-    return _choices([(move_text(g, m, names), m["rotation"]) for m in moves if m["hex"] == coord and m["tile"] == tile],
-                    current)
+    return [(move_text(g, m, names), m["rotation"]) for m in moves if m["hex"] == coord and m["tile"] == tile]
 
 
-async def ac_token_hex(interaction, current: str):
-    found = await _ac_moves(interaction, "place_token")
-    if not found:
-        return []
-    g, moves, names = found
-    return _choices([(move_text(g, m, names), m["hex"]) for m in moves], current)
+@_autocomplete("place_token")
+def ac_token_hex(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(move_text(g, m, names), m["hex"]) for m in moves]
 
 
-async def ac_train(interaction, current: str):
-    found = await _ac_moves(interaction, "buy_train")
-    if not found:
-        return []
-    g, moves, names = found
-    return _choices([(move_text(g, m, names), m["train"]) for m in moves], current)
+@_autocomplete("buy_train")
+def ac_train(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(move_text(g, m, names), m["train"]) for m in moves]
 
 
-async def ac_exchange(interaction, current: str):
-    found = await _ac_moves(interaction, "buy_train")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("buy_train")
+def ac_exchange(g: G, moves: list, names: list[str], interaction) -> list:
     train_id = (_ns(interaction, "train") or "").strip()
-    return _choices([(move_text(g, m, names), m["exchange"]) for m in moves
-                     if m.get("exchange") and m["train"] == train_id], current)
+    return [(move_text(g, m, names), m["exchange"]) for m in moves if m.get("exchange") and m["train"] == train_id]
 
 
-async def ac_private(interaction, current: str):
-    found = await _ac_moves(interaction, "buy_company")
-    if not found:
-        return []
-    g, moves, names = found
-    return _choices([(private_name(g, m["company"]), m["company"]) for m in moves], current)
+@_autocomplete("buy_company")
+def ac_private(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(private_name(g, m["company"]), m["company"]) for m in moves]
 
 
-async def ac_private_price(interaction, current: str):
-    found = await _ac_moves(interaction, "buy_company")
-    if not found:
-        return []
-    g, moves, names = found
+@_autocomplete("buy_company")
+def ac_private_price(g: G, moves: list, names: list[str], interaction) -> list:
     pid = (_ns(interaction, "company") or "").upper()
-    return _choices([(move_text(g, m, names), m["price"]) for m in moves if m["company"] == pid], current)
+    return [(move_text(g, m, names), m["price"]) for m in moves if m["company"] == pid]
 
 
 TABLE = "Which table (only if the channel has several)"
