@@ -18,6 +18,7 @@ import discord
 
 from bot.errors import Refusal
 from bot.interact import Reply, answer
+from bot.items import TableItem, chosen, number, table_id
 from bot.tables import Table
 
 STALE = "The game has moved on since these choices were shown; open them again to see your moves now."
@@ -34,14 +35,29 @@ def move_of(code: str) -> dict[str, Any]:
     """The move a code carries; a custom id or an option value comes from the client, so it is checked."""
     try:
         move = json.loads(code)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise Refusal("That choice is not a move this game knows.") from None
     if not isinstance(move, dict):
         raise Refusal("That choice is not a move this game knows.")
     return move
 
 
-class _PanelItem:
+def _key(move: dict[str, Any]) -> str:
+    # sorted keys, and JSON keeps true apart from 1: a move equals a legal one exactly or not at all
+    return json.dumps(move, sort_keys=True, separators=(",", ":"))
+
+
+def legal_move(table: Table, seat: int, code: str, moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The legal move a code names: it must equal one of the seat's legal moves exactly (a client can send any
+    code, with any extra fields). The move played is the engine's own."""
+    wanted = _key(move_of(code))
+    for move in table.engine.legal(table.state, seat) if moves is None else moves:
+        if _key(move) == wanted:
+            return move
+    raise Refusal("That move is not open to you now; open the table's panel again to see your moves.")
+
+
+class _PanelItem(TableItem):
     """What a button and a menu share: the id's fields, the stale check, and ``choose``, which a subclass
     (or its game's mixin) writes."""
 
@@ -94,8 +110,8 @@ class PanelButton(_PanelItem, discord.ui.DynamicItem[discord.ui.Button], templat
                                            custom_id=self._custom_id(self.code)))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), match.groupdict().get("tok"), match["code"], item.label or "Move")
+    def read(cls, match: re.Match, item):
+        return cls(table_id(match["gid"]), match.groupdict().get("tok"), match["code"], item.label or "Move")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer(interaction, lambda: self.choose(interaction, self.code))
@@ -119,10 +135,9 @@ class PanelMenu(_PanelItem, discord.ui.DynamicItem[discord.ui.Select], template=
                                            placeholder=self.fit(placeholder, 150)))
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
+    def read(cls, match: re.Match, item):
         slot = match.groupdict().get("slot")
-        return cls(int(match["gid"]), match.groupdict().get("tok"), None if slot is None else int(slot))
+        return cls(table_id(match["gid"]), match.groupdict().get("tok"), None if slot is None else number(slot, 9))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        value = interaction.data["values"][0]
-        await answer(interaction, lambda: self.choose(interaction, value))
+        await answer(interaction, lambda: self.choose(interaction, chosen(interaction)))

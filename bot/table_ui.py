@@ -10,6 +10,7 @@ import discord
 
 from bot.errors import Refusal
 from bot.interact import answer
+from bot.items import TableItem, choice_number, number, table_id
 from bot.move_items import STALE
 from bot.present import presenter_for
 from bot.tables import Table, replace_votes_needed
@@ -124,22 +125,29 @@ def vote_message(table: Table, note: str) -> tuple[str | None, list[int], discor
         waiting = [s for s in req["need"] if s not in req["yes"]]
         users = [game.user_at(s).user_id for s in waiting]
         for yes in (True, False):
-            view.add_item(VoteButton("undo", game.id, req["seq"], yes))
+            view.add_item(VoteButton("undo", game.id, req["id"], yes))
         return (f"Table {game.id}: {game.user_at(req['seat']).name} asks to undo their last move. "
                 f"{mentions(users)}, do you agree?"), users, view
     if note == "replace" and (req := game.pending.get("replace")):
-        need = replace_votes_needed(game)
         for yes in (True, False):
-            view.add_item(VoteButton("repl", game.id, req["seat"], yes))
-        return (f"Table {game.id}: proposal to give seat {req['seat'] + 1} ({game.user_at(req['seat']).name}) "
-                f"to {req['name']}. {len(req['yes'])} of {need} votes needed so far."), [], view
+            view.add_item(VoteButton("repl", game.id, req["id"], yes))
+        sitter = game.user_at(req["seat"])
+        others = [s for s in req["yes"] if s != req["seat"]]
+        text = (f"Table {game.id}: {game.user_at(req['by']).name} proposes to give seat {req['seat'] + 1} "
+                f"({sitter.name}) to {req['name']}. It needs {replace_votes_needed(game)} of the other players "
+                f"({len(others)} so far)")
+        text += "." if len(game.seats) > 2 else f", and {sitter.name}'s agreement."
+        users = [sitter.user_id] if req.get("ask") else []
+        if users:
+            text += f" <@{sitter.user_id}>, you may agree or refuse."
+        return text, users, view
     if note.endswith("refused"):
         return f"Table {game.id}: the {note.split()[0].replace('repl', 'replacement')} was refused.", [], None
     return None, [], None
 
 
 # --- buttons that survive restarts ---------------------------------------------------------------
-class TableButton(discord.ui.DynamicItem[discord.ui.Button],
+class TableButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                   template=r"tbl:(?P<op>join|leave|start|hand):(?P<gid>\d+)"):
     LOOK = {"join": ("Join", discord.ButtonStyle.success), "leave": ("Leave", discord.ButtonStyle.secondary),
             "start": ("Start", discord.ButtonStyle.primary), "hand": ("My hand & moves", discord.ButtonStyle.primary)}
@@ -147,11 +155,11 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button],
     def __init__(self, op: str, game_id: int):
         label, style = self.LOOK[op]
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tbl:{op}:{game_id}"))
-        self.op, self.game_id = op, game_id
+        self.op, self.gid = op, game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(match["op"], int(match["gid"]))
+    def read(cls, match: re.Match, item):
+        return cls(match["op"], table_id(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         tables = interaction.client.tables
@@ -159,15 +167,15 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button],
 
         async def work():
             if self.op == "join":
-                await tables.join(self.game_id, user.id, user.display_name)
-                return f"You joined table {self.game_id}."
+                await tables.join(self.gid, user.id, user.display_name)
+                return f"You joined table {self.gid}."
             if self.op == "leave":
-                await tables.leave(self.game_id, user.id)
-                return f"You left table {self.game_id}."
+                await tables.leave(self.gid, user.id)
+                return f"You left table {self.gid}."
             if self.op == "start":
-                await tables.start(self.game_id, user.id)
-                return f"Table {self.game_id} has started."
-            return await my_hand(tables, self.game_id, user.id)
+                await tables.start(self.gid, user.id)
+                return f"Table {self.gid} has started."
+            return await my_hand(tables, self.gid, user.id)
 
         await answer(interaction, work)
 
@@ -215,57 +223,60 @@ def confirm_reply(table: Table, seat: int, move: dict[str, Any], was_secret: boo
     return reply
 
 
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mv:(?P<gid>\d+):(?P<seq>\d+):(?P<idx>\d+)"):
+class MoveButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"mv:(?P<gid>\d+):(?P<seq>\d+):(?P<idx>\d+)"):
     def __init__(self, game_id: int, seq: int, index: int, label: str = "Move"):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
                                            custom_id=f"mv:{game_id}:{seq}:{index}"))
-        self.game_id, self.seq, self.index = game_id, seq, index
+        self.gid, self.seq, self.index = game_id, seq, index
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["seq"]), int(match["idx"]), item.label or "Move")
+    def read(cls, match: re.Match, item):
+        return cls(table_id(match["gid"]), number(match["seq"]), number(match["idx"]), item.label or "Move")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: play_index(interaction, self.game_id, self.seq, self.index))
+        await answer(interaction, lambda: play_index(interaction, self.gid, self.seq, self.index))
 
 
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"mvs:(?P<gid>\d+):(?P<seq>\d+):(?P<page>\d)"):
+class MoveSelect(TableItem, discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"mvs:(?P<gid>\d+):(?P<seq>\d+):(?P<page>\d)"):
     def __init__(self, game_id: int, seq: int, page: int, options: list[tuple[int, str]] | None = None):
         opts = [discord.SelectOption(label=label, value=str(i)) for i, label in options or [(0, "-")]]
         super().__init__(discord.ui.Select(custom_id=f"mvs:{game_id}:{seq}:{page}", options=opts,
                                            placeholder="Choose your move" + (f" ({page + 1})" if page else "")))
-        self.game_id, self.seq = game_id, seq
+        self.gid, self.seq = game_id, seq
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["seq"]), int(match["page"]))
+    def read(cls, match: re.Match, item):
+        return cls(table_id(match["gid"]), number(match["seq"]), number(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        index = int(interaction.data["values"][0])
-        await answer(interaction, lambda: play_index(interaction, self.game_id, self.seq, index))
+        await answer(interaction, lambda: play_index(interaction, self.gid, self.seq, choice_number(interaction, 999)))
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
+class VoteButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                  template=r"vote:(?P<kind>undo|repl):(?P<gid>\d+):(?P<ref>\d+):(?P<yes>[yn])"):
+    """Agree or Refuse on one vote; ``ref`` is the vote's id, so a click on an older vote never counts."""
+
     def __init__(self, kind: str, game_id: int, ref: int, yes: bool):
         label = ("Agree" if yes else "Refuse")
         style = discord.ButtonStyle.success if yes else discord.ButtonStyle.danger
         super().__init__(discord.ui.Button(label=label, style=style,
                                            custom_id=f"vote:{kind}:{game_id}:{ref}:{'y' if yes else 'n'}"))
-        self.kind, self.game_id, self.ref, self.yes = kind, game_id, ref, yes
+        self.kind, self.gid, self.ref, self.yes = kind, game_id, ref, yes
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(match["kind"], int(match["gid"]), int(match["ref"]), match["yes"] == "y")
+    def read(cls, match: re.Match, item):
+        return cls(match["kind"], table_id(match["gid"]), number(match["ref"]), match["yes"] == "y")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         tables = interaction.client.tables
 
         async def work():
             if self.kind == "undo":
-                await tables.vote_undo(self.game_id, interaction.user.id, self.ref, self.yes)
+                await tables.vote_undo(self.gid, interaction.user.id, self.ref, self.yes)
             else:
-                await tables.vote_replace(self.game_id, interaction.user.id, self.yes)
+                await tables.vote_replace(self.gid, interaction.user.id, self.ref, self.yes)
             return "Your vote is counted." if self.yes else "You refused."
 
         await answer(interaction, work)

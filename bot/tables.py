@@ -16,6 +16,7 @@ from typing import Any
 
 import engines
 from bot.errors import Refusal
+from bot.place import Place
 from engines.base import CHANCE, Action, ChanceRequest, Engine, State
 from engines.chance import RandomSource, draw
 from engines.log import export as export_log
@@ -23,6 +24,8 @@ from engines.log import replay
 from storage.base import Commit, GameRow, SeqConflict, Store, TimerRow
 
 HOUR = 3600.0
+#: Ids are SQLite integers: anything else names no table (an id from Discord is untrusted).
+MAX_ID = 2**63 - 1
 log = logging.getLogger("bot.tables")
 
 
@@ -56,9 +59,27 @@ class Change:
 Listener = Callable[[Change], Awaitable[None]]
 
 
+def is_id(value: object) -> bool:
+    return type(value) is int and 0 < value <= MAX_ID
+
+
 def replace_votes_needed(game: GameRow) -> int:
     """A majority of the players other than the one being replaced."""
     return (len(game.seats) - 1) // 2 + 1
+
+
+def replacement_passes(game: GameRow, req: dict[str, Any]) -> bool:
+    """A replacement by vote passes when a majority of the players other than the one replaced agree, and
+    someone besides the proposer agreed: another player, or the player replaced (at two players, the only one).
+    The player replaced may also refuse, which ends the proposal."""
+    yes = set(req["yes"])
+    others = yes - {req["seat"]}
+    return len(others) >= replace_votes_needed(game) and bool(yes - {req["by"]})
+
+
+def new_vote(game: GameRow) -> int:
+    """The id of a new undo or replacement vote: a click on an older vote's button never counts for it."""
+    return int(game.pending.get("last_vote", 0)) + 1
 
 
 def private_diff(table: Table, before: State | None, after: State) -> list[int]:
@@ -78,9 +99,18 @@ class TableService:
 
     # --- loading ---------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
-        game = await self.store.game(game_id)
+        game = await self.store.game(game_id) if is_id(game_id) else None
         if game is None:
             raise Refusal(f"There is no table {game_id}.")
+        return await self._load(game)
+
+    async def here(self, place: Place, game_id: int) -> Table:
+        """The table, if it answers at this place (its server and channel, or a DM to one of its players)."""
+        game = await self.store.game(game_id) if is_id(game_id) else None
+        return await self._load(place.check(game, game_id))
+
+    async def _load(self, game: GameRow) -> Table:
+        game_id = game.id
         engine = engines.get(game.engine)
         if game.data_version != engine.data_version:
             raise Refusal(f"Table {game_id} was saved by another version of {engine.title} and cannot be loaded.")
@@ -381,18 +411,21 @@ class TableService:
                            set(private_diff(table, before, table.state))) - {seat})
             if not need:
                 return await self._undo(table, last.seq, before), []
-            pending = dict(table.game.pending, undo={"seq": last.seq, "seat": seat, "need": need, "yes": []})
+            vote = new_vote(table.game)
+            pending = dict(table.game.pending, last_vote=vote,
+                           undo={"id": vote, "seq": last.seq, "seat": seat, "need": need, "yes": []})
             await self.store.update_game(game_id, self.clock.now(), pending=pending)
             table = await self.load(game_id)
         await self._tell(Change("vote", table, note="undo"))
         return table, need
 
-    async def vote_undo(self, game_id: int, user_id: int, seq: int, yes: bool) -> Table:
+    async def vote_undo(self, game_id: int, user_id: int, vote: int, yes: bool) -> Table:
+        """A vote on the undo request ``vote`` (its id: a click on an older request never counts)."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             seat = self.player_seat(table, user_id)
             req = table.game.pending.get("undo")
-            if not req or req["seq"] != seq or table.seq != seq:
+            if not req or req.get("id") != vote or table.seq != req["seq"]:
                 raise Refusal("That undo request is no longer open.")
             if seat not in req["need"]:
                 raise Refusal("Your consent is not needed for this undo.")
@@ -405,7 +438,7 @@ class TableService:
             else:
                 req = dict(req, yes=sorted(set(req["yes"]) | {seat}))
                 if set(req["yes"]) >= set(req["need"]):
-                    return await self._undo(table, seq)
+                    return await self._undo(table, req["seq"])
                 await self.store.update_game(game_id, self.clock.now(), pending=dict(pending, undo=req))
                 table = await self.load(game_id)
                 note = "undo"
@@ -462,21 +495,27 @@ class TableService:
 
     async def replace(self, game_id: int, user_id: int, seat: int, new_user: int, new_name: str,
                       is_admin: bool) -> tuple[Table, bool]:
-        """An admin replaces at once; a player opens a vote (a majority of the other players).
+        """A member with Manage Server replaces at once; a player opens a vote (see ``replacement_passes``).
         Returns the table and whether the replacement is done."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             game = table.game
             if game.status != "active":
                 raise Refusal(f"Table {game_id} is not in play.")
-            if game.user_at(seat) is None:
-                raise Refusal(f"Table {game_id} has no seat {seat + 1}.")
+            if type(seat) is not int or game.user_at(seat) is None:
+                raise Refusal(f"Table {game_id} has no seat {seat + 1 if type(seat) is int else seat}.")
             if game.seat_of(new_user) is not None:
                 raise Refusal(f"{new_name} is already playing at table {game_id}.")
             if not is_admin:
-                voter = self.player_seat(table, user_id)
-                pending = dict(game.pending, replace={"seat": seat, "user": new_user, "name": new_name,
-                                                      "yes": sorted({voter} - {seat})})
+                proposer = self.player_seat(table, user_id)
+                if proposer == seat:
+                    raise Refusal("To hand over your own seat, ask another player or a member with Manage Server "
+                                  "to propose it; you can then agree.")
+                vote = new_vote(game)
+                ask = await self._active(game, seat)
+                pending = dict(game.pending, last_vote=vote,
+                               replace={"id": vote, "seat": seat, "user": new_user, "name": new_name, "by": proposer,
+                                        "yes": [proposer], "ask": ask})
                 await self.store.update_game(game_id, self.clock.now(), pending=pending)
                 table = await self.load(game_id)
                 done = await self._maybe_replace(table)
@@ -486,15 +525,19 @@ class TableService:
             await self._do_replace(table, seat, new_user, new_name)
             return await self.load(game_id), True
 
-    async def vote_replace(self, game_id: int, user_id: int, yes: bool) -> tuple[Table, bool]:
+    async def _active(self, game: GameRow, seat: int) -> bool:
+        """Whether the seat's player moved within the table's reminder time (a day when it has none)."""
+        last = await self.store.last_move_at(game.id, seat)
+        return last is not None and self.clock.now() - last < (game.reminder_hours or 24) * HOUR
+
+    async def vote_replace(self, game_id: int, user_id: int, vote: int, yes: bool) -> tuple[Table, bool]:
+        """A vote on the replacement proposal ``vote`` (its id: a click on an older proposal never counts)."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             voter = self.player_seat(table, user_id)
             req = table.game.pending.get("replace")
-            if not req:
-                raise Refusal("There is no open replacement vote at this table.")
-            if voter == req["seat"]:
-                raise Refusal("The player being replaced does not vote on it.")
+            if not req or req.get("id") != vote:
+                raise Refusal("That replacement proposal is no longer open.")
             pending = dict(table.game.pending)
             if not yes:
                 pending.pop("replace")
@@ -512,7 +555,7 @@ class TableService:
 
     async def _maybe_replace(self, table: Table) -> bool:
         req = table.game.pending["replace"]
-        if len(req["yes"]) < replace_votes_needed(table.game):
+        if not replacement_passes(table.game, req):
             return False
         await self._do_replace(table, req["seat"], req["user"], req["name"])
         return True
@@ -534,20 +577,30 @@ class TableService:
         players = [s.name for s in table.game.in_seat_order()]
         return export_log(table.engine, table.game.options, players, [(a.seq, a.seat, a.action) for a in rows])
 
-    async def resolve(self, channel_id: int, user_id: int, table_id: int | None) -> int:
-        """The table a command means: the one named, else the only open table in the channel
-        (preferring one the user sits at)."""
+    async def resolve(self, place: Place, table_id: int | None = None,
+                      kind: Callable[[str], bool] | None = None, what: str = "open") -> int:
+        """The table a command means: the one named, if it answers here; else the only open table here
+        (preferring one the user sits at) whose engine ``kind`` accepts. In a DM: the user's own tables."""
         if table_id is not None:
+            game = place.check(await self.store.game(table_id) if is_id(table_id) else None, table_id)
+            if kind is not None and not kind(game.engine):
+                article = "an" if what[0] in "AEIOU8" else "a"  # "an 18xx table"
+                raise Refusal(f"Table {table_id} is not {article} {what} table.")
             return table_id
-        games = await self.store.games(channel_id=channel_id)
-        mine = [g for g in games if any(s.user_id == user_id for s in g.seats)]
+        if place.guild_id is None:
+            games = await self.store.games(user_id=place.user_id)
+        else:
+            games = [g for c in place.channels for g in await self.store.games(channel_id=c)]
+        games = [g for g in games if place.sees(g) and (kind is None or kind(g.engine))]
+        mine = [g for g in games if g.seat_of(place.user_id) is not None]
         pick = mine if len(mine) == 1 else games
         if len(pick) == 1:
             return pick[0].id
         if not pick:
-            raise Refusal("There is no open table in this channel; start one with `/game create`.")
+            where = "you play at" if place.guild_id is None else "in this channel"
+            raise Refusal(f"There is no {what} table {where}; start one with `/game create`.")
         ids = ", ".join(str(g.id) for g in pick)
-        raise Refusal(f"This channel has several open tables ({ids}); name one with the `table` option.")
-
+        where = "You play at" if place.guild_id is None else "This channel has"
+        raise Refusal(f"{where} several {what} tables ({ids}); name one with the `table` option.")
 
 __all__ = ["TableService", "Table", "Change", "replace_votes_needed"]

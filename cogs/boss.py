@@ -13,7 +13,8 @@ import discord
 
 from bot.errors import Refusal
 from bot.interact import answer
-from bot.move_items import PanelButton, PanelMenu, compact, move_of
+from bot.items import TableItem, chosen, table_id
+from bot.move_items import PanelButton, PanelMenu, compact, legal_move
 from bot.present import Presenter, register
 from bot.table_ui import confirm_reply
 from bot.tables import Change, Table
@@ -213,11 +214,11 @@ def price_view(table: Table, seat: int, family: str) -> discord.ui.View:
 
 class _Plays:
     """A choice on the deal panel plays its move. No step token: the panel stays usable while others play
-    around it, and the engine refuses a move that is no longer possible."""
+    around it, as long as the move is still one of the player's legal moves."""
 
     async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
         table, seat = await self.load(interaction)
-        move = move_of(code)
+        move = legal_move(table, seat, code)
         table = await interaction.client.tables.act(self.gid, interaction.user.id, move)
         return confirm_reply(table, seat, move, was_secret=False)
 
@@ -232,27 +233,26 @@ class MoveMenu(_Plays, PanelMenu, prefix="bxs"):
     pass
 
 
-class OfferFamily(discord.ui.DynamicItem[discord.ui.Select], template=r"bof:(?P<gid>\d+)"):
+class OfferFamily(TableItem, discord.ui.DynamicItem[discord.ui.Select], template=r"bof:(?P<gid>\d+)"):
     def __init__(self, game_id: int, options: list[tuple[str, str]] | None = None):
         opts = [discord.SelectOption(label=label, value=fam) for label, fam in options or [("-", "red")]]
         super().__init__(discord.ui.Select(custom_id=f"bof:{game_id}", options=opts,
                                            placeholder="Offer to join for a price: which family?"))
-        self.game_id = game_id
+        self.gid = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]))
+    def read(cls, match: re.Match, item):
+        return cls(table_id(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        family = interaction.data["values"][0]
-
         async def work():
+            family = chosen(interaction)
             tables = interaction.client.tables
-            table = await tables.load(self.game_id)
+            table = await tables.load(self.gid)
             seat = tables.player_seat(table, interaction.user.id)
             if family not in FAMILIES:
                 raise Refusal("There is no such family.")
-            return {"content": f"Your price for bringing {family} into the deal on table {self.game_id}? "
+            return {"content": f"Your price for bringing {family} into the deal on table {self.gid}? "
                                "Only the deal's payout can pay it.",
                     "view": price_view(table, seat, family)}
 

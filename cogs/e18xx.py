@@ -34,8 +34,10 @@ from discord.ext import commands
 import engines
 from bot.errors import Refusal
 from bot.interact import answer
-from bot.move_items import JSON, PanelButton, PanelMenu, move_of
+from bot.items import number
+from bot.move_items import JSON, PanelButton, PanelMenu, legal_move
 from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
+from bot.place import Place
 from bot.present import Presenter, register
 from bot.table_ui import hand_reply
 from bot.tables import Change, Table
@@ -766,14 +768,14 @@ class _Step:
 
     async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
         table, seat = await self.load(interaction)
+        moves = legal_moves(table, seat)
         if code.startswith("#"):
-            moves = legal_moves(table, seat)
-            index = int(code[1:])
-            if not 0 <= index < len(moves):
-                raise Refusal("That choice is no longer available.")
-            move = moves[index]
+            try:
+                move = moves[number(code[1:], len(moves) - 1)]
+            except ValueError:
+                raise Refusal("That choice is no longer available.") from None
         else:
-            move = move_of(code)
+            move = legal_move(table, seat, code, moves)
         return await act(interaction.client.tables, table, seat, interaction.user.id, move)
 
     async def _sub_panel(self, interaction: discord.Interaction, **which) -> dict[str, Any]:
@@ -885,21 +887,10 @@ def run_text(g: G, action: dict[str, Any]) -> str:
 # --- /18xx ---------------------------------------------------------------------------------------------------------
 async def _find_table(interaction: discord.Interaction, table_id: int | None) -> Table:
     tables = interaction.client.tables
-    if table_id is None:
-        games = [x for x in await tables.store.games(channel_id=interaction.channel_id) if is_18xx(x.engine)]
-        mine = [x for x in games if x.seat_of(interaction.user.id) is not None]
-        pick = mine if len(mine) == 1 else games
-        if not pick:
-            raise Refusal("There is no open 18xx table in this channel; start one with `/game create`.")
-        if len(pick) > 1:
-            raise Refusal(f"This channel has several 18xx tables ({', '.join(str(x.id) for x in pick)}); "
-                          "name one with the `table` option.")
-        table_id = pick[0].id
-    table = await tables.load(table_id)
-    if not is_18xx(table.engine.name):
-        raise Refusal(f"Table {table_id} is not an 18xx table.")
+    gid = await tables.resolve(Place.of(interaction), table_id, kind=is_18xx, what="18xx")
+    table = await tables.load(gid)
     if table.state is None:
-        raise Refusal(f"Table {table_id} has not started yet.")
+        raise Refusal(f"Table {gid} has not started yet.")
     return table
 
 

@@ -6,12 +6,14 @@ each card's side will do before you confirm. Until everyone has chosen you may c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from bot.errors import Refusal, player_sentence
 from bot.interact import answer
+from bot.items import TableItem, choice_number, number, table_id
 from bot.present import Presenter, register
 from bot.table_ui import MoveButton, MoveSelect, confirm_reply
 from bot.tables import Table
@@ -203,10 +205,13 @@ async def _builder_table(interaction: discord.Interaction, gid: int) -> tuple[An
     return tables, table, seat
 
 
-async def _redraw(interaction: discord.Interaction, gid: int, seq: int, n: int | None, perm: int | None) -> None:
+async def _redraw(interaction: discord.Interaction, gid: int, seq: int, n: Callable[[], int | None],
+                  perm: Callable[[], int | None]) -> None:
+    """Redraw the stack builder with one more choice made (``n`` and ``perm`` read the choice when called)."""
     await interaction.response.defer()
     try:
         _, table, seat = await _builder_table(interaction, gid)
+        n, perm = n(), perm()
     except Exception as exc:  # the panel's owner alone hears why
         await interaction.followup.send(player_sentence(exc)[0], ephemeral=True)
         return
@@ -214,11 +219,15 @@ async def _redraw(interaction: discord.Interaction, gid: int, seq: int, n: int |
                                              view=stack_view(table, seat, seq, n, perm))
 
 
-def _opt(x: str) -> int | None:
-    return None if x == "x" else int(x)
+def _opt(x: str, hi: int) -> int | None:
+    return None if x == "x" else number(x, hi)
 
 
-class StackLocation(discord.ui.DynamicItem[discord.ui.Select], template=r"fbl:(?P<gid>\d+):(?P<seq>\d+):(?P<p>\d+|x)"):
+LAST_N, LAST_PERM = 15, len(PERMS) - 1
+
+
+class StackLocation(TableItem, discord.ui.DynamicItem[discord.ui.Select],
+                    template=r"fbl:(?P<gid>\d+):(?P<seq>\d+):(?P<p>\d+|x)"):
     def __init__(self, gid: int, seq: int, perm: int | None, options: list[discord.SelectOption] | None = None):
         super().__init__(discord.ui.Select(custom_id=f"fbl:{gid}:{seq}:{'x' if perm is None else perm}",
                                            placeholder="1. Location", options=options or [
@@ -226,14 +235,15 @@ class StackLocation(discord.ui.DynamicItem[discord.ui.Select], template=r"fbl:(?
         self.gid, self.seq, self.perm = gid, seq, perm
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["seq"]), _opt(match["p"]))
+    def read(cls, match: re.Match, item):
+        return cls(table_id(match["gid"]), number(match["seq"]), _opt(match["p"], LAST_PERM))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _redraw(interaction, self.gid, self.seq, int(interaction.data["values"][0]), self.perm)
+        await _redraw(interaction, self.gid, self.seq, lambda: choice_number(interaction, LAST_N), lambda: self.perm)
 
 
-class StackOrder(discord.ui.DynamicItem[discord.ui.Select], template=r"fbo:(?P<gid>\d+):(?P<seq>\d+):(?P<n>\d+|x)"):
+class StackOrder(TableItem, discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"fbo:(?P<gid>\d+):(?P<seq>\d+):(?P<n>\d+|x)"):
     def __init__(self, gid: int, seq: int, n: int | None, options: list[discord.SelectOption] | None = None):
         super().__init__(discord.ui.Select(custom_id=f"fbo:{gid}:{seq}:{'x' if n is None else n}",
                                            placeholder="2. Order of your cards (top first)", options=options or [
@@ -241,14 +251,14 @@ class StackOrder(discord.ui.DynamicItem[discord.ui.Select], template=r"fbo:(?P<g
         self.gid, self.seq, self.n = gid, seq, n
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["seq"]), _opt(match["n"]))
+    def read(cls, match: re.Match, item):
+        return cls(table_id(match["gid"]), number(match["seq"]), _opt(match["n"], LAST_N))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _redraw(interaction, self.gid, self.seq, self.n, int(interaction.data["values"][0]))
+        await _redraw(interaction, self.gid, self.seq, lambda: self.n, lambda: choice_number(interaction, LAST_PERM))
 
 
-class StackConfirm(discord.ui.DynamicItem[discord.ui.Button],
+class StackConfirm(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                    template=r"fbk:(?P<gid>\d+):(?P<seq>\d+):(?P<n>\d+|x):(?P<p>\d+|x)"):
     def __init__(self, gid: int, seq: int, n: int | None, perm: int | None):
         ready = n is not None and perm is not None
@@ -259,8 +269,8 @@ class StackConfirm(discord.ui.DynamicItem[discord.ui.Button],
         self.gid, self.seq, self.n, self.perm = gid, seq, n, perm
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match):
-        return cls(int(match["gid"]), int(match["seq"]), _opt(match["n"]), _opt(match["p"]))
+    def read(cls, match: re.Match, item):
+        return cls(table_id(match["gid"]), number(match["seq"]), _opt(match["n"], LAST_N), _opt(match["p"], LAST_PERM))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():

@@ -15,7 +15,8 @@ from discord.ext import commands
 
 import engines
 from bot.errors import Refusal
-from bot.interact import answer, is_admin
+from bot.interact import answer
+from bot.place import Place
 from bot.table_ui import my_hand, seat_mentions, table_message
 
 
@@ -35,11 +36,16 @@ def parse_options(text: str) -> dict[str, Any]:
 
 
 async def table_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    tables = interaction.client.tables
-    games = await tables.store.games(user_id=interaction.user.id)
-    games += [g for g in await tables.store.games(channel_id=interaction.channel_id) if g not in games]
+    """The tables that answer here: this channel's (and its parent's, in a thread), or in a DM the user's own."""
+    place, store = Place.of(interaction), interaction.client.tables.store
+    if place.guild_id is None:
+        games = await store.games(user_id=place.user_id)
+    else:
+        games = [g for c in place.channels for g in await store.games(channel_id=c)]
     choices = []
     for g in games:
+        if not place.sees(g):
+            continue
         name = f"{g.id} · {engines.get(g.engine).title} · {g.status}"
         if current in str(g.id) or current.lower() in name.lower():
             choices.append(app_commands.Choice(name=name[:100], value=g.id))
@@ -94,7 +100,7 @@ class TableCog(commands.Cog):
         await answer(interaction, work)
 
     async def _table(self, interaction: discord.Interaction, table: int | None) -> int:
-        return await self.bot.tables.resolve(interaction.channel_id, interaction.user.id, table)
+        return await self.bot.tables.resolve(Place.of(interaction), table)
 
     @game.command(name="join", description="Take a seat at a table that has not started.")
     @app_commands.autocomplete(table=table_autocomplete)
@@ -172,7 +178,7 @@ class TableCog(commands.Cog):
     async def abandon(self, interaction: discord.Interaction, table: int | None = None) -> None:
         async def work():
             gid = await self._table(interaction, table)
-            await self.bot.tables.abandon(gid, interaction.user.id, is_admin(interaction))
+            await self.bot.tables.abandon(gid, interaction.user.id, Place.of(interaction).manager)
             return f"Table {gid} is abandoned."
 
         await answer(interaction, work)
@@ -201,7 +207,7 @@ class TableCog(commands.Cog):
         async def work():
             gid = await self._table(interaction, table)
             _, done = await self.bot.tables.replace(gid, interaction.user.id, seat - 1, player.id,
-                                                    player.display_name, is_admin(interaction))
+                                                    player.display_name, Place.of(interaction).manager)
             return f"{player.display_name} now plays seat {seat}." if done else "Your proposal is posted for a vote."
 
         await answer(interaction, work)

@@ -20,7 +20,9 @@ from discord.ext import commands
 
 from bot.errors import Refusal
 from bot.interact import answer
-from bot.move_items import STALE, PanelButton, PanelMenu, compact, move_of
+from bot.items import NOT_OFFERED, number
+from bot.move_items import STALE, PanelButton, PanelMenu, compact, legal_move
+from bot.place import Place
 from bot.present import Presenter, register
 from bot.table_ui import hand_reply
 from bot.tables import Change, Table
@@ -413,7 +415,7 @@ class _Step:
 
     async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
         table, seat = await self.load(interaction)
-        return await act(interaction.client.tables, table, seat, interaction.user.id, move_of(code))
+        return await act(interaction.client.tables, table, seat, interaction.user.id, legal_move(table, seat, code))
 
 
 class MoveNow(_Step, PanelButton, prefix="tx"):
@@ -434,7 +436,12 @@ class MoreMoves(_Step, PanelMenu, prefix="txm", slot=False):
         if stage_of(table.state) != "move" or table.state["current"] != seat:
             raise Refusal(STALE)
         view = discord.ui.View(timeout=None)
-        add_move_menus(view, self.gid, self.tok, move_options(table.state, seat), int(start))
+        options = move_options(table.state, seat)
+        try:
+            first = number(start, len(options) - 1)
+        except ValueError:
+            raise Refusal(NOT_OFFERED) from None
+        add_move_menus(view, self.gid, self.tok, options, first)
         return {"content": f"Table {self.gid}: more endings for your move of {table.state['turn']['steps']}.",
                 "view": view}
 
@@ -471,11 +478,8 @@ def parse_via(text: str) -> list[str]:
 
 async def _tokai_table(interaction: discord.Interaction, table_id: int | None) -> Table:
     tables = interaction.client.tables
-    gid = await tables.resolve(interaction.channel_id, interaction.user.id, table_id)
-    table = await tables.load(gid)
-    if table.engine.name != "tokai":
-        raise Refusal(f"Table {gid} is not a Tokai Baron table.")
-    return table
+    gid = await tables.resolve(Place.of(interaction), table_id, kind="tokai".__eq__, what="Tokai Baron")
+    return await tables.load(gid)
 
 
 async def to_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -130,6 +130,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]: ...
     @abc.abstractmethod
+    async def last_move_at(self, game_id: int, seat: int) -> float | None:
+        """When the seat last moved at the table, if ever."""
+    @abc.abstractmethod
     async def undo_last(self, game_id: int, seq: int, now: float, undos: int) -> None:
         """Remove the action at seq and snapshots at or after it; raise SeqConflict unless
         seq is still the last action and the game has had exactly ``undos`` undos."""

@@ -207,6 +207,10 @@ class SqliteStore(Store):
                                 (game_id, after_seq))
         return [ActionRow(q, s, json.loads(a), t) for q, s, a, t in rows]
 
+    async def last_move_at(self, game_id: int, seat: int) -> float | None:
+        rows = await self._rows("SELECT MAX(at) FROM actions WHERE game_id = ? AND seat = ?", (game_id, seat))
+        return rows[0][0]
+
     async def undo_last(self, game_id: int, seq: int, now: float, undos: int) -> None:
         await self._tx([
             ("INSERT INTO undone_actions SELECT game_id, seq, seat, action, at, ? FROM actions "

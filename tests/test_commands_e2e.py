@@ -87,7 +87,8 @@ async def test_replace_by_vote_and_by_admin(world):
     assert r.response.content == "Your proposal is posted for a vote."
     assert (await env.bot.tables.load(gid)).game.user_at(cat_seat).user_id == cat.id
     r = await cat.click(ch.last_message, label="Agree")
-    assert r.response.content == "The player being replaced does not vote on it."
+    assert r.response.content == "Your vote is counted."  # the player replaced agrees, but is not a majority
+    assert (await env.bot.tables.load(gid)).game.user_at(cat_seat).user_id == cat.id
     await ben.click(ch.last_message, label="Agree")
     t = await env.bot.tables.load(gid)
     assert t.game.user_at(cat_seat).user_id == dan.id

@@ -174,9 +174,9 @@ async def undo_last_move(service, gid: int, user_id: int) -> None:
         table, need = await service.request_undo(gid, user_id)
     except Refusal:
         return
-    seq = table.game.pending["undo"]["seq"] if need else None
+    vote = table.game.pending["undo"]["id"] if need else None
     for seat in need:
-        await service.vote_undo(gid, user_at(table, seat), seq, True)
+        await service.vote_undo(gid, user_at(table, seat), vote, True)
 
 
 async def play_through_service(path: Path, n: int, options: dict, seed: int, snapshot_every: int,

@@ -57,7 +57,7 @@ async def player_actions(service, gid, after_seq=0):
 async def pick_then_ask_undo(a, before_undo=None):
     """Two players reach the card choice; seat 0 (ann) picks and asks to undo it, which needs
     seat 1's (ben's) consent. ``before_undo`` runs between the pick and the request.
-    Returns (gid, table at the card choice, ann, ben, the undo request's seq)."""
+    Returns (gid, table at the card choice, ann, ben, the undo vote's id)."""
     gid = await started_table(a, 2, random_seats=False)
     table = await to_card_choice(a, gid)
     ann, ben = user_at(table, 0), user_at(table, 1)
@@ -66,7 +66,7 @@ async def pick_then_ask_undo(a, before_undo=None):
         await before_undo(gid)
     asked, need = await a.request_undo(gid, ann)
     assert need == [1]
-    return gid, table, ann, ben, asked.game.pending["undo"]["seq"]
+    return gid, table, ann, ben, asked.game.pending["undo"]["id"]
 
 
 def assert_no_gap(seqs):
@@ -230,8 +230,8 @@ async def test_a_process_sees_an_undo_made_by_the_other_one(two_processes):
     async def b_caches_ann_s_pick(gid):
         assert (await b.load(gid)).state["picks"][0] is not None
 
-    gid, _, ann, ben, undo_seq = await pick_then_ask_undo(a, b_caches_ann_s_pick)
-    await a.vote_undo(gid, ben, undo_seq, True)
+    gid, _, ann, ben, undo_vote = await pick_then_ask_undo(a, b_caches_ann_s_pick)
+    await a.vote_undo(gid, ben, undo_vote, True)
     truth = await a.full_replay(gid)
     assert truth["picks"] == [None, None]
     assert (await b.load(gid)).state == truth, "b still shows the undone pick"
@@ -239,8 +239,8 @@ async def test_a_process_sees_an_undo_made_by_the_other_one(two_processes):
 
 async def test_a_move_through_a_process_that_missed_an_undo_keeps_the_log_replayable(two_processes):
     a, b = two_processes
-    gid, table, ann, ben, undo_seq = await pick_then_ask_undo(a, b.load)
-    await a.vote_undo(gid, ben, undo_seq, True)
+    gid, table, ann, ben, undo_vote = await pick_then_ask_undo(a, b.load)
+    await a.vote_undo(gid, ben, undo_vote, True)
     try:
         await b.act(gid, ben, pick(min(table.state["hands"][1])))
     except Refusal:
@@ -254,8 +254,8 @@ async def test_an_undo_racing_a_move_in_another_process_leaves_no_gap_in_the_log
     # b loads (ann's pick is the last action) and applies ben's pick; before b commits, a
     # completes the undo of ann's pick. b's commit must not land on top of the undone action.
     a, b = two_processes
-    gid, table, ann, ben, undo_seq = await pick_then_ask_undo(a)
-    undone, moved = await race(lambda: a.vote_undo(gid, ben, undo_seq, True), b,
+    gid, table, ann, ben, undo_vote = await pick_then_ask_undo(a)
+    undone, moved = await race(lambda: a.vote_undo(gid, ben, undo_vote, True), b,
                                lambda: b.act(gid, ben, pick(min(table.state["hands"][1]))))
     assert not isinstance(undone, BaseException), undone
     assert_no_gap([r.seq for r in await a.store.actions(gid)])
@@ -268,7 +268,7 @@ async def test_an_undo_is_not_reported_done_when_another_process_moved_first(two
     # a has checked the undo request (ann's pick is the last action) and is about to remove
     # it; b commits ben's pick first. The undo can no longer happen and must not claim it did.
     a, b = two_processes
-    gid, table, ann, ben, undo_seq = await pick_then_ask_undo(a)
+    gid, table, ann, ben, undo_vote = await pick_then_ask_undo(a)
     told = []
 
     async def listener(change):
@@ -292,7 +292,7 @@ async def test_an_undo_is_not_reported_done_when_another_process_moved_first(two
         finally:
             b_done.set()
 
-    undone, moved = await asyncio.gather(a.vote_undo(gid, ben, undo_seq, True), b_moves(), return_exceptions=True)
+    undone, moved = await asyncio.gather(a.vote_undo(gid, ben, undo_vote, True), b_moves(), return_exceptions=True)
     assert not isinstance(moved, BaseException), moved
     ann_pick_kept = (0, pick(min(table.state["hands"][0]))) in await player_actions(a, gid)
     assert ann_pick_kept  # the move was not undone ...
