@@ -67,7 +67,9 @@ class BoardBot(commands.Bot):
         if self.sync_on_start:
             await self.tree.sync()
         self._tasks = [asyncio.create_task(self.delivery.run_outbox(), name="outbox"),
-                       asyncio.create_task(dispatcher(self), name="timers")]
+                       asyncio.create_task(dispatcher(self), name="timers"),
+                       # a table stopped by a crash between a move and a chance draw is drawn for now
+                       asyncio.create_task(self.tables.recover(), name="recover")]
 
     async def _on_change(self, change: Change) -> None:
         self.dispatch(WAKE_EVENT)

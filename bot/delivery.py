@@ -40,26 +40,14 @@ class Delivery:
         self.bot = bot
         self._dirty = True  # set when a commit may have queued something
         self._stopping = False
+        self._last_send: float | None = None
 
     # --- the table's public message ------------------------------------------------
     async def on_change(self, change: Change) -> None:
-        self.poke()  # the commit may have queued DMs or pings
-        if change.kind in ("action", "started", "timer") and change.entries:
-            for text, picture in presenter_for(change.table.engine.name).announce(change):
-                await self._say(change.table, text, file=picture)
+        """After a commit: wake the outbox (it carries the narration, notices, pings and DMs the commit
+        queued, exactly once) and show the table as it now stands."""
+        self.poke()
         await self.show_table(change.table)
-        if change.kind == "vote":
-            await self._post_vote(change.table, change.note)
-        elif change.kind in ("undo", "replaced", "abandoned"):
-            await self._say(change.table, self._event_text(change))
-
-    def _event_text(self, change: Change) -> str:
-        g = change.table.game
-        if change.kind == "undo":
-            return f"Table {g.id}: the last move was undone."
-        if change.kind == "replaced":
-            return f"Table {g.id}: {change.note} takes over a seat."
-        return f"Table {g.id} was abandoned."
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
         ch = self.bot.get_channel(channel_id)
@@ -71,19 +59,9 @@ class Delivery:
                 return None
         return ch
 
-    async def _say(self, table: Table, content: str, users: list[int] | None = None,
-                   view: discord.ui.View | None = None, file: bytes | None = None) -> discord.Message | None:
-        ch = await self._channel(table.game.channel_id)
-        if ch is None:
-            return None
-        allowed = discord.AllowedMentions(users=[discord.Object(u) for u in users or []], roles=False,
-                                          everyone=False)
-        kwargs: dict = {"view": view} if view is not None else {}
-        if file is not None:
-            kwargs["file"] = discord.File(io.BytesIO(file), filename=f"table-{table.game.id}.png")
-        return await ch.send(content[:2000], allowed_mentions=allowed, **kwargs)
-
-    async def show_table(self, table: Table) -> None:
+    async def show_table(self, table: Table, only_if_scrolled: bool = False) -> None:
+        """Edit the table message in place, or post it anew below when it has scrolled away (with
+        ``only_if_scrolled``, leave it alone unless it has)."""
         ch = await self._channel(table.game.channel_id)
         if ch is None:
             return
@@ -92,6 +70,8 @@ class Delivery:
         if game.message_id is not None:
             old = ch.get_partial_message(game.message_id)
             if not await self._scrolled_away(ch, game.message_id):
+                if only_if_scrolled:
+                    return
                 try:
                     await old.edit(embed=embed, view=view)
                     return
@@ -109,11 +89,6 @@ class Delivery:
         newer = [m async for m in ch.history(limit=SCROLL_LIMIT + 1, after=discord.Object(message_id))]
         return len(newer) > SCROLL_LIMIT
 
-    async def _post_vote(self, table: Table, note: str) -> None:
-        content, users, view = vote_message(table, note)
-        if content:
-            await self._say(table, content, users, view)
-
     # --- the outbox ------------------------------------------------------------------
     async def run_outbox(self) -> None:
         """Send pending DMs and pings in order, no faster than one per dm_interval, until closed."""
@@ -122,7 +97,6 @@ class Delivery:
             try:
                 rows = await self.bot.tables.store.pending()
                 for row in rows:
-                    await self._pace()
                     if self._stopping:
                         return
                     await self._deliver(row)
@@ -142,13 +116,15 @@ class Delivery:
             pass
 
     async def _pace(self) -> None:
-        """Wait until dm_interval has passed since the last message sent, by the stored send
-        times, so the pace holds across a restart too."""
+        """Wait until dm_interval has passed since the last message sent (by the stored send times at
+        first, so the pace holds across a restart too); called right before each message."""
         interval = self.bot.settings.dm_interval
         if interval:
-            last = await self.bot.tables.store.last_sent()
-            if last is not None and (wait := last + interval - self.bot.clock.now()) > 0:
+            if self._last_send is None:
+                self._last_send = await self.bot.tables.store.last_sent()
+            if self._last_send is not None and (wait := self._last_send + interval - self.bot.clock.now()) > 0:
                 await asyncio.sleep(wait)
+        self._last_send = self.bot.clock.now()
 
     def poke(self) -> None:
         self._dirty = True
@@ -201,18 +177,47 @@ class Delivery:
         game = table.game
         head = f"**Table {game.id} · {table.engine.title}** — {channel_link(game)}"
         body = "\n".join(pres.private_lines(table, seat))
+        await self._pace()
         await user.send(f"{head}\n{body}"[:2000], view=hand_view(table, seat), nonce=f"ob{row.id}")
 
     async def _send_channel(self, row: OutboxRow) -> None:
-        table = await self.bot.tables.load(row.payload["game_id"])
-        content = notice_text(table, row.payload)
+        payload = row.payload
+        if payload["kind"] == "announce":
+            return await self._send_announce(row)
+        table = await self.bot.tables.load(payload["game_id"])
+        view = None
+        if payload["kind"] == "vote":
+            content, users, view = vote_message(table, payload["about"], payload["vote"])
+        else:
+            content, users = notice_text(table, payload), payload.get("users", [])
         if content:
-            ch = await self._channel(row.target_id)
-            if ch is None:
-                return
-            allowed = discord.AllowedMentions(users=[discord.Object(u) for u in row.payload.get("users", [])],
-                                              roles=False, everyone=False)
-            await ch.send(content, allowed_mentions=allowed, nonce=f"ob{row.id}")
+            await self._post(row, 0, content, users, view=view)
+
+    async def _send_announce(self, row: OutboxRow) -> None:
+        """A change's narration, rebuilt from the log when it is sent: its lines, each with its picture."""
+        p = row.payload
+        change = await self.bot.tables.change_at(p["game_id"], p["first"], p["last"], p["digest"])
+        if change is None:
+            return  # the moves it told of were undone before it went out
+        lines = presenter_for(change.table.engine.name).announce(change)
+        for part, (text, picture) in enumerate(lines):
+            await self._post(row, part, text, picture=picture, game_id=p["game_id"])
+        if lines:
+            await self.show_table(await self.bot.tables.load(p["game_id"]), only_if_scrolled=True)
+
+    async def _post(self, row: OutboxRow, part: int, content: str, users: list[int] | None = None,
+                    view: discord.ui.View | None = None, picture: bytes | None = None,
+                    game_id: int | None = None) -> None:
+        """One channel message of an outbox row; its nonce makes a resend after a crash a no-op on Discord."""
+        ch = await self._channel(row.target_id)
+        if ch is None:
+            return
+        allowed = discord.AllowedMentions(users=[discord.Object(u) for u in users or []], roles=False, everyone=False)
+        kwargs: dict = {"view": view} if view is not None else {}
+        if picture is not None:
+            kwargs["file"] = discord.File(io.BytesIO(picture), filename=f"table-{game_id or row.game_id}.png")
+        await self._pace()
+        await ch.send(content[:2000], allowed_mentions=allowed, nonce=f"ob{row.id}.{part}", **kwargs)
 
     async def _dms_closed(self, row: OutboxRow) -> None:
         store = self.bot.tables.store
@@ -221,7 +226,6 @@ class Delivery:
         await store.set_dm_closed(row.target_id, True)
         if not already:
             table = await self.bot.tables.load(row.payload["game_id"])
-            await self._say(table, f"<@{row.target_id}>, your DMs are closed, so I can't send you your hand. "
-                                   "Use the **My hand** button on the table message to see it; "
-                                   "`/game dms` turns DMs back on once you have opened them.",
-                            users=[row.target_id])
+            await store.enqueue("channel", table.game.channel_id, table.game.id,
+                                {"game_id": table.game.id, "kind": "dms_closed", "users": [row.target_id]},
+                                self.bot.clock.now())

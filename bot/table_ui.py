@@ -111,6 +111,17 @@ def notice_text(table: Table, payload: dict[str, Any]) -> str | None:
         return f"Table {game.id}: the time to choose is over; whoever had not chosen gets the default."
     if kind == "over":
         return f"Table {game.id} · {engine.title} is over. Final scores are on the table message."
+    if kind == "refused":
+        return f"Table {game.id}: the {payload['about']} was refused."
+    if kind == "undone":
+        return f"Table {game.id}: the last move was undone."
+    if kind == "replaced":
+        return f"Table {game.id}: {payload['name']} takes over a seat."
+    if kind == "abandoned":
+        return f"Table {game.id} was abandoned."
+    if kind == "dms_closed":
+        return (f"{users}, your DMs are closed, so I can't send you your hand. Use the **My hand & moves** button "
+                "on the table message to see it; `/game dms` turns DMs back on once you have opened them.")
     return None
 
 
@@ -118,32 +129,30 @@ def mentions(user_ids: list[int]) -> str:
     return ", ".join(f"<@{u}>" for u in user_ids)
 
 
-def vote_message(table: Table, note: str) -> tuple[str | None, list[int], discord.ui.View | None]:
+def vote_message(table: Table, about: str, vote: int) -> tuple[str | None, list[int], discord.ui.View | None]:
+    """The post of an open vote (``about`` undo or replace) with its buttons; nothing once that vote is over."""
     game = table.game
+    req = game.pending.get(about)
+    if not req or req.get("id") != vote:
+        return None, [], None
     view = discord.ui.View(timeout=None)
-    if note == "undo" and (req := game.pending.get("undo")):
+    for yes in (True, False):
+        view.add_item(VoteButton("undo" if about == "undo" else "repl", game.id, vote, yes))
+    if about == "undo":
         waiting = [s for s in req["need"] if s not in req["yes"]]
         users = [game.user_at(s).user_id for s in waiting]
-        for yes in (True, False):
-            view.add_item(VoteButton("undo", game.id, req["id"], yes))
         return (f"Table {game.id}: {game.user_at(req['seat']).name} asks to undo their last move. "
                 f"{mentions(users)}, do you agree?"), users, view
-    if note == "replace" and (req := game.pending.get("replace")):
-        for yes in (True, False):
-            view.add_item(VoteButton("repl", game.id, req["id"], yes))
-        sitter = game.user_at(req["seat"])
-        others = [s for s in req["yes"] if s != req["seat"]]
-        text = (f"Table {game.id}: {game.user_at(req['by']).name} proposes to give seat {req['seat'] + 1} "
-                f"({sitter.name}) to {req['name']}. It needs {replace_votes_needed(game)} of the other players "
-                f"({len(others)} so far)")
-        text += "." if len(game.seats) > 2 else f", and {sitter.name}'s agreement."
-        users = [sitter.user_id] if req.get("ask") else []
-        if users:
-            text += f" <@{sitter.user_id}>, you may agree or refuse."
-        return text, users, view
-    if note.endswith("refused"):
-        return f"Table {game.id}: the {note.split()[0].replace('repl', 'replacement')} was refused.", [], None
-    return None, [], None
+    sitter = game.user_at(req["seat"])
+    others = [s for s in req["yes"] if s != req["seat"]]
+    text = (f"Table {game.id}: {game.user_at(req['by']).name} proposes to give seat {req['seat'] + 1} "
+            f"({sitter.name}) to {req['name']}. It needs {replace_votes_needed(game)} of the other players "
+            f"({len(others)} so far)")
+    text += "." if len(game.seats) > 2 else f", and {sitter.name}'s agreement."
+    users = [sitter.user_id] if req.get("ask") else []
+    if users:
+        text += f" <@{sitter.user_id}>, you may agree or refuse."
+    return text, users, view
 
 
 # --- buttons that survive restarts ---------------------------------------------------------------

@@ -6,12 +6,13 @@ Discord presenter) are told about each committed change afterwards.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engines
@@ -77,6 +78,11 @@ def replacement_passes(game: GameRow, req: dict[str, Any]) -> bool:
     return len(others) >= replace_votes_needed(game) and bool(yes - {req["by"]})
 
 
+def entries_digest(entries: list[tuple[int, int, Action]]) -> str:
+    """A fingerprint of logged actions, so an announcement queued for them is skipped if they were undone."""
+    return hashlib.sha256(json.dumps(entries, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def new_vote(game: GameRow) -> int:
     """The id of a new undo or replacement vote: a click on an older vote's button never counts for it."""
     return int(game.pending.get("last_vote", 0)) + 1
@@ -136,12 +142,25 @@ class TableService:
         return replay(engine, engine.setup(game.options, len(game.seats)), [(a.seq, a.seat, a.action) for a in rows])
 
     async def state_at(self, game_id: int, seq: int) -> State:
-        """The state right after action ``seq`` (for panels shown before later moves)."""
+        """The state right after action ``seq`` (for panels shown before later moves, and announcements)."""
         game = await self.store.game(game_id)
         engine = engines.get(game.engine)
-        rows = await self.store.actions(game_id)
-        return replay(engine, engine.setup(game.options, len(game.seats)),
-                      [(a.seq, a.seat, a.action) for a in rows if a.seq <= seq])
+        snap = await self.store.latest_snapshot(game_id, at_most=seq)
+        start, state = snap if snap else (0, engine.setup(game.options, len(game.seats)))
+        rows = await self.store.actions(game_id, after_seq=start)
+        return replay(engine, state, [(a.seq, a.seat, a.action) for a in rows if a.seq <= seq])
+
+    async def change_at(self, game_id: int, first: int, last: int, digest: str) -> Change | None:
+        """The committed change of actions ``first``..``last``, rebuilt for its announcement; None when those
+        actions are no longer the ones announced (undone since, their seqs reused: ``digest`` differs)."""
+        table = await self.load(game_id)
+        rows = [a for a in await self.store.actions(game_id, after_seq=first - 1) if a.seq <= last]
+        entries = [(a.seq, a.seat, a.action) for a in rows]
+        if not entries or entries_digest(entries) != digest:
+            return None
+        before = await self.state_at(game_id, first - 1)
+        after = replay(table.engine, before, entries)
+        return Change("action", Table(table.game, table.engine, after, last), entries=entries, before=before)
 
     async def unchanged_for(self, table: Table, seat: int, seq: int) -> State | None:
         """The state at ``seq`` if, since then, only other players' secret choices were made
@@ -244,10 +263,12 @@ class TableService:
             if game.random_seats:  # the seating is a chance draw, like any other
                 perm = draw(ChanceRequest("shuffle", n), self.rng)["order"]
                 order = [order[i] for i in perm]
-            await self.store.assign_seats(game_id, order)
-            await self.store.update_game(game_id, self.clock.now(), status="active")
-            table = await self.load(game_id)
-            table = await self._commit(table, [], kind="started")
+            # Seats, status and the opening draws are one commit: a crash cannot leave a started table
+            # whose first draw nobody makes.
+            seats = [replace(s, seat=order.index(s.user_id)) for s in game.seats]
+            started = Table(replace(game, status="active", seats=seats), engine, engine.setup(game.options, n), 0)
+            table = await self._commit(started, [], kind="started",
+                                       fields={"status": "active"}, seat_order=order)
         return table
 
     # --- acting ---------------------------------------------------------------------
@@ -258,7 +279,28 @@ class TableService:
             if expected_seq is not None and expected_seq != table.seq:
                 raise Refusal("The game has moved on since these choices were shown; open them again "
                               "to see your moves now.")
+            table = await self._settle(table)
             return await self._commit(table, [(seat, action)])
+
+    async def _settle(self, table: Table) -> Table:
+        """Draw a chance the table still awaits (stored by an older version, or by hand); under the lock."""
+        if table.game.status == "active" and table.engine.awaiting(table.state).chance is not None:
+            log.warning("table %s awaited a chance draw; drawing it now", table.game.id)
+            return await self._commit(table, [], kind="started" if table.seq == 0 else "action")
+        return table
+
+    async def recover(self) -> int:
+        """At start: draw every chance an active table awaits, so no table waits for ever. Returns how many."""
+        drawn = 0
+        for game in await self.store.games(statuses=("active",)):
+            try:
+                async with self.lock(game.id):
+                    table = await self.load(game.id)
+                    if await self._settle(table) is not table:
+                        drawn += 1
+            except Exception:  # one broken table must not keep the others stuck
+                log.exception("table %s could not be recovered", game.id)
+        return drawn
 
     def player_seat(self, table: Table, user_id: int) -> int:
         """The user's seat at a table in play, or a Refusal saying why they cannot act there."""
@@ -273,7 +315,8 @@ class TableService:
         return seat
 
     async def _commit(self, table: Table, moves: list[tuple[int, Action]], kind: str = "action",
-                      outbox: list[tuple[str, int, dict]] | None = None) -> Table:
+                      outbox: list[tuple[str, int, dict]] | None = None, fields: dict[str, Any] | None = None,
+                      seat_order: list[int] | None = None, clear: list[str] | None = None) -> Table:
         """Apply moves and any chance they trigger, store it all in one transaction, then tell
         the listeners. Must be called under the game's lock. RuleError leaves nothing changed."""
         engine, game = table.engine, table.game
@@ -293,7 +336,13 @@ class TableService:
         now = self.clock.now()
         first = table.seq + 1
         last = table.seq + len(entries)
-        c = Commit(first_seq=first, entries=entries, outbox=list(outbox or []), undos=game.undos)
+        c = Commit(first_seq=first, entries=entries, undos=game.undos, game_fields=dict(fields or {}),
+                   seat_order=seat_order, clear_timers=list(clear or []))
+        numbered = [(first + i, s, a) for i, (s, a) in enumerate(entries)]
+        if entries:  # the narration goes out through the outbox, first, and exactly once
+            c.outbox.append(("channel", game.channel_id, {"game_id": game.id, "kind": "announce", "first": first,
+                                                          "last": last, "digest": entries_digest(numbered)}))
+        c.outbox += list(outbox or [])
         if entries and (last // self.snapshot_every) > (table.seq // self.snapshot_every):
             c.snapshot = state
         after = Table(game, engine, state, last)
@@ -312,8 +361,7 @@ class TableService:
                           "look at the table and try again.") from None
         self._cache[game.id] = (game.undos, last, state)
         table = await self.load(game.id)
-        await self._tell(Change(kind, table, entries=[(first + i, s, a) for i, (s, a) in enumerate(entries)],
-                                before=before))
+        await self._tell(Change(kind, table, entries=numbered, before=before))
         return table
 
     async def _plan_turn(self, table: Table, before: State | None, now: float, c: Commit, actors: set[int],
@@ -362,6 +410,8 @@ class TableService:
         """Run a due timer: a reminder, an auto-pass or the end of a choice window."""
         async with self.lock(timer.game_id):
             table = await self.load(timer.game_id)
+            if table.game.status == "active":
+                table = await self._settle(table)
             game, engine, state = table.game, table.engine, table.state
             if game.status != "active":
                 await self.store.clear_timer(game.id)
@@ -377,16 +427,20 @@ class TableService:
                 await self.store.commit(game.id, c, now)
                 await self._tell(Change("timer", table, note="reminder"))
                 return
-            await self.store.clear_timer(game.id, timer.kind)
+            # the timer is cleared in the same commit as its move, so a crash in between cannot lose it
             if timer.kind == "autopass":
                 moves = [(s, a) for s in sorted(aw.seats) if (a := engine.auto_action(state, s))]
                 note = {"game_id": game.id, "kind": "autopass", "users": [game.user_at(s).user_id for s, _ in moves],
                         "secret": aw.secret, "labels": [engine.label(a) for _, a in moves]}
                 if moves:
-                    await self._commit(table, moves, kind="timer", outbox=[("channel", game.channel_id, note)])
+                    await self._commit(table, moves, kind="timer", outbox=[("channel", game.channel_id, note)],
+                                       clear=[timer.kind])
+                    return
             elif timer.kind == "window" and (a := engine.expire(state)) is not None:
-                await self._commit(table, [(CHANCE, a)], kind="timer",
+                await self._commit(table, [(CHANCE, a)], kind="timer", clear=[timer.kind],
                                    outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "window"})])
+                return
+            await self.store.clear_timer(game.id, timer.kind)
 
     # --- undo ---------------------------------------------------------------------------
     async def request_undo(self, game_id: int, user_id: int) -> tuple[Table, list[int]]:
@@ -414,10 +468,22 @@ class TableService:
             vote = new_vote(table.game)
             pending = dict(table.game.pending, last_vote=vote,
                            undo={"id": vote, "seq": last.seq, "seat": seat, "need": need, "yes": []})
-            await self.store.update_game(game_id, self.clock.now(), pending=pending)
-            table = await self.load(game_id)
-        await self._tell(Change("vote", table, note="undo"))
+            table = await self._notify(table, "vote", {"vote": vote, "about": "undo"}, pending=pending)
         return table, need
+
+    async def _notify(self, table: Table, kind: str, notice: dict[str, Any], change: str = "vote",
+                      note: str = "", **fields: Any) -> Table:
+        """Store table fields and a channel notice (rendered when the outbox sends it) in one transaction,
+        then tell the listeners. Under the game's lock."""
+        game = table.game
+        c = Commit(first_seq=table.seq + 1, entries=[], game_fields=fields,
+                   outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": kind, **notice})])
+        if fields.get("status") == "abandoned":
+            c.clear_timers += ["reminder", "autopass", "window"]
+        await self.store.commit(game.id, c, self.clock.now())
+        table = await self.load(game.id)
+        await self._tell(Change(change, table, note=note))
+        return table
 
     async def vote_undo(self, game_id: int, user_id: int, vote: int, yes: bool) -> Table:
         """A vote on the undo request ``vote`` (its id: a click on an older request never counts)."""
@@ -432,49 +498,36 @@ class TableService:
             pending = dict(table.game.pending)
             if not yes:
                 pending.pop("undo")
-                await self.store.update_game(game_id, self.clock.now(), pending=pending)
-                table = await self.load(game_id)
-                note = "undo refused"
-            else:
-                req = dict(req, yes=sorted(set(req["yes"]) | {seat}))
-                if set(req["yes"]) >= set(req["need"]):
-                    return await self._undo(table, req["seq"])
-                await self.store.update_game(game_id, self.clock.now(), pending=dict(pending, undo=req))
-                table = await self.load(game_id)
-                note = "undo"
-        await self._tell(Change("vote", table, note=note))
-        return table
+                return await self._notify(table, "refused", {"about": "undo"}, pending=pending)
+            req = dict(req, yes=sorted(set(req["yes"]) | {seat}))
+            if set(req["yes"]) >= set(req["need"]):
+                return await self._undo(table, req["seq"])
+            return await self._notify(table, "vote", {"vote": vote, "about": "undo"}, pending=dict(pending, undo=req))
 
     async def _state_before(self, table: Table) -> State:
-        game, engine = table.game, table.engine
-        snap = await self.store.latest_snapshot(game.id)
-        if snap and snap[0] >= table.seq:
-            snap = None  # the snapshot includes the action being undone
-        seq, state = snap if snap else (0, engine.setup(game.options, len(game.seats)))
-        rows = await self.store.actions(game.id, after_seq=seq)
-        return replay(engine, state, [(a.seq, a.seat, a.action) for a in rows if a.seq < table.seq])
+        return await self.state_at(table.game.id, table.seq - 1)
 
     async def _undo(self, table: Table, seq: int, before: State | None = None) -> Table:
         game = table.game
         if before is None:
             before = await self._state_before(table)
-        try:
-            await self.store.undo_last(game.id, seq, self.clock.now(), game.undos)
-        except SeqConflict:
-            self._cache.pop(game.id, None)
-            raise Refusal("Someone moved at the same moment, so nothing was undone.") from None
-        self._cache[game.id] = (game.undos + 1, seq - 1, before)
-        pending = {k: v for k, v in game.pending.items() if k != "undo"}
         aw = table.engine.awaiting(before)
-        await self.store.update_game(game.id, self.clock.now(), pending=pending,
-                                     last_ping_key=json.dumps({"seats": sorted(aw.seats), "prompt": aw.prompt}))
+        pending = {k: v for k, v in game.pending.items() if k != "undo"}
+        # the undo, the notice, the DMs and the restored step's ping key: one transaction
+        c = Commit(first_seq=seq, entries=[], game_fields={
+            "pending": pending, "last_ping_key": json.dumps({"seats": sorted(aw.seats), "prompt": aw.prompt})},
+            outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "undone"})])
         undone = Table(game, table.engine, before, seq - 1)
-        c = Commit(first_seq=seq, entries=[])
         for s in private_diff(undone, table.state, before):
             row = game.user_at(s)
             if row and not await self.store.dm_closed(row.user_id):
                 c.outbox.append(("dm", row.user_id, {"game_id": game.id, "seat": s}))
-        await self.store.commit(game.id, c, self.clock.now())
+        try:
+            await self.store.undo_last(game.id, seq, self.clock.now(), game.undos, then=c)
+        except SeqConflict:
+            self._cache.pop(game.id, None)
+            raise Refusal("Someone moved at the same moment, so nothing was undone.") from None
+        self._cache[game.id] = (game.undos + 1, seq - 1, before)
         table = await self.load(game.id)
         await self._tell(Change("undo", table))
         return table
@@ -487,11 +540,7 @@ class TableService:
                 raise Refusal(f"Table {game_id} has already ended.")
             if user_id != table.game.creator_id and not is_admin:
                 raise Refusal("Only the table's creator or a member with Manage Server can abandon it.")
-            await self.store.update_game(game_id, self.clock.now(), status="abandoned")
-            await self.store.clear_timer(game_id)
-            table = await self.load(game_id)
-        await self._tell(Change("abandoned", table))
-        return table
+            return await self._notify(table, "abandoned", {}, change="abandoned", status="abandoned")
 
     async def replace(self, game_id: int, user_id: int, seat: int, new_user: int, new_name: str,
                       is_admin: bool) -> tuple[Table, bool]:
@@ -506,24 +555,23 @@ class TableService:
                 raise Refusal(f"Table {game_id} has no seat {seat + 1 if type(seat) is int else seat}.")
             if game.seat_of(new_user) is not None:
                 raise Refusal(f"{new_name} is already playing at table {game_id}.")
-            if not is_admin:
-                proposer = self.player_seat(table, user_id)
-                if proposer == seat:
-                    raise Refusal("To hand over your own seat, ask another player or a member with Manage Server "
-                                  "to propose it; you can then agree.")
-                vote = new_vote(game)
-                ask = await self._active(game, seat)
-                pending = dict(game.pending, last_vote=vote,
-                               replace={"id": vote, "seat": seat, "user": new_user, "name": new_name, "by": proposer,
-                                        "yes": [proposer], "ask": ask})
-                await self.store.update_game(game_id, self.clock.now(), pending=pending)
-                table = await self.load(game_id)
-                done = await self._maybe_replace(table)
-                if not done:
-                    await self._tell(Change("vote", table, note="replace"))
-                return await self.load(game_id), done
-            await self._do_replace(table, seat, new_user, new_name)
-            return await self.load(game_id), True
+            if is_admin:
+                return await self._do_replace(table, seat, new_user, new_name), True
+            proposer = self.player_seat(table, user_id)
+            if proposer == seat:
+                raise Refusal("To hand over your own seat, ask another player or a member with Manage Server "
+                              "to propose it; you can then agree.")
+            vote = new_vote(game)
+            req = {"id": vote, "seat": seat, "user": new_user, "name": new_name, "by": proposer,
+                   "yes": [proposer], "ask": await self._active(game, seat)}
+            return await self._replace_vote(table, dict(game.pending, last_vote=vote, replace=req))
+
+    async def _replace_vote(self, table: Table, pending: dict[str, Any]) -> tuple[Table, bool]:
+        """Store a proposal's votes; carry it out when it passes, else post where the vote stands."""
+        req = pending["replace"]
+        if replacement_passes(table.game, req):
+            return await self._do_replace(table, req["seat"], req["user"], req["name"]), True
+        return await self._notify(table, "vote", {"vote": req["id"], "about": "replace"}, pending=pending), False
 
     async def _active(self, game: GameRow, seat: int) -> bool:
         """Whether the seat's player moved within the table's reminder time (a day when it has none)."""
@@ -541,34 +589,20 @@ class TableService:
             pending = dict(table.game.pending)
             if not yes:
                 pending.pop("replace")
-                await self.store.update_game(game_id, self.clock.now(), pending=pending)
-                table = await self.load(game_id)
-                await self._tell(Change("vote", table, note="replace refused"))
-                return table, False
-            pending["replace"] = dict(req, yes=sorted(set(req["yes"]) | {voter}))
-            await self.store.update_game(game_id, self.clock.now(), pending=pending)
-            table = await self.load(game_id)
-            done = await self._maybe_replace(table)
-            if not done:
-                await self._tell(Change("vote", table, note="replace"))
-            return await self.load(game_id), done
+                return await self._notify(table, "refused", {"about": "replacement"}, pending=pending), False
+            return await self._replace_vote(table, dict(pending, replace=dict(req, yes=sorted({*req["yes"], voter}))))
 
-    async def _maybe_replace(self, table: Table) -> bool:
-        req = table.game.pending["replace"]
-        if not replacement_passes(table.game, req):
-            return False
-        await self._do_replace(table, req["seat"], req["user"], req["name"])
-        return True
-
-    async def _do_replace(self, table: Table, seat: int, user_id: int, name: str) -> None:
+    async def _do_replace(self, table: Table, seat: int, user_id: int, name: str) -> Table:
         game = table.game
-        await self.store.replace_seat(game.id, seat, user_id, name)
         pending = {k: v for k, v in game.pending.items() if k != "replace"}
-        await self.store.update_game(game.id, self.clock.now(), pending=pending)
-        c = Commit(first_seq=table.seq + 1, entries=[], outbox=[("dm", user_id, {"game_id": game.id, "seat": seat})])
+        c = Commit(first_seq=table.seq + 1, entries=[], game_fields={"pending": pending},
+                   seat_user=(seat, user_id, name),
+                   outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "replaced", "name": name}),
+                           ("dm", user_id, {"game_id": game.id, "seat": seat})])
         await self.store.commit(game.id, c, self.clock.now())
         table = await self.load(game.id)
         await self._tell(Change("replaced", table, note=name))
+        return table
 
     # --- reading -----------------------------------------------------------------------------
     async def export(self, game_id: int) -> dict[str, Any]:

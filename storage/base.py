@@ -75,6 +75,10 @@ class Commit:
     #: The undo count the entries were computed against: with entries, the commit also
     #: refuses (SeqConflict) if the log no longer ends at first_seq - 1 or an undo happened.
     undos: int | None = None
+    #: Seats given at the start: the user ids in seat order (seat 0 first).
+    seat_order: list[int] | None = None
+    #: A seat handed to another user: (seat, user id, name).
+    seat_user: tuple[int, int, str] | None = None
 
 
 @dataclass
@@ -117,10 +121,6 @@ class Store(abc.ABC):
     async def add_seat(self, game_id: int, user_id: int, name: str) -> None: ...
     @abc.abstractmethod
     async def remove_seat(self, game_id: int, user_id: int) -> None: ...
-    @abc.abstractmethod
-    async def assign_seats(self, game_id: int, user_ids_in_seat_order: list[int]) -> None: ...
-    @abc.abstractmethod
-    async def replace_seat(self, game_id: int, seat: int, user_id: int, name: str) -> None: ...
 
     # the action log
     @abc.abstractmethod
@@ -133,11 +133,13 @@ class Store(abc.ABC):
     async def last_move_at(self, game_id: int, seat: int) -> float | None:
         """When the seat last moved at the table, if ever."""
     @abc.abstractmethod
-    async def undo_last(self, game_id: int, seq: int, now: float, undos: int) -> None:
-        """Remove the action at seq and snapshots at or after it; raise SeqConflict unless
-        seq is still the last action and the game has had exactly ``undos`` undos."""
+    async def undo_last(self, game_id: int, seq: int, now: float, undos: int, then: Commit | None = None) -> None:
+        """Remove the action at seq and snapshots at or after it, and store ``then`` (with no entries: the
+        outbox rows, timers and fields that go with the undo) in the same transaction; raise SeqConflict
+        unless seq is still the last action and the game has had exactly ``undos`` undos."""
     @abc.abstractmethod
-    async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None: ...
+    async def latest_snapshot(self, game_id: int, at_most: int | None = None) -> tuple[int, dict[str, Any]] | None:
+        """The newest snapshot (of the state after its seq), or the newest at or before ``at_most``."""
 
     # timers
     @abc.abstractmethod

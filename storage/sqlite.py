@@ -13,6 +13,7 @@ import aiosqlite
 from storage.base import ActionRow, Commit, GameRow, OutboxRow, SeatRow, SeqConflict, Store, TimerRow
 
 BUSY_TIMEOUT_MS = 5000
+MAX_SEQ = 2**63 - 1
 _GAME_COLUMNS = ("id, guild_id, channel_id, engine, data_version, options, status, creator_id, max_players, "
                  "random_seats, reminder_hours, autopass_hours, message_id, last_ping_key, pending, "
                  "created_at, updated_at, undos")
@@ -174,16 +175,15 @@ class SqliteStore(Store):
     async def remove_seat(self, game_id: int, user_id: int) -> None:
         await self._tx([("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))])
 
-    async def assign_seats(self, game_id: int, user_ids_in_seat_order: list[int]) -> None:
-        await self._tx([("UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (i, game_id, u))
-                        for i, u in enumerate(user_ids_in_seat_order)])
-
-    async def replace_seat(self, game_id: int, seat: int, user_id: int, name: str) -> None:
-        await self._tx([("UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-                         (user_id, name, game_id, seat))])
-
     # --- the action log -------------------------------------------------------
     async def commit(self, game_id: int, c: Commit, now: float) -> None:
+        log_at = (game_id, c.first_seq - 1, c.undos) if c.entries and c.undos is not None else None
+        try:
+            await self._tx(self._commit_stmts(game_id, c, now), log_at)
+        except sqlite3.IntegrityError as e:
+            raise SeqConflict(f"game {game_id} already has an action at {c.first_seq}") from e
+
+    def _commit_stmts(self, game_id: int, c: Commit, now: float) -> list[tuple[str, tuple]]:
         stmts = [("INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                   (game_id, c.first_seq + i, seat, json.dumps(action), now))
                  for i, (seat, action) in enumerate(c.entries)]
@@ -195,12 +195,14 @@ class SqliteStore(Store):
         stmts += [("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, k)) for k in c.clear_timers]
         stmts += [("INSERT OR REPLACE INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
                    (game_id, k, due, json.dumps(p))) for k, due, p in c.timers]
+        stmts += [("UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (i, game_id, u))
+                  for i, u in enumerate(c.seat_order or [])]
+        if c.seat_user is not None:
+            seat, user_id, name = c.seat_user
+            stmts.append(("UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
+                          (user_id, name, game_id, seat)))
         stmts.append(self._update_stmt(game_id, now, c.game_fields))
-        log_at = (game_id, c.first_seq - 1, c.undos) if c.entries and c.undos is not None else None
-        try:
-            await self._tx(stmts, log_at)
-        except sqlite3.IntegrityError as e:
-            raise SeqConflict(f"game {game_id} already has an action at {c.first_seq}") from e
+        return stmts
 
     async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
         rows = await self._rows("SELECT seq, seat, action, at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
@@ -211,18 +213,21 @@ class SqliteStore(Store):
         rows = await self._rows("SELECT MAX(at) FROM actions WHERE game_id = ? AND seat = ?", (game_id, seat))
         return rows[0][0]
 
-    async def undo_last(self, game_id: int, seq: int, now: float, undos: int) -> None:
+    async def undo_last(self, game_id: int, seq: int, now: float, undos: int, then: Commit | None = None) -> None:
+        if then is not None and then.entries:
+            raise ValueError("an undo stores no new actions")
         await self._tx([
             ("INSERT INTO undone_actions SELECT game_id, seq, seat, action, at, ? FROM actions "
              "WHERE game_id = ? AND seq = ?", (now, game_id, seq)),
             ("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)),
             ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
             ("UPDATE games SET undos = undos + 1 WHERE id = ?", (game_id,)),
+            *(self._commit_stmts(game_id, then, now) if then is not None else []),
         ], log_at=(game_id, seq, undos))
 
-    async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                                (game_id,))
+    async def latest_snapshot(self, game_id: int, at_most: int | None = None) -> tuple[int, dict[str, Any]] | None:
+        rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? "
+                                "ORDER BY seq DESC LIMIT 1", (game_id, MAX_SEQ if at_most is None else at_most))
         return (rows[0][0], json.loads(rows[0][1])) if rows else None
 
     # --- timers ---------------------------------------------------------------

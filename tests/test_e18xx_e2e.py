@@ -35,7 +35,8 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
         assert len(seats) == 1, seats
         return next(iter(seats))
 
-    def posts_since(n: int):
+    async def posts_since(n: int):
+        await env.settle()  # moves played through the service: the outbox posts their narration
         return [m for m in ch.history()[n:] if (m.content or "").startswith(f"Table {gid}: ")]
 
     assert "**Private auction**" in table_message(ch, gid).embeds[0].description
@@ -65,6 +66,7 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     assert (await state())["round"]["kind"] == "stock"
 
     # a stale panel: only its clicker hears why, and nothing changes
+    await env.settle()  # the narration of the moves played through the service is out
     posts = len(ch.history())
     member, old, menu_id = stale
     r = await member.select(old, [buy_tr], custom_id=menu_id)
@@ -91,7 +93,7 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     while (await state())["round"]["kind"] == "stock":
         seat = await turn()
         await table.act(seat, {"type": "pass"})
-    news = posts_since(posts)
+    news = await posts_since(posts)
     assert any(a.filename.endswith(".png") for m in news for a in m.attachments), "the market after the round"
     assert "**Operating round 1.1 of 1**" in table_message(ch, gid).embeds[0].description
 
@@ -116,7 +118,7 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     r = await pres.slash(ch, "18xx lay", hex=coord, tile=tile, rotation=rotation)
     assert r.ephemeral and r.response.content.startswith(f"You played **Lay tile {tile} on "), r.response.content
     assert "as president of AR." in r.response.content.split("\n")[0]
-    news = posts_since(posts)
+    news = await posts_since(posts)
     assert any(f"AR lays tile {tile} on" in m.content for m in news)
     assert any(a.filename == f"table-{gid}.png" for m in news for a in m.attachments), "the map after a lay"
     assert (await state())["board"]["laid"][coord] == [tile, rotation]

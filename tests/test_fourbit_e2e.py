@@ -97,6 +97,7 @@ async def test_reveals_are_posted_with_a_board_picture_and_never_before_everyone
     while (t := await svc.load(gid)).state["phase"] == "draft":
         seat = min(t.engine.awaiting(t.state).seats)
         await svc.act(gid, t.game.user_at(seat).user_id, {"type": "pick", "card": t.state["draft"]["hands"][seat][0]})
+    await env.settle()  # the outbox delivers what those moves queued (narration, the stack panels by DM)
     t = await svc.load(gid)
     first, second = (next(m for m in (ann, ben) if m.id == t.game.user_at(s).user_id) for s in (0, 1))
     await build_stack(first, 5, 0)

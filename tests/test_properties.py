@@ -132,7 +132,7 @@ async def commit_in_batches(path: Path, n: int, options: dict, log, states, snap
                                       random_seats=False, reminder_hours=0, autopass_hours=0, now=0.0)
         for uid, name in PLAYERS[:n]:
             await store.add_seat(gid, uid, name)
-        await store.assign_seats(gid, [uid for uid, _ in PLAYERS[:n]])
+        await store.commit(gid, Commit(first_seq=1, entries=[], seat_order=[uid for uid, _ in PLAYERS[:n]]), now=0.0)
         setup = E.setup(options, n)
         done = 0
         while done < len(log):

@@ -278,10 +278,10 @@ async def test_an_undo_is_not_reported_done_when_another_process_moved_first(two
     a_checked, b_done = asyncio.Event(), asyncio.Event()
     real_undo_last = a.store.undo_last
 
-    async def undo_last_after_b(game_id, seq, now, undos):
+    async def undo_last_after_b(game_id, seq, now, undos, then=None):
         a_checked.set()
         await b_done.wait()
-        return await real_undo_last(game_id, seq, now, undos)
+        return await real_undo_last(game_id, seq, now, undos, then)
 
     a.store.undo_last = undo_last_after_b
 

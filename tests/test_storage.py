@@ -33,7 +33,7 @@ async def new_game(store, now: float = 100.0) -> int:
                                   autopass_hours=0, now=now)
     for uid, name in ((11, "ann"), (12, "ben")):
         await store.add_seat(gid, uid, name)
-    await store.assign_seats(gid, [11, 12])
+    await store.commit(gid, Commit(first_seq=1, entries=[], seat_order=[11, 12]), now=now)
     return gid
 
 

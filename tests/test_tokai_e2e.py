@@ -155,6 +155,7 @@ async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatc
         await table.act(seat, engine.auto_action(t.state, seat))
     t = await env.bot.tables.load(gid)
     assert t.game.status == "over"
+    await env.settle()  # the outbox posts the narration those moves queued
     final = table_message(ch, gid).embeds[0].description
     assert "**Final assets:** 1. " in final
     last = [m for m in ch.history() if (m.content or "").startswith(f"Table {gid}: ")][-1]
