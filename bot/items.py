@@ -9,7 +9,8 @@ spinning. Before the callback, ``interaction_check`` refuses a table that does n
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import discord
 
@@ -18,6 +19,7 @@ from bot.place import Place
 from bot.tables import MAX_ID
 
 UNREADABLE = "That button or menu is not one I can read; open the table's panel again."
+OTHER_GAME = "That button or menu belongs to another game than this table's."
 NOT_OFFERED = "That choice is not one this menu offers; open the table's panel again."
 DIGITS = re.compile(r"[0-9]{1,19}")
 READ_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
@@ -72,6 +74,8 @@ class TableItem:
     """Mixin for a DynamicItem bound to one table (``gid``); placed before DynamicItem in the bases."""
 
     gid: int
+    #: which engines' tables the item is for (a game's own panel); the shared items serve every game
+    serves: ClassVar[Callable[[str], bool]] = staticmethod(lambda engine: True)
 
     @classmethod
     def read(cls, match: re.Match, item: Any):
@@ -87,7 +91,9 @@ class TableItem:
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         store = interaction.client.tables.store
         try:
-            Place.of(interaction).check(await store.game(self.gid), self.gid)
+            game = Place.of(interaction).check(await store.game(self.gid), self.gid)
+            if not self.serves(game.engine):
+                raise Refusal(OTHER_GAME)
         except Refusal as exc:
             await say(interaction, str(exc))
             return False

@@ -216,6 +216,8 @@ class _Plays:
     """A choice on the deal panel plays its move. No step token: the panel stays usable while others play
     around it, as long as the move is still one of the player's legal moves."""
 
+    serves = staticmethod("boss".__eq__)
+
     async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
         table, seat = await self.load(interaction)
         move = legal_move(table, seat, code)
@@ -234,6 +236,8 @@ class MoveMenu(_Plays, PanelMenu, prefix="bxs"):
 
 
 class OfferFamily(TableItem, discord.ui.DynamicItem[discord.ui.Select], template=r"bof:(?P<gid>\d+)"):
+    serves = staticmethod("boss".__eq__)
+
     def __init__(self, game_id: int, options: list[tuple[str, str]] | None = None):
         opts = [discord.SelectOption(label=label, value=fam) for label, fam in options or [("-", "red")]]
         super().__init__(discord.ui.Select(custom_id=f"bof:{game_id}", options=opts,

@@ -764,6 +764,7 @@ class _Step:
     """The 18xx panel's items carry the step token (a panel is good only for the state it was made in) and cut
     their text with "…"; a choice plays its move: JSON, or ``#<index>`` into engine.legal of that state."""
 
+    serves = staticmethod(is_18xx)
     token, step, fit = TOKEN, staticmethod(step_token), staticmethod(_cut)
 
     async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:

@@ -207,16 +207,25 @@ async def _builder_table(interaction: discord.Interaction, gid: int) -> tuple[An
 
 async def _redraw(interaction: discord.Interaction, gid: int, seq: int, n: Callable[[], int | None],
                   perm: Callable[[], int | None]) -> None:
-    """Redraw the stack builder with one more choice made (``n`` and ``perm`` read the choice when called)."""
-    await interaction.response.defer()
+    """Redraw the stack builder with one more choice made (``n`` and ``perm`` read the choice when called). The
+    panel is edited in place where only its owner sees it (a DM, an ephemeral reply); anywhere else it is
+    answered anew to the presser alone, so a hand is never drawn into a message others can read."""
+    private = interaction.guild_id is None or (interaction.message is not None and interaction.message.flags.ephemeral)
+    if private:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         _, table, seat = await _builder_table(interaction, gid)
         n, perm = n(), perm()
     except Exception as exc:  # the panel's owner alone hears why
         await interaction.followup.send(player_sentence(exc)[0], ephemeral=True)
         return
-    await interaction.edit_original_response(content=stack_text(table, seat, n, perm),
-                                             view=stack_view(table, seat, seq, n, perm))
+    panel = {"content": stack_text(table, seat, n, perm), "view": stack_view(table, seat, seq, n, perm)}
+    if private:
+        await interaction.edit_original_response(**panel)
+    else:
+        await interaction.followup.send(ephemeral=True, **panel)
 
 
 def _opt(x: str, hi: int) -> int | None:
@@ -228,6 +237,8 @@ LAST_N, LAST_PERM = 15, len(PERMS) - 1
 
 class StackLocation(TableItem, discord.ui.DynamicItem[discord.ui.Select],
                     template=r"fbl:(?P<gid>\d+):(?P<seq>\d+):(?P<p>\d+|x)"):
+    serves = staticmethod("fourbit".__eq__)
+
     def __init__(self, gid: int, seq: int, perm: int | None, options: list[discord.SelectOption] | None = None):
         super().__init__(discord.ui.Select(custom_id=f"fbl:{gid}:{seq}:{'x' if perm is None else perm}",
                                            placeholder="1. Location", options=options or [
@@ -244,6 +255,8 @@ class StackLocation(TableItem, discord.ui.DynamicItem[discord.ui.Select],
 
 class StackOrder(TableItem, discord.ui.DynamicItem[discord.ui.Select],
                  template=r"fbo:(?P<gid>\d+):(?P<seq>\d+):(?P<n>\d+|x)"):
+    serves = staticmethod("fourbit".__eq__)
+
     def __init__(self, gid: int, seq: int, n: int | None, options: list[discord.SelectOption] | None = None):
         super().__init__(discord.ui.Select(custom_id=f"fbo:{gid}:{seq}:{'x' if n is None else n}",
                                            placeholder="2. Order of your cards (top first)", options=options or [
@@ -260,6 +273,8 @@ class StackOrder(TableItem, discord.ui.DynamicItem[discord.ui.Select],
 
 class StackConfirm(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                    template=r"fbk:(?P<gid>\d+):(?P<seq>\d+):(?P<n>\d+|x):(?P<p>\d+|x)"):
+    serves = staticmethod("fourbit".__eq__)
+
     def __init__(self, gid: int, seq: int, n: int | None, perm: int | None):
         ready = n is not None and perm is not None
         super().__init__(discord.ui.Button(label="3. Confirm stack", style=discord.ButtonStyle.success,

@@ -411,6 +411,7 @@ async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any
 class _Step:
     """Tokai's panel items carry the step token; a choice plays its move."""
 
+    serves = staticmethod("tokai".__eq__)
     token, step = TOKEN, staticmethod(step_token)
 
     async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:

@@ -172,3 +172,64 @@ async def test_an_unexpected_error_gives_an_id_and_logs_the_traceback(world, cap
     incident = r.response.content.split("`")[1]
     record = next(rec for rec in caplog.records if incident in rec.getMessage())
     assert record.exc_info and record.exc_info[0] is ZeroDivisionError
+
+
+async def test_a_vote_counts_only_for_the_proposal_it_was_cast_on(world):
+    env, g, ch, (ann, ben, cat), mod = world
+    gid = await start_table(ch, ann, [ben, cat], players=3)
+    dan = g.add_member(env.create_user("dan"))
+    t = await env.bot.tables.load(gid)
+    cat_seat = t.game.seat_of(cat.id)
+    await ann.slash(ch, "game replace", seat=cat_seat + 1, player=dan)
+    first = ch.last_message
+    r = await ben.click(first, label="Refuse")
+    assert r.response.content == "You refused."
+    assert ch.last_message.content == f"Table {gid}: the replacement was refused."
+    await ann.slash(ch, "game replace", seat=cat_seat + 1, player=dan)  # the same proposal again
+    r = await ben.click(first, label="Agree")  # an Agree pressed on the refused one
+    assert r.response.content == "That replacement proposal is no longer open."
+    assert (await env.bot.tables.load(gid)).game.user_at(cat_seat).user_id == cat.id
+    r = await ann.click(first, label="Agree")
+    assert r.response.content == "That replacement proposal is no longer open."
+    r = await ben.click(ch.last_message, label="Agree")  # on the open one it counts
+    assert (await env.bot.tables.load(gid)).game.user_at(cat_seat).user_id == dan.id
+
+
+async def test_at_two_players_the_player_replaced_must_agree(world):
+    env, g, ch, (ann, ben, cat), mod = world
+    gid = await start_table(ch, ann, [ben], players=2)
+    t = await env.bot.tables.load(gid)
+    ben_seat = t.game.seat_of(ben.id)
+    await env.bot.tables.act(gid, t.game.user_at(t.state["turn"]).user_id, {"type": "bet", "amount": 0})
+    r = await ann.slash(ch, "game replace", seat=ben_seat + 1, player=cat)
+    assert r.response.content == "Your proposal is posted for a vote."
+    vote = ch.last_message
+    assert "and ben's agreement" in vote.content
+    r = await ann.click(vote, label="Agree")  # the proposer alone is never enough
+    assert r.response.content == "Your vote is counted."
+    assert (await env.bot.tables.load(gid)).game.user_at(ben_seat).user_id == ben.id
+    r = await ben.click(ch.last_message, label="Agree")
+    assert (await env.bot.tables.load(gid)).game.user_at(ben_seat).user_id == cat.id
+    r = await cat.slash(ch, "game replace", seat=t.game.seat_of(ann.id) + 1, player=ben)
+    vote = ch.last_message
+    r = await ann.click(vote, label="Refuse")  # the player replaced may refuse
+    assert r.response.content == "You refused."
+    assert (await env.bot.tables.load(gid)).game.user_at(t.game.seat_of(ann.id)).user_id == ann.id
+
+
+async def test_the_player_replaced_is_asked_when_active_and_nobody_proposes_their_own_seat(world):
+    env, g, ch, (ann, ben, cat), mod = world
+    gid = await start_table(ch, ann, [ben, cat], players=3)
+    dan = g.add_member(env.create_user("dan"))
+    svc = env.bot.tables
+    t = await svc.load(gid)
+    mover = t.game.user_at(t.state["turn"])
+    await svc.act(gid, mover.user_id, {"type": "bet", "amount": 0})
+    proposer = next(m for m in (ann, ben, cat) if m.id != mover.user_id)
+    r = await proposer.slash(ch, "game replace", seat=t.state["turn"] + 1, player=dan)
+    assert f"<@{mover.user_id}>, you may agree or refuse." in ch.last_message.content, "they moved just now"
+    idle = next(m for m in (ann, ben, cat) if m.id not in (mover.user_id, proposer.id))
+    r = await proposer.slash(ch, "game replace", seat=t.game.seat_of(idle.id) + 1, player=dan)
+    assert f"<@{idle.id}>" not in ch.last_message.content, "a player who has not moved is not pinged"
+    r = await proposer.slash(ch, "game replace", seat=t.game.seat_of(proposer.id) + 1, player=dan)
+    assert r.response.content.startswith("To hand over your own seat, ask another player")
