@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.outbox import Outbox
 from bot.present import presenter_for
 from bot.table_ui import hand_view, notice_text, table_message, vote_message
 from bot.tables import Change, Table
@@ -22,9 +23,6 @@ log = logging.getLogger("bot.delivery")
 #: The table message counts as scrolled away when this many newer messages sit below it.
 SCROLL_LIMIT = 8
 OUTBOX_EVENT = "outbox_ready"
-#: poke() wakes the outbox at once; this slow poll only catches rows another process queued.
-SAFETY_POLL = 3600.0
-RETRY_AFTER = 30.0
 #: Discord error code for "Cannot send messages to this user".
 DM_CLOSED = 50007
 
@@ -38,7 +36,7 @@ def channel_link(game) -> str:
 class Delivery:
     def __init__(self, bot: BoardBot):
         self.bot = bot
-        self._dirty = True  # set when a commit may have queued something
+        self.outbox: Outbox | None = None  # made when the loop starts
         self._stopping = False
         self._last_send: float | None = None
 
@@ -91,22 +89,11 @@ class Delivery:
 
     # --- the outbox ------------------------------------------------------------------
     async def run_outbox(self) -> None:
-        """Send pending DMs and pings in order, no faster than one per dm_interval, until closed."""
-        while not self._stopping:
-            self._dirty = False
-            try:
-                rows = await self.bot.tables.store.pending()
-                for row in rows:
-                    if self._stopping:
-                        return
-                    await self._deliver(row)
-            except Exception:  # a failing pass must not stop the outbox for good
-                log.exception("outbox pass failed; retrying shortly")
-                rows = []
-                await self._rest(RETRY_AFTER)
-                continue
-            if not rows and not self._dirty:
-                await self._rest(SAFETY_POLL)
+        """Send pending DMs, notices and narration in order, no faster than one per dm_interval, until closed."""
+        self.outbox = Outbox(self.bot.tables.store, self._deliver, self._rest)
+        if self._stopping:
+            self.outbox.stop()
+        await self.outbox.run()
 
     async def _rest(self, seconds: float) -> None:
         """Wait for poke() or the timeout. Client.wait_for parks cleanly, also under SimCord."""
@@ -127,11 +114,14 @@ class Delivery:
         self._last_send = self.bot.clock.now()
 
     def poke(self) -> None:
-        self._dirty = True
+        if self.outbox is not None:
+            self.outbox.poke()
         self.bot.dispatch(OUTBOX_EVENT)
 
     def stop(self) -> None:
         self._stopping = True
+        if self.outbox is not None:
+            self.outbox.stop()
         self.bot.dispatch(OUTBOX_EVENT)
 
     async def _deliver(self, row: OutboxRow) -> None:
