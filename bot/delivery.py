@@ -191,13 +191,12 @@ class Delivery:
             return  # the moves it told of were undone before it went out
         lines = presenter_for(change.table.engine.name).announce(change)
         for part, (text, picture) in enumerate(lines):
-            await self._post(row, part, text, picture=picture, game_id=p["game_id"])
+            await self._post(row, part, text, picture=picture)
         if lines:
             await self.show_table(await self.bot.tables.load(p["game_id"]), only_if_scrolled=True)
 
     async def _post(self, row: OutboxRow, part: int, content: str, users: list[int] | None = None,
-                    view: discord.ui.View | None = None, picture: bytes | None = None,
-                    game_id: int | None = None) -> None:
+                    view: discord.ui.View | None = None, picture: bytes | None = None) -> None:
         """One channel message of an outbox row; its nonce makes a resend after a crash a no-op on Discord."""
         ch = await self._channel(row.target_id)
         if ch is None:
@@ -205,7 +204,7 @@ class Delivery:
         allowed = discord.AllowedMentions(users=[discord.Object(u) for u in users or []], roles=False, everyone=False)
         kwargs: dict = {"view": view} if view is not None else {}
         if picture is not None:
-            kwargs["file"] = discord.File(io.BytesIO(picture), filename=f"table-{game_id or row.game_id}.png")
+            kwargs["file"] = discord.File(io.BytesIO(picture), filename=f"table-{row.game_id}.png")
         await self._pace()
         await ch.send(content[:2000], allowed_mentions=allowed, nonce=f"ob{row.id}.{part}", **kwargs)
 

@@ -92,6 +92,20 @@ def hand_reply(table: Table, seat: int) -> dict[str, Any]:
     return reply
 
 
+#: Channel notices queued in the outbox, by kind: {id}, {title}, {users} and the payload's own fields.
+NOTICES = {
+    "reminder": "Reminder: table {id} · {title} is waiting for {users}.",
+    "window": "Table {id}: the time to choose is over; whoever had not chosen gets the default.",
+    "over": "Table {id} · {title} is over. Final scores are on the table message.",
+    "refused": "Table {id}: the {about} was refused.",
+    "undone": "Table {id}: the last move was undone.",
+    "replaced": "Table {id}: {name} takes over a seat.",
+    "abandoned": "Table {id} was abandoned.",
+    "dms_closed": "{users}, your DMs are closed, so I can't send you your hand. Use the **My hand & moves** button "
+                  "on the table message to see it; `/game dms` turns DMs back on once you have opened them.",
+}
+
+
 def notice_text(table: Table, payload: dict[str, Any]) -> str | None:
     """Text of a channel notice queued in the outbox."""
     game, engine = table.game, table.engine
@@ -101,27 +115,12 @@ def notice_text(table: Table, payload: dict[str, Any]) -> str | None:
         if game.status != "active":
             return None
         return f"Table {game.id} · {engine.title}: {users}, your move ({engine.awaiting(table.state).prompt})."
-    if kind == "reminder":
-        return f"Reminder: table {game.id} · {engine.title} is waiting for {users}."
     if kind == "autopass":
         if payload.get("secret"):
             return f"Table {game.id}: time ran out, so a choice was made for {users}."
         return f"Table {game.id}: time ran out; played for {users}: {', '.join(payload['labels'])}."
-    if kind == "window":
-        return f"Table {game.id}: the time to choose is over; whoever had not chosen gets the default."
-    if kind == "over":
-        return f"Table {game.id} · {engine.title} is over. Final scores are on the table message."
-    if kind == "refused":
-        return f"Table {game.id}: the {payload['about']} was refused."
-    if kind == "undone":
-        return f"Table {game.id}: the last move was undone."
-    if kind == "replaced":
-        return f"Table {game.id}: {payload['name']} takes over a seat."
-    if kind == "abandoned":
-        return f"Table {game.id} was abandoned."
-    if kind == "dms_closed":
-        return (f"{users}, your DMs are closed, so I can't send you your hand. Use the **My hand & moves** button "
-                "on the table message to see it; `/game dms` turns DMs back on once you have opened them.")
+    if kind in NOTICES:
+        return NOTICES[kind].format(**{**payload, "id": game.id, "title": engine.title, "users": users})
     return None
 
 

@@ -25,6 +25,7 @@ from engines.log import replay
 from storage.base import Commit, GameRow, SeqConflict, Store, TimerRow
 
 HOUR = 3600.0
+YEAR_HOURS = 24 * 365
 #: Ids are SQLite integers: anything else names no table (an id from Discord is untrusted).
 MAX_ID = 2**63 - 1
 log = logging.getLogger("bot.tables")
@@ -109,11 +110,6 @@ class TableService:
         if game is None:
             raise Refusal(f"There is no table {game_id}.")
         return await self._load(game)
-
-    async def here(self, place: Place, game_id: int) -> Table:
-        """The table, if it answers at this place (its server and channel, or a DM to one of its players)."""
-        game = await self.store.game(game_id) if is_id(game_id) else None
-        return await self._load(place.check(game, game_id))
 
     async def _load(self, game: GameRow) -> Table:
         game_id = game.id
@@ -204,8 +200,8 @@ class TableService:
         max_players = max_players or engine.max_players
         if not engine.min_players <= max_players <= engine.max_players:
             raise Refusal(f"{engine.title} takes {engine.min_players} to {engine.max_players} players.")
-        if reminder_hours < 0 or autopass_hours < 0:
-            raise Refusal("Reminder and auto-pass hours cannot be negative.")
+        if not (0 <= reminder_hours <= YEAR_HOURS and 0 <= autopass_hours <= YEAR_HOURS):
+            raise Refusal("Reminder and auto-pass hours go from 0 to a year (8760 hours).")
         if autopass_hours and type(engine).auto_action is Engine.auto_action:
             raise Refusal(f"{engine.title} has no auto-pass.")
         gid = await self.store.create_game(
@@ -472,7 +468,7 @@ class TableService:
         return table, need
 
     async def _notify(self, table: Table, kind: str, notice: dict[str, Any], change: str = "vote",
-                      note: str = "", **fields: Any) -> Table:
+                      **fields: Any) -> Table:
         """Store table fields and a channel notice (rendered when the outbox sends it) in one transaction,
         then tell the listeners. Under the game's lock."""
         game = table.game
@@ -482,7 +478,7 @@ class TableService:
             c.clear_timers += ["reminder", "autopass", "window"]
         await self.store.commit(game.id, c, self.clock.now())
         table = await self.load(game.id)
-        await self._tell(Change(change, table, note=note))
+        await self._tell(Change(change, table))
         return table
 
     async def vote_undo(self, game_id: int, user_id: int, vote: int, yes: bool) -> Table:
@@ -570,7 +566,7 @@ class TableService:
         """Store a proposal's votes; carry it out when it passes, else post where the vote stands."""
         req = pending["replace"]
         if replacement_passes(table.game, req):
-            return await self._do_replace(table, req["seat"], req["user"], req["name"]), True
+            return await self._do_replace(table, req["seat"], req["user"], req["name"], pending), True
         return await self._notify(table, "vote", {"vote": req["id"], "about": "replace"}, pending=pending), False
 
     async def _active(self, game: GameRow, seat: int) -> bool:
@@ -592,9 +588,10 @@ class TableService:
                 return await self._notify(table, "refused", {"about": "replacement"}, pending=pending), False
             return await self._replace_vote(table, dict(pending, replace=dict(req, yes=sorted({*req["yes"], voter}))))
 
-    async def _do_replace(self, table: Table, seat: int, user_id: int, name: str) -> Table:
+    async def _do_replace(self, table: Table, seat: int, user_id: int, name: str,
+                          pending: dict[str, Any] | None = None) -> Table:
         game = table.game
-        pending = {k: v for k, v in game.pending.items() if k != "replace"}
+        pending = {k: v for k, v in (game.pending if pending is None else pending).items() if k != "replace"}
         c = Commit(first_seq=table.seq + 1, entries=[], game_fields={"pending": pending},
                    seat_user=(seat, user_id, name),
                    outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "replaced", "name": name}),

@@ -233,3 +233,11 @@ async def test_the_player_replaced_is_asked_when_active_and_nobody_proposes_thei
     assert f"<@{idle.id}>" not in ch.last_message.content, "a player who has not moved is not pinged"
     r = await proposer.slash(ch, "game replace", seat=t.game.seat_of(proposer.id) + 1, player=dan)
     assert r.response.content.startswith("To hand over your own seat, ask another player")
+
+
+async def test_hours_beyond_a_year_or_below_zero_are_refused(world):
+    env, g, ch, (ann, ben, cat), mod = world
+    for hours in ({"reminder_hours": 1e12}, {"autopass_hours": -1.0}):
+        r = await ann.slash(ch, "game create", game="dicehand", **hours)
+        assert r.response.content == "Reminder and auto-pass hours go from 0 to a year (8760 hours)."
+    assert await env.bot.tables.store.games(channel_id=ch.id) == []

@@ -79,7 +79,7 @@ class Worker:
         return self.lines
 
 
-def crash_run(tmp: Path, kills: int, burst: int, seed: int) -> dict:
+def crash_run(tmp: Path, kills: int, burst: int, seed: int, pause: tuple[float, float] = (0.01, 0.4)) -> dict:
     db, sink = tmp / "games.sqlite3", tmp / "sink.jsonl"
     rnd = random.Random(seed)
     acked: list[dict] = []
@@ -88,13 +88,13 @@ def crash_run(tmp: Path, kills: int, burst: int, seed: int) -> dict:
     for k in range(kills + 1):
         w = Worker(db, sink, seed * 1000 + k)
         w.wait_ready()
-        cmds = [{"op": "new", "engine": e, "players": n} for e, n in rnd.sample(GAMES * 2, max(0, 4 - len(live)))]
+        cmds = [{"op": "new", "engine": e, "players": n} for e, n in rnd.sample(GAMES * 2, max(0, 6 - len(live)))]
         cmds += [{"op": "play", "gid": rnd.choice(live)} for _ in range(burst if live else 0)]
         for cmd in cmds:
             next_id += 1
             w.send({"id": next_id, **cmd})
         if k < kills:
-            time.sleep(rnd.uniform(0.01, 0.4))  # part of the burst is stored and acknowledged, then the kill
+            time.sleep(rnd.uniform(*pause))  # part of the burst is stored and acknowledged, then the kill
             lines = w.kill()
         else:
             lines = w.finish()
@@ -164,7 +164,7 @@ def test_kill_9_during_bursts_loses_nothing_and_leaves_no_table_stuck(tmp_path):
 
 @pytest.mark.slow
 def test_kill_9_sixty_times(tmp_path):
-    run = crash_run(tmp_path, kills=60, burst=120, seed=int(os.environ.get("CRASH_SEED", "7")))
+    run = crash_run(tmp_path, kills=60, burst=300, seed=int(os.environ.get("CRASH_SEED", "7")), pause=(0.1, 4.0))
     stats = asyncio.run(check(run))
     print(stats)
     assert stats["acked"] > 2000, stats
