@@ -9,7 +9,7 @@ import discord
 
 from bot.errors import player_sentence
 
-Reply = dict[str, Any] | str | None
+Reply = dict[str, Any] | str | list[dict[str, Any] | str] | None
 
 
 async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Reply]]) -> None:
@@ -23,9 +23,8 @@ async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[
         return
     if reply is None:
         reply = "Done."
-    if isinstance(reply, str):
-        reply = {"content": reply}
-    await interaction.followup.send(ephemeral=True, **reply)
+    for part in reply if isinstance(reply, list) else [reply]:  # a long answer goes out in order, in parts
+        await interaction.followup.send(ephemeral=True, **({"content": part} if isinstance(part, str) else part))
 
 
 def is_admin(interaction: discord.Interaction) -> bool:

@@ -63,6 +63,8 @@ class _PanelItem(TableItem):
 
     prefix: ClassVar[str]
     token: ClassVar[str | None] = None  # the step token's pattern; None: the panel never goes stale
+    #: Panels posted before the game had a token keep parsing (and are then refused with a sentence).
+    token_optional: ClassVar[bool] = False
     step: ClassVar[Callable[[dict[str, Any]], str]]  # a state's step token, when ``token`` is set
     fit: ClassVar[Callable[[str, int], str]] = staticmethod(lambda text, limit: text[:limit])
     gid: int
@@ -71,6 +73,8 @@ class _PanelItem(TableItem):
     @classmethod
     def _template(cls, prefix: str, last: str) -> str:
         tok = f":(?P<tok>{cls.token})" if cls.token else ""
+        if tok and cls.token_optional:
+            tok = f"(?:{tok})?"
         return f"{prefix}:(?P<gid>\\d+){tok}{last}"
 
     def _custom_id(self, last: object) -> str:

@@ -10,11 +10,27 @@ import asyncio
 import contextlib
 import signal
 import sys
+import time
 
 from bot.app import create_bot
 from bot.config import Settings
 
 PLAYERS = ("alice", "bob", "carol", "dave")
+TICK = 1.0  # seconds between two moves of the simulated clock
+
+
+async def keep_time(env, stop: asyncio.Event, tick: float = TICK) -> None:
+    """SimCord's clock moves only when told to, so last calls, reminders and auto-pass would never come due:
+    move it with real time. A tick is skipped while a player's action is being served (SimCord runs one
+    operation at a time); the next tick catches up."""
+    last = time.monotonic()
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), tick)
+        now = time.monotonic()
+        if env._operation_task is None:  # SimCord has no public "is anything running" yet
+            await env.advance_time(now - last)
+            last = now
 
 
 async def _stdin_lines():
@@ -53,6 +69,7 @@ async def serve(settings: Settings) -> None:
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
 
+        clock = asyncio.create_task(keep_time(env, stop))
         target = "table"
         while not stop.is_set():
             if target == "table":
@@ -67,6 +84,7 @@ async def serve(settings: Settings) -> None:
                 print(f"Offline table: {where}\n  open {preview.url}", flush=True)
                 print(f"  players: {', '.join(PLAYERS)} · type 'dm NAME', 'table' or 'quit' here", flush=True)
                 target = await _next_target(stop, preview, target)
+        await clock
         await bot.close()
 
 

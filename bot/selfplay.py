@@ -8,6 +8,7 @@ in its engine (or in ``legal``) and is reported as one.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import engines
@@ -20,18 +21,21 @@ class NeverEnds(Exception):
 
 
 def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any] | None = None,
-             max_actions: int = 100_000) -> dict[str, Any]:
+             max_actions: int = 100_000, hook: Callable[[dict], dict] | None = None) -> dict[str, Any]:
+    """One whole game; ``hook`` may change the state before each move (a balance experiment does)."""
     engine = engines.get(name)
     state = engine.setup(options or {}, players)
     actions = 0
     log: list[dict[str, Any]] = []
     while True:
         state, drawn = run_chance(engine, state, rng)
+        if hook is not None:
+            state = hook(state)
         actions += len(drawn)
         log += [{"seat": CHANCE, "action": a} for a in drawn]
         if engine.is_over(state):
             return {"game": name, "players": players, "scores": engine.scores(state), "actions": actions,
-                    "log": log}
+                    "log": log, "state": state}
         if actions >= max_actions:
             raise NeverEnds(f"{name} did not end after {max_actions} actions")
         seats = sorted(engine.awaiting(state).seats)

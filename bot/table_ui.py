@@ -41,13 +41,14 @@ def table_message(table: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     embed.add_field(name="Players", value=players or "-", inline=False)
     if game.status == "active":
         aw = engine.awaiting(table.state)
-        if aw.seats:
-            lines.append(f"**Waiting for** {seat_mentions(table, aw.seats)}: {aw.prompt or 'a move'}.")
+        if aw.pinged:
+            lines.append(f"**Waiting for** {seat_mentions(table, aw.pinged)}: {aw.prompt or 'a move'}.")
         view.add_item(TableButton("hand", game.id))
     elif game.status == "over":
         scores = engine.scores(table.state)
-        ranked = sorted(range(len(scores)), key=lambda s: -scores[s])
-        lines.append("**Game over.** " + ", ".join(f"{game.user_at(s).name} {scores[s]}" for s in ranked))
+        places = [", ".join(f"{game.user_at(s).name} {scores[s]}" for s in place)
+                  + (" (tied)" if len(place) > 1 else "") for place in engine.ranking(table.state)]
+        lines.append("**Game over.** " + " · ".join(f"{i}. {p}" for i, p in enumerate(places, 1)))
         view = None
     else:
         lines.append("**Abandoned.**")
@@ -85,7 +86,7 @@ def hand_reply(table: Table, seat: int) -> dict[str, Any]:
     view = hand_view(table, seat)
     if view is None and table.game.status == "active":
         aw = table.engine.awaiting(table.state)
-        lines.append(f"Nothing to do right now; waiting for {seat_mentions(table, aw.seats) or 'chance'}.")
+        lines.append(f"Nothing to do right now; waiting for {seat_mentions(table, aw.pinged) or 'chance'}.")
     reply: dict[str, Any] = {"content": "\n".join(lines)[:2000]}
     if view is not None:
         reply["view"] = view
@@ -95,7 +96,7 @@ def hand_reply(table: Table, seat: int) -> dict[str, Any]:
 #: Channel notices queued in the outbox, by kind: {id}, {title}, {users} and the payload's own fields.
 NOTICES = {
     "reminder": "Reminder: table {id} · {title} is waiting for {users}.",
-    "window": "Table {id}: the time to choose is over; whoever had not chosen gets the default.",
+    "window": "Table {id}: time is up ({what}).",
     "over": "Table {id} · {title} is over. Final scores are on the table message.",
     "refused": "Table {id}: the {about} was refused.",
     "undone": "Table {id}: the last move was undone.",
@@ -120,7 +121,8 @@ def notice_text(table: Table, payload: dict[str, Any]) -> str | None:
             return f"Table {game.id}: time ran out, so a choice was made for {users}."
         return f"Table {game.id}: time ran out; played for {users}: {', '.join(payload['labels'])}."
     if kind in NOTICES:
-        return NOTICES[kind].format(**{**payload, "id": game.id, "title": engine.title, "users": users})
+        return NOTICES[kind].format(**{"what": "the choice", **payload, "id": game.id, "title": engine.title,
+                                       "users": users})
     return None
 
 

@@ -22,6 +22,7 @@ from engines.base import CHANCE, Action, ChanceRequest, Engine, State
 from engines.chance import RandomSource, draw
 from engines.log import export as export_log
 from engines.log import replay
+from engines.words import chance_label
 from storage.base import Commit, GameRow, SeqConflict, Store, TimerRow
 
 HOUR = 3600.0
@@ -370,13 +371,13 @@ class TableService:
             c.outbox.append(("channel", game.channel_id, {"game_id": game.id, "kind": "over"}))
             return
         aw = engine.awaiting(state)
-        key = {"seats": sorted(aw.seats), "prompt": aw.prompt}
+        key = {"seats": sorted(aw.pinged), "prompt": aw.prompt}
         last = json.loads(game.last_ping_key) if game.last_ping_key else {"seats": [], "prompt": None}
         # A new turn: the game waits for something else, or a new secret step begins (after a
         # reveal, or after steps that were not secret). Else only newly awaited seats are new.
         new_step = aw.secret and (before is None or revealed or not engine.awaiting(before).secret)
         new_turn = last["prompt"] != aw.prompt or new_step
-        fresh = set(aw.seats) if new_turn else set(aw.seats) - set(last["seats"])
+        fresh = set(aw.pinged) if new_turn else set(aw.pinged) - set(last["seats"])
         if fresh - actors:
             users = [game.user_at(s).user_id for s in sorted(fresh - actors)]
             c.outbox.append(("channel", game.channel_id, {"game_id": game.id, "kind": "ping", "users": users}))
@@ -415,7 +416,7 @@ class TableService:
             aw = engine.awaiting(state)
             now = self.clock.now()
             if timer.kind == "reminder":
-                users = [game.user_at(s).user_id for s in sorted(aw.seats)]
+                users = [game.user_at(s).user_id for s in sorted(aw.pinged)]
                 c = Commit(first_seq=table.seq + 1, entries=[],
                            timers=[("reminder", now + game.reminder_hours * HOUR, {})],
                            outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "reminder",
@@ -434,7 +435,8 @@ class TableService:
                     return
             elif timer.kind == "window" and (a := engine.expire(state)) is not None:
                 await self._commit(table, [(CHANCE, a)], kind="timer", clear=[timer.kind],
-                                   outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "window"})])
+                                   outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "window",
+                                                                         "what": aw.prompt.split(":")[0]})])
                 return
             await self.store.clear_timer(game.id, timer.kind)
 
@@ -450,7 +452,7 @@ class TableService:
                 raise Refusal("There is nothing to undo yet.")
             last = rows[-1]
             if last.seat == CHANCE:
-                raise Refusal(f"The last thing that happened was chance ({table.engine.label(last.action)}), "
+                raise Refusal(f"The last thing that happened was chance ({chance_label(last.action) or 'a draw'}), "
                               "and chance cannot be undone.")
             if last.seat != seat:
                 raise Refusal("You can only undo your own last move, and the last move was someone else's.")
@@ -511,7 +513,7 @@ class TableService:
         pending = {k: v for k, v in game.pending.items() if k != "undo"}
         # the undo, the notice, the DMs and the restored step's ping key: one transaction
         c = Commit(first_seq=seq, entries=[], game_fields={
-            "pending": pending, "last_ping_key": json.dumps({"seats": sorted(aw.seats), "prompt": aw.prompt})},
+            "pending": pending, "last_ping_key": json.dumps({"seats": sorted(aw.pinged), "prompt": aw.prompt})},
             outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "undone"})])
         undone = Table(game, table.engine, before, seq - 1)
         for s in private_diff(undone, table.state, before):

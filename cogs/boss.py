@@ -20,6 +20,7 @@ from bot.table_ui import confirm_reply
 from bot.tables import Change, Table
 from engines.boss import FAMILIES, Boss, card_name, money, price_text
 from engines.boss.board import BoardError, use_printed
+from engines.words import plural
 
 log = logging.getLogger("cogs.boss")
 
@@ -65,7 +66,7 @@ class BossPresenter(Presenter):
         if p["top"]:
             t = p["top"]
             lines.append(f"Deal tile **#{t['number']}** on top: **{money(t['value'])} a share** · "
-                         f"{p['tiles_left']} tiles left · {p['deals_done']} deals made")
+                         f"{p['tiles_left']} tiles left · {plural(p['deals_done'], 'deal')} made")
         if p["marker"] is not None:
             sp = p["spaces"][p["marker"]]
             pay = f" (pays {money(sp['shares'] * p['top']['value'])} now)" if p["top"] else ""
@@ -111,7 +112,7 @@ class BossPresenter(Presenter):
         v = table.engine.view(table.state, seat)
         hand = ", ".join(f"{n}× {card_name(c)}" if n > 1 else card_name(c) for c, n in v["hand"].items())
         mine = [f for f in FAMILIES if v["owners"][f] == seat]
-        return [f"Your money: **{money(v['cash'])}** (others see only {v['cash_band'][seat]})",
+        return [f"Your money: **{money(v['cash'])}** (the others see {v['cash_band'][seat]})",
                 f"Your hand ({sum(v['hand'].values())}): {hand or 'empty'}",
                 f"Your investors: {_fams(mine) or 'none'}"]
 
@@ -166,34 +167,35 @@ class BossPresenter(Presenter):
         moves = table.engine.legal(table.state, seat)
         if not moves:
             return None
-        return panel(self, table, moves)
+        return panel(self, table, seat, moves)
 
 
 # --- the panel -------------------------------------------------------------------------------
-def panel(pres: BossPresenter, table: Table, moves: list[dict[str, Any]]) -> discord.ui.View:
-    """Buttons for the few decisive moves, menus for cards, answers to offers and offers."""
-    gid = table.game.id
+def panel(pres: BossPresenter, table: Table, seat: int, moves: list[dict[str, Any]]) -> discord.ui.View:
+    """Buttons for the few decisive moves, menus for cards, answers to offers and offers. Every item carries how
+    many moves the seat had made when it was drawn, so it plays once (a double press, an old DM panel)."""
+    gid, tok = table.game.id, str(Boss.moves_made(table.state, seat))
     view = discord.ui.View(timeout=None)
     cards = [m for m in moves if m["type"] in MENU_MOVES]
     answers = [m for m in moves if m["type"] in ANSWER_MOVES]
     offers = sorted({m["family"] for m in moves if m["type"] == "offer"}, key=FAMILIES.index)
     buttons = [m for m in moves if m["type"] not in (*MENU_MOVES, *ANSWER_MOVES, "offer")]
     for m in buttons[:10]:
-        view.add_item(MoveNow(gid, None, m, pres.move_label(table, m)))
+        view.add_item(MoveNow(gid, tok, m, pres.move_label(table, m)))
     rows = 5 - (len(buttons[:10]) + 4) // 5 - (1 if offers else 0)  # a menu fills a row of its own
     placeholder = "Play a card" if table.state["phase"] == "deal" else "Choose"
     menus = [(group[i:i + 25], title) for group, title in ((answers, "Answer an offer"), (cards, placeholder))
              for i in range(0, len(group), 25)]
     for slot, (chunk, title) in enumerate(menus[:rows]):
         options = [(pres.move_label(table, m), compact(m), None) for m in chunk]
-        view.add_item(MoveMenu(gid, None, slot, options, title))
+        view.add_item(MoveMenu(gid, tok, slot, options, title))
     if offers:
         view.add_item(OfferFamily(gid, [(f"{DOTS[f]} {f}", f) for f in offers]))
     return view
 
 
 def price_view(table: Table, seat: int, family: str) -> discord.ui.View:
-    """The prices one may ask for a family: shares, or whole millions of the payout."""
+    """The prices one may ask for a family: shares, or nothing to whole millions of the payout."""
     moves = [m for m in table.engine.legal(table.state, seat) if m["type"] == "offer" and m["family"] == family]
     if not moves:
         raise Refusal(f"You cannot offer {family} in this deal now.")
@@ -201,22 +203,37 @@ def price_view(table: Table, seat: int, family: str) -> discord.ui.View:
     shares = [m for m in moves if "shares" in m]
     cash = [m for m in moves if "money" in m]
     value = table.state["deal"]["value"]
+    tok = str(Boss.moves_made(table.state, seat))
     options = [(f"{price_text(m)} (= {money(m['shares'] * value)} now)", compact(m), None) for m in shares]
-    view.add_item(MoveMenu(table.game.id, None, 0, options, f"Ask {family}: a number of shares"))
+    view.add_item(MoveMenu(table.game.id, tok, 0, options, f"Ask {family}: a number of shares"))
     for page, start in enumerate(range(0, len(cash), 25), 1):
         chunk = cash[start:start + 25]
-        view.add_item(MoveMenu(table.game.id, None, page, [(f"${m['money']}M", compact(m), None) for m in chunk],
-                               f"Ask {family}: ${chunk[0]['money']}M to ${chunk[-1]['money']}M"))
+        view.add_item(MoveMenu(table.game.id, tok, page, [(price_text(m), compact(m), None) for m in chunk],
+                               f"Ask {family}: {price_text(chunk[0])} to {price_text(chunk[-1])}"))
         if page == 4:
             break
     return view
 
 
+PLAYED = ("You have made a move since this panel was shown, so it plays nothing more; "
+          "open your panel again (My hand & moves) to see your moves now.")
+
+
 class _Plays:
-    """A choice on the deal panel plays its move. No step token: the panel stays usable while others play
-    around it, as long as the move is still one of the player's legal moves."""
+    """A choice on the deal panel plays its move. The panel stays usable while others play around it, as long as
+    the move is still one of the player's legal moves; its token is the player's own count of moves, so it plays
+    once: a second press, or a press on an older panel, is refused."""
 
     serves = staticmethod("boss".__eq__)
+    token, token_optional = r"\d{1,9}", True  # panels from before the token: refused with PLAYED
+
+    async def load(self, interaction: discord.Interaction) -> tuple[Table, int]:
+        tables = interaction.client.tables
+        table = await tables.load(self.gid)
+        seat = tables.player_seat(table, interaction.user.id)
+        if str(Boss.moves_made(table.state, seat)) != self.tok:
+            raise Refusal(PLAYED)
+        return table, seat
 
     async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
         table, seat = await self.load(interaction)

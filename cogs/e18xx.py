@@ -208,7 +208,7 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool) -> str
                 return f"Exchange {private_name(g, a['entity'])} for a {pct}% share of {cid}"
             source = IPO if cert in g.corp(cid)["shares"].get(IPO, []) else POOL
             price = stock.share_price(g, cid, source) * pct // SHARE_PERCENT
-            return f"Buy a {pct}% of {cid} from the {'IPO' if source == IPO else 'pool'} ({money(price)})"
+            return f"Buy a {pct}% share of {cid} from the {'IPO' if source == IPO else 'pool'} ({money(price)})"
         if kind == "sell_shares":
             cid = a["shares"][0].rpartition("_")[0]
             pct = a.get("percent") or g.cdef(cid).bundle_percent(a["shares"])

@@ -17,19 +17,160 @@ from bot.items import TableItem, choice_number, number, table_id
 from bot.present import Presenter, register
 from bot.table_ui import MoveButton, MoveSelect, confirm_reply
 from bot.tables import Table
-from engines.fourbit import PERMS, bits, building_name, effect_text, location_name
+from engines.fourbit import FLAG_PLACES, PERMS, bits, building_name, effect_text, location_label, location_name
 from engines.fourbit.data import BUILDINGS, CARDS, CITY_HALL, LOCATIONS
+from engines.words import plural
 
 RES = {"wood": "🪵", "stone": "🪨", "coins": "🪙"}
 
 
 def _short(e: dict[str, Any]) -> str:
-    return (effect_text(e).replace("wood", "W").replace("stone", "S").replace("coins", "C")
-            .replace("gain ", "+").replace("pay ", ""))
+    return effect_text(e).replace("wood", "W").replace("stone", "S").replace("coins", "C")
 
 
 def _names(table: Table) -> list[str]:
     return [s.name for s in table.game.in_seat_order()]
+
+
+def _card(card: int, side: int) -> str:
+    return f"card {card} ({side}-side: {effect_text(CARDS[card][side])})"
+
+
+def _gave(d: dict[str, int]) -> str:
+    """What a step changed for its player: '+2 wood, -4 coins, 1 space up the track'."""
+    parts = [f"{d[k]:+d} {'VP' if k == 'vp' else k}" for k in ("wood", "stone", "coins", "vp") if d.get(k)]
+    if d.get("level"):
+        parts.append(f"company level {d['level']:+d}")
+    if d.get("hired"):
+        parts.append(f"{d['hired']:+d} hired {'worker' if abs(d['hired']) == 1 else 'workers'}")
+    if d.get("space"):
+        parts.append(f"{plural(d['space'], 'space')} up the track")
+    return ", ".join(parts) or "nothing"
+
+
+def _resolution_line(ev: dict[str, Any], who: str) -> str | None:
+    """One step of a worker's resolution in words; cards passed over by themselves are not told."""
+    t, where = ev["type"], location_name(ev["loc"])
+    head = f"{who} at {where}:"
+    if t == "use" and ev.get("held"):
+        cost = CARDS[ev["card"]][ev["side"]]["kind"] in ("build_discount", "hire_discount")
+        wait = "it lowers the cost of the action to come" if cost else \
+            "it is checked once the location's effect is done"
+        return f"{head} uses {_card(ev['card'], ev['side'])}; {wait}."
+    if t == "use":
+        return f"{head} uses {_card(ev['card'], ev['side'])} → {_gave(ev['gave'])}."
+    if t == "waited" and not ev["taken"]:
+        return f"{head} {_card(ev['card'], ev['side'])} gives nothing: the location's effect was skipped."
+    if t == "waited":
+        return f"{head} {_card(ev['card'], ev['side'])}, after the location's effect → {_gave(ev['gave'])}."
+    if t == "skip":
+        return None if ev["auto"] else f"{head} skips {_card(ev['card'], ev['side'])}."
+    if t == "location":
+        return f"{head} {location_label({'at': ev['loc'], **ev['move']})} → {_gave(ev['gave'])}."
+    if t == "decline":
+        return f"{head} the location's effect could not be taken." if ev["auto"] else \
+            f"{head} skips the location's effect."
+    if t == "city_hall":
+        return f"{head} City Hall's gain → {_gave(ev['gave'])}."
+    return None
+
+
+def _no_workers(who: str) -> str:
+    return f"{who} has no hired worker left, so {who} passes every step from now on (only a worker can hire)."
+
+
+def _round_end_line(ev: dict[str, Any], names: list[str]) -> str | None:
+    t = ev["type"]
+    if t == "row":
+        added = ", ".join(BUILDINGS[b][1] for b in ev["added"])
+        return f"Build row: {added} added from the deck." if added else "Build row: the deck is empty, nothing added."
+    who = names[ev["seat"]]
+    if t == "income":
+        return f"Round end: {who}'s buildings give {_gave(ev['gave'])}."
+    if t != "upkeep":
+        return None
+    keep, hired, paid = ev["keep"], ev["hired"], ev["paid"]
+    if ev["auto"] and keep == 0:
+        line = (f"Upkeep: {who} cannot pay {ev['each']} coins for even one worker (has {ev['coins']}), "
+                f"so all {hired} are fired.")
+    elif keep == hired:
+        line = f"Upkeep: {who} keeps every worker ({hired}) and pays {paid} coins."
+    else:
+        line = f"Upkeep: {who} keeps {keep} of {hired} workers and pays {paid} coins; {hired - keep} fired."
+    return f"{line} {_no_workers(who)}" if keep == 0 and hired else line
+
+
+def event_lines(events: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """The public story of resolution steps and round-end effects, as the engine recorded them."""
+    lines = []
+    for ev in events:
+        line = _resolution_line(ev, names[ev["seat"]]) if "loc" in ev else _round_end_line(ev, names)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _new_events(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    fresh = after["told"] - before["told"]
+    return after["log"][-fresh:] if fresh > 0 else []
+
+
+def _my_worker_lines(s: dict[str, Any], seat: int) -> list[str]:
+    """While this seat's worker resolves: what is left of its stack, and whether the location is done."""
+    r = s["res"]
+    if s["phase"] != "resolve" or s["queue"][r["i"]]["seat"] != seat:
+        return []
+    w = s["queue"][r["i"]]
+    left = [_card(c, b) + ("" if _can_work(CARDS[c][b], w["loc"]) else ", nothing here")
+            for c, b in list(zip(w["order"], w["bits"], strict=True))[r["card"]:]]
+    lines = [f"Your worker at {location_name(w['loc'])}. Cards left, top first: {'; '.join(left) or 'none'}."]
+    if r["stage"] == "city_hall":
+        lines.append("Now City Hall's gain: 2 wood or 2 coins, then you may pay 4 coins to move up the track.")
+    elif not r["loc_done"]:
+        lines.append("Take the location's effect whenever you like: before the next card, between two, or after "
+                     "the last." + "".join(_timing_notes(w, r["card"])))
+    return lines
+
+
+def _can_work(e: dict[str, Any], loc: int) -> bool:
+    """Whether a card face can do anything at this location at all."""
+    if e["kind"] in ("gain", "convert"):
+        return True
+    if e["kind"] in ("build_discount", "hire_discount"):
+        return loc == (8 if e["kind"] == "build_discount" else 7)
+    flag = "hire" if e["kind"] == "extra_hire" else e["flag"]
+    return loc == CITY_HALL if flag == "city_hall" else loc in FLAG_PLACES[flag]
+
+
+def _timing_notes(w: dict[str, Any], start: int) -> list[str]:
+    """What the remaining cards need from the location's timing."""
+    notes = []
+    for c, b in list(zip(w["order"], w["bits"], strict=True))[start:]:
+        e = CARDS[c][b]
+        if not _can_work(e, w["loc"]):
+            continue
+        if e["kind"] in ("build_discount", "hire_discount"):
+            notes.append(f" Use card {c} before it: it lowers that cost.")
+        elif e.get("flag") in ("loc_wood", "loc_stone"):
+            notes.append(f" Card {c} waits for it.")
+        elif e["kind"] == "extra_hire" or e.get("flag") in ("plan", "sell", "build", "track"):
+            notes.append(f" Card {c} needs it done first.")
+    return notes
+
+
+def _why_no_workers(s: dict[str, Any], seat: int) -> list[str]:
+    p = s["players"][seat]
+    if s["phase"] in ("setup", "draft", "over") or p["hired"]:
+        return []
+    upkeep = next((ev for ev in reversed(s["log"]) if ev["type"] == "upkeep" and ev["seat"] == seat), None)
+    why = ""
+    if upkeep and upkeep["auto"]:
+        why = (f" At the upkeep you could not pay {upkeep['each']} coins for one worker "
+               f"(you had {upkeep['coins']}), so all were fired.")
+    elif upkeep:
+        why = " You chose to keep none of them at the upkeep."
+    return [f"You have no hired workers, so you pass every step.{why} Only a worker sent to 7 Back Workshop "
+            "can hire another, so you sit out the rest of the game; your score still counts."]
 
 
 class FourBitPresenter(Presenter):
@@ -42,12 +183,14 @@ class FourBitPresenter(Presenter):
         for i, q in enumerate(p["players"]):
             built = ", ".join(BUILDINGS[b][1] for b in q["built"]) or "no buildings"
             plans = len(q["plans"])
-            state = "passed" if q["passed"] else f"{q['hired'] - q['sent']} of {q['hired']} workers free"
+            state = ("no hired workers: passes every step" if not q["hired"] else "passed" if q["passed"]
+                     else f"{q['hired'] - q['sent']} of {q['hired']} workers free")
             lines.append(f"**{names[i]}** {RES['wood']}{q['wood']} {RES['stone']}{q['stone']} {RES['coins']}"
                          f"{q['coins']} · VP {q['vp']} · level {q['level']} · {state} · {built}"
                          + (f" · {plans} planned" if plans else ""))
         if p["order"]:
-            lines.append("Turn order: " + " > ".join(f"{names[e['seat']]} (space {e['space']})" for e in p["track"]))
+            lines.append("Turn order this round: " + " > ".join(names[s] for s in p["order"]) + " · track: "
+                         + ", ".join(f"{names[e['seat']]} (space {e['space']})" for e in p["track"]))
         if p["row"]:
             lines.append("Build row: " + ", ".join(building_name(b) for b in p["row"]) + f" · deck {p['deck_left']}")
         blocked = [str(n) for n, b in enumerate(p["blocked"]) if b]
@@ -62,7 +205,9 @@ class FourBitPresenter(Presenter):
             lines.append(f"Last reveal (round {r['round']}): " + "; ".join(shown))
         if p["resolving"]:
             w = p["resolving"]
-            lines.append(f"Resolving: {names[w['seat']]} at {location_name(w['loc'])}.")
+            done = "" if w["loc"] == CITY_HALL else (" · location effect done" if w["loc_done"]
+                                                      else " · location effect not taken yet")
+            lines.append(f"Resolving: {names[w['seat']]} at {location_name(w['loc'])}{done}.")
         if p["final"]:
             for place, seats in enumerate(p["ranking"], 1):
                 for s in seats:
@@ -88,6 +233,7 @@ class FourBitPresenter(Presenter):
         if c:
             lines.append("Your secret choice this step: " + ("pass" if c["type"] == "pass" else
                          f"{location_name(c['n'])} with stack {'-'.join(map(str, c['order']))}"))
+        lines += _my_worker_lines(table.state, seat) + _why_no_workers(table.state, seat)
         return lines or ["Nothing secret yet."]
 
     def announce(self, change) -> list[tuple[str, bytes | None]]:
@@ -103,11 +249,8 @@ class FourBitPresenter(Presenter):
                 state = engine.apply(state, seat, action) if state is not None else state
                 continue
             after = engine.apply(state, seat, action)
-            if state["phase"] == "resolve" and seat >= 0:
-                w = state["queue"][state["res"]["i"]]
-                out.append((f"{names[seat]} at {location_name(w['loc'])}: {engine.label(action)}", None))
-            elif state["phase"] in ("market", "upkeep") and seat >= 0:
-                out.append((f"{names[seat]}: {engine.label(action)}", None))
+            if state["phase"] == "market" and seat >= 0:
+                out.append((f"{names[seat]}'s Market: {engine.label(action)}", None))
             if after["reveal"] is not state["reveal"] and after["reveal"] != state["reveal"]:
                 r = after["reveal"]
                 lines = [f"**Reveal — round {r['round']}**"]
@@ -120,6 +263,9 @@ class FourBitPresenter(Presenter):
                 lines += [f"{names[s]} passes." for s in r["passes"]]
                 out.append(("\n".join(lines), None))
                 picture = True
+            told = event_lines(_new_events(state, after), names)
+            if told:
+                out.append(("\n".join(told)[:2000], None))
             if state["round"] >= 1 and (after["round"] != state["round"] or after["phase"] == "over"):
                 out.append((f"**Round {state['round']} is over.**", None))
                 picture = True

@@ -36,13 +36,18 @@ def topics(game: str) -> list[Topic]:
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
-    """Split on paragraph, then line, boundaries so each piece fits in one message."""
+    """Split on line boundaries (a very long line at its last space) so each piece fits in one message."""
     out: list[str] = []
     cur = ""
     for para in text.split("\n"):
         while len(para) > limit:  # a single enormous line
-            out.append(para[:limit])
-            para = para[limit:]
+            cut = para.rfind(" ", 0, limit)
+            cut = cut if cut > 0 else limit
+            if cur.strip():
+                out.append(cur.rstrip())
+                cur = ""
+            out.append(para[:cut])
+            para = para[cut:].lstrip()
         if len(cur) + len(para) + 1 > limit:
             out.append(cur.rstrip())
             cur = ""
@@ -88,13 +93,10 @@ class RulesCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
         async def work():
             t = find_topic(game, topic)
-            pieces = chunks(t.body)
             title = engines.get(game).title
-            for extra in pieces[1:]:
-                await interaction.followup.send(extra, ephemeral=True)
             others = ", ".join(x.title for x in topics(game) if x.title != t.title)
-            tail = f"\n\n*Other topics:* {others}" if others and len(pieces[0]) + len(others) < LIMIT - 40 else ""
-            return f"**{title} — {t.title}**\n{pieces[0]}{tail}"
+            tail = f"\n\n*Other topics:* {others}" if others else ""
+            return chunks(f"**{title} — {t.title}**\n{t.body}{tail}")
 
         await answer(interaction, work)
 
@@ -109,9 +111,9 @@ class RulesCog(commands.Cog):
                     cmds += [f"`/{cmd.name} {c.name}` — {c.description}" for c in cmd.commands]
                 else:
                     cmds.append(f"`/{cmd.name}` — {cmd.description}")
-            return ("**Games**\n" + games + "\n\n**Commands**\n" + "\n".join(cmds) +
-                    "\n\nStart with `/game create`, then everyone presses **Join**; "
-                    "`/rules` explains each game.")[:2000]
+            return chunks("**Games**\n" + games + "\n\n**Commands**\n" + "\n".join(cmds) +
+                          "\n\nStart with `/game create`, then everyone presses **Join**; "
+                          "`/rules` explains each game.")
 
         await answer(interaction, work)
 

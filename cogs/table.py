@@ -154,8 +154,8 @@ class TableCog(commands.Cog):
                     now = "waiting for players"
                 else:
                     aw = t.engine.awaiting(t.state)
-                    now = "**your move**" if g.seat_of(interaction.user.id) in aw.seats else \
-                        f"waiting for {seat_mentions(t, aw.seats) or 'chance'}"
+                    now = "**your move**" if g.seat_of(interaction.user.id) in aw.pinged else \
+                        f"waiting for {seat_mentions(t, aw.pinged) or 'chance'}"
                 lines.append(f"• Table {g.id} · {t.engine.title} in {where}: {now}")
             return "\n".join(lines)[:2000]
 

@@ -199,7 +199,8 @@ class TokaiPresenter(Presenter):
         if p["ticket"]:
             parts.append("express ticket")
         if p["riding"]:
-            parts.append("riding at 1,000: " + ", ".join(card_name(c) for c in p["riding"]))
+            parts.append("riding at the unowned fare: " + ", ".join(  # ruling 15: the Shinkansen keeps 6,000
+                f"{card_name(c)} ({yen(mv.card_fares(c)['unowned'])})" for c in p["riding"]))
         if s["phase"] == "prebuy" and s["hands"]:
             left = [c for c in s["hands"][seat] if s["owners"][c] is None]
             if left:

@@ -49,6 +49,13 @@ class Awaiting:
     #: A simultaneous secret choice: seats may change their mind until the last one has
     #: chosen, and the step's end is a reveal that undo may not cross.
     secret: bool = False
+    #: The seats whose decision the game waits for, to be pinged and reminded, when not every seat that may act
+    #: now is one (an 18xx offer: the seller decides, the buyer may only take it back). None: all of ``seats``.
+    deciding: frozenset[int] | None = None
+
+    @property
+    def pinged(self) -> frozenset[int]:
+        return self.seats if self.deciding is None else self.deciding
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,8 @@ class Engine:
     #: How often selfplay plays ``auto_action`` instead of a uniform legal move (games where random play
     #: cannot finish, e.g. a walker that must not revisit a point).
     selfplay_auto: float = 0.0
+    #: The players' actions and the types of their fields (engines/fields.py), checked before ``_apply``.
+    actions: dict[str, dict[str, str]] = {}
 
     # --- to implement -------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int) -> State:
@@ -100,9 +109,23 @@ class Engine:
         """Final scores by seat once the game is over, else None."""
         raise NotImplementedError
 
+    def ranking(self, state: State) -> list[list[int]]:
+        """Seats from first place to last once the game is over; seats tied on the game's tie-break share a
+        place. Default: by score alone (a game with a tie-break overrides this)."""
+        scores = self.scores(state) or []
+        places: list[list[int]] = []
+        for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
+            if places and scores[places[-1][0]] == scores[seat]:
+                places[-1].append(seat)
+            else:
+                places.append([seat])
+        return places
+
     def label(self, action: Action) -> str:
-        """A short plain-text name of an action for buttons and logs."""
-        return ", ".join(f"{k} {v}" for k, v in action.items())
+        """A short plain-text name of an action for buttons and logs (engines name their own moves)."""
+        from engines.words import chance_label
+
+        return chance_label(action) or str(action.get("type", "a move")).replace("_", " ").capitalize()
 
     # --- optional hooks -----------------------------------------------
     def auto_action(self, state: State, seat: int) -> Action | None:
@@ -127,14 +150,22 @@ class Engine:
 
     # --- provided -----------------------------------------------------
     def apply(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        from engines.fields import check_action, check_chance  # fields.py builds on this module
+
+        if type(action) is not dict or type(action.get("type")) is not str:
             raise RuleError("That is not a move this game knows.")
+        if type(seat) is not int or seat < CHANCE:
+            raise RuleError("That is not a seat at this table.")
         aw = self.awaiting(state)
         if seat == CHANCE:
-            if aw.chance is None and not (aw.window and action.get("type") == "expire"):
+            if aw.chance is not None:
+                check_chance(action, aw.chance)
+            elif not (aw.window and action == self.expire(state)):
                 raise RuleError("No chance draw is due now.")
         elif not self.can_act(state, seat):
             raise RuleError("It is not your turn." if aw.seats or aw.chance else "The game is over.")
+        else:
+            check_action(action, self.actions)
         new = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # a deep copy, several times faster
         self._apply(new, seat, action)
         return new

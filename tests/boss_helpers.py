@@ -136,9 +136,16 @@ def tiles_done(s: dict, k: int, avoid: tuple[int, ...] = ()) -> dict:
     return cover(s, *spaces)
 
 
+#: Moves that name what they answer (a stop its card, "nothing more" its last call, an acceptance its terms): a
+#: test may write the short form, and plays the one legal move that names it.
+NAMED = ("stop", "pass", "accept")
+
+
 def act(s: dict, seat: int, action: dict) -> dict:
-    """Apply a move that must also be listed by ``legal``."""
+    """Apply a move that must also be listed by ``legal`` (a short named move: the legal one it stands for)."""
     legal = E.legal(s, seat)
+    if action not in legal and action["type"] in NAMED:
+        action = next((m for m in legal if m.items() >= action.items()), action)
     assert action in legal, f"{action} is not legal for seat {seat}; legal: {legal}"
     return E.apply(s, seat, action)
 

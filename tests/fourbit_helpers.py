@@ -95,21 +95,47 @@ def act(s: dict, action: dict, seat: int | None = None) -> dict:
     return E.apply(s, seat, action)
 
 
+def next_card(s: dict) -> dict:
+    """The card and side of the resolving worker's next card."""
+    w, r = s["queue"][s["res"]["i"]], s["res"]
+    return {"card": w["order"][r["card"]], "side": w["bits"][r["card"]]}
+
+
+def use(s: dict) -> dict:
+    return {"type": "use", **next_card(s)}
+
+
+def skip(s: dict) -> dict:
+    return {"type": "skip", **next_card(s)}
+
+
+def take(s: dict, **params) -> dict:
+    """Take the resolving worker's location effect now, with these parameters."""
+    return {"type": "location", "at": s["queue"][s["res"]["i"]]["loc"], **params}
+
+
+def decline(s: dict) -> dict:
+    return {"type": "decline", "at": s["queue"][s["res"]["i"]]["loc"]}
+
+
 def skip_all(s: dict, city_hall: dict | None = None) -> dict:
-    """Skip every remaining choice of the step (City Hall takes ``city_hall``, default 2 wood)."""
+    """Skip every remaining choice of the step: cards, then the location (City Hall takes ``city_hall``,
+    default 2 wood)."""
     while s["phase"] == "resolve":
         legal = options(s)
-        if {"type": "skip"} in legal:
-            s = act(s, {"type": "skip"})
-        else:
-            s = act(s, city_hall or {"type": "city_hall", "gain": "wood", "step": False})
+        kinds = {a["type"]: a for a in reversed(legal)}
+        gain = city_hall or {"type": "city_hall", "gain": "wood", "step": False}
+        a = kinds.get("skip") or kinds.get("decline") or gain
+        s = act(s, a)
     return s
 
 
 def stage(s: dict) -> tuple[int, int, str, int]:
-    """(seat, location, stage, card index) of the worker being resolved."""
-    w = s["queue"][s["res"]["i"]]
-    return w["seat"], w["loc"], s["res"]["stage"], s["res"]["card"]
+    """(seat, location, stage, card index) of the worker being resolved; the stage is "location" while only
+    the location's effect is left, "card" while cards are left, "city_hall" for City Hall's gain."""
+    w, r = s["queue"][s["res"]["i"]], s["res"]
+    name = r["stage"] if r["stage"] == "city_hall" else "card" if r["card"] < 4 else "location"
+    return w["seat"], w["loc"], name, r["card"]
 
 
 def end_round(s: dict, market: dict[int, dict] | None = None, keep: dict[int, int] | None = None) -> dict:
@@ -122,7 +148,8 @@ def end_round(s: dict, market: dict[int, dict] | None = None, keep: dict[int, in
         if s["phase"] == "market":
             a = (market or {}).get(seat, {"type": "market", "wood": 0, "stone": 0})
         else:
-            a = {"type": "upkeep", "keep": keep[seat]} if keep and seat in keep else legal[0]
+            want = keep.get(seat) if keep else None
+            a = next(m for m in legal if m["keep"] == want) if want is not None else legal[0]
         s = act(s, a, seat)
     return s
 

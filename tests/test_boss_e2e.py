@@ -5,6 +5,7 @@ played through the table service as the same players (a click costs SimCord ~0.4
 test checks what the channel and the DMs showed."""
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -12,6 +13,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.present import presenter_for
+from tests.boss_helpers import NAMED
 from tests.helpers import (
     component_field,
     components,
@@ -34,11 +36,16 @@ async def ui_play(member, channel, gid, move):
     that carries it (an offer goes through the family menu, then the price menu)."""
     panel = (await open_hand(member, channel, gid)).response
     code = move_code(move)
+
+    def names(carried: str) -> bool:  # the move itself, or (stop, pass, accept) the move naming what it answers
+        return carried == code or (move["type"] in NAMED and json.loads(carried).items() >= move.items())
+
     for c in components(panel):
-        if component_field(c, "custom_id") == f"bx:{gid}:{code}":
-            return await member.click(panel, custom_id=component_field(c, "custom_id"))
-        if code in option_values(c):
-            return await member.select(panel, [code], custom_id=component_field(c, "custom_id"))
+        cid = component_field(c, "custom_id") or ""
+        if cid.startswith(f"bx:{gid}:") and names(cid.split(":", 3)[3]):
+            return await member.click(panel, custom_id=cid)
+        if (value := next((v for v in option_values(c) if names(v)), None)) is not None:
+            return await member.select(panel, [value], custom_id=cid)
     if move["type"] == "offer":
         [family_menu] = [c for c in components(panel) if (component_field(c, "custom_id") or "").startswith("bof:")]
         prices = await member.select(panel, [move["family"]], custom_id=component_field(family_menu, "custom_id"))
@@ -207,3 +214,27 @@ def test_the_table_says_what_a_deal_still_needs_as_the_space_does():
     assert still_needed(space, ["blue", "pink"]) == "🟥red + 🟨yellow + 1 of 🟧orange/🟩green"
     assert still_needed(space, ["red", "blue", "yellow"]) == "2 of 🩷pink/🟧orange/🟩green"
     assert still_needed(space, ["red", "blue", "yellow", "pink", "green"]) == ""
+
+
+async def test_a_panel_plays_once_a_second_press_is_refused(world):
+    """A double press, or a press on an old panel, never plays a move twice: the panel carries the player's own
+    count of moves when it was drawn (others' moves do not make it stale)."""
+    from cogs.boss import PLAYED
+
+    env, g, ch, members = world
+    gid = await start_table(ch, members[0], members[1:], game="boss")
+    svc = env.bot.tables
+    t = await svc.load(gid)
+    member = {s.seat: next(m for m in members if m.id == s.user_id) for s in t.game.seats}
+    placer = min(t.engine.awaiting(t.state).seats)
+    await svc.act(gid, member[placer].id, {"type": "place", "space": 0})
+    t = await svc.load(gid)
+    turn = t.state["turn"]
+    panel = (await open_hand(member[turn], ch, gid)).response
+    [deal] = [c for c in components(panel) if (component_field(c, "custom_id") or "").endswith(':{"type":"deal"}')]
+    first = await member[turn].click(panel, custom_id=component_field(deal, "custom_id"))
+    assert first.ephemeral and first.response.content.startswith("You played **Start a deal here**")
+    events = (await svc.load(gid)).state["event_no"]
+    again = await member[turn].click(panel, custom_id=component_field(deal, "custom_id"))
+    assert again.ephemeral and again.response.content == PLAYED
+    assert (await svc.load(gid)).state["event_no"] == events, "nothing was played the second time"

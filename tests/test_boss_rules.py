@@ -51,8 +51,8 @@ DECLARE = {"type": "declare"}
 FAIL = {"type": "fail"}
 PASS = {"type": "pass"}
 STOP = {"type": "stop"}
-STOP_SENTENCE = ("A stop answers only the travel, boss card or hire set another player played just before, "
-                 "before anything else happens.")
+STOP_SENTENCE = ("A stop answers only the travel, boss card or hire set another player played last, "
+                 "before any other player moves.")
 
 
 def lay(family: str) -> dict:
@@ -75,8 +75,14 @@ def discard(card: str) -> dict:
     return {"type": "discard", "card": card}
 
 
-def agreement(seat: int, family: str, source: object = "investor", **price: int) -> dict:
+def offered(seat: int, family: str, source: object = "investor", **price: int) -> dict:
+    """An open offer as the deal keeps it."""
     return {"seat": seat, "family": family, "source": source, "price": price}
+
+
+def agreement(seat: int, family: str, source: object = "investor", boss: int = 0, **price: int) -> dict:
+    """An agreement as the deal keeps it: who joins with what, at what price, with which boss (seat 0 opens)."""
+    return {"seat": seat, "family": family, "source": source, "price": price, "boss": boss}
 
 
 def green_deal(n: int = 3, options: dict | None = None) -> dict:
@@ -127,12 +133,13 @@ def test_setup_waits_for_the_deck_shuffle_then_the_investor_shuffle():
     aw = E.awaiting(s)
     assert aw.chance is not None and (aw.chance.kind, aw.chance.count) == ("shuffle", 98) and not aw.seats
     assert rule_error(s, 0, DEAL) == "It is not your turn."
-    assert rule_error(s, CHANCE, {"type": "shuffle", "order": list(range(97))}) == "A shuffle must be a permutation."
+    assert rule_error(s, CHANCE, {"type": "shuffle", "order": list(range(97))}) == \
+        "A shuffle orders each of the 98 items once."
     s = shuffle(s, range(98))
     aw = E.awaiting(s)
     assert aw.chance is not None and (aw.chance.kind, aw.chance.count) == ("shuffle", 6)
     assert rule_error(s, CHANCE, {"type": "shuffle", "order": [0, 0, 1, 2, 3, 4]}) == \
-        "A shuffle must be a permutation."
+        "A shuffle orders each of the 6 items once."
 
 
 def test_setup_tiles_stacked_1_to_15_and_no_space_covered():
@@ -192,7 +199,7 @@ def test_roll_moves_the_marker_clockwise_skipping_covered_spaces():
     s = E.apply(s, 0, ROLL)
     aw = E.awaiting(s)
     assert aw.chance is not None and (aw.chance.kind, aw.chance.count) == ("dice", 1)
-    assert rule_error(s, CHANCE, {"type": "dice", "values": [7]}) == "A die shows 1 to 6."
+    assert rule_error(s, CHANCE, {"type": "dice", "values": [7]}) == "A roll is one die showing 1 to 6."
     s = roll(s, 3)
     assert s["marker"] == 5 and s["phase"] == "after_roll" and s["last_roll"] == 3
 
@@ -225,7 +232,7 @@ def test_hand_limit_12_discard_down_one_card_at_a_time():
     assert E.legal(s, 0) == [discard("boss"), discard("hire"), discard("stop")]  # two hire cards are no set
     assert rule_error(s, 1, discard("family.red")) == "It is not your turn."
     assert rule_error(s, 0, discard("family.red")) == "You do not hold that card."
-    assert rule_error(s, 0, {"type": "discard", "card": ["stop"]}) == "You do not hold that card."
+    assert rule_error(s, 0, {"type": "discard", "card": ["stop"]}) == "The card of a discard move must be a name."
     assert rule_error(s, 0, ROLL) == "Discard down to 12 cards first (or play a set of three hire cards)."
     s = E.apply(s, 0, discard("boss"))
     assert s["phase"] == "limit" and sum(hand(s, 0).values()) == 13
@@ -335,10 +342,10 @@ def test_offer_by_the_investor_holder_and_accept():
     s = green_deal()
     assert [a for a in E.legal(s, 2) if a["type"] == "offer"] == \
         [{"type": "offer", "family": "green", "shares": k} for k in (1, 2)] + \
-        [{"type": "offer", "family": "green", "money": m} for m in (1, 2, 3, 4)]
+        [{"type": "offer", "family": "green", "money": m} for m in (0, 1, 2, 3, 4)]
     s = offer(s, 2, "green", shares=1)
-    assert s["deal"]["offers"] == [agreement(2, "green", shares=1)]
-    assert {"type": "accept", "seat": 2, "family": "green"} in E.legal(s, 0)
+    assert s["deal"]["offers"] == [offered(2, "green", shares=1)]
+    assert {"type": "accept", "seat": 2, "family": "green", "shares": 1} in E.legal(s, 0), "it names its terms"
     s = accept(s, 2, "green")
     assert s["deal"]["offers"] == [] and s["deal"]["agreements"] == [agreement(2, "green", shares=1)]
     assert needed(s) == []
@@ -352,7 +359,7 @@ def test_offer_by_a_family_card_layer():
         "You need the green investor or a green family card laid on the table to join for it."
     s = act(s, 1, lay("green"))
     s = offer(s, 1, "green", money=2)
-    assert s["deal"]["offers"] == [agreement(1, "green", 1, money=2)]
+    assert s["deal"]["offers"] == [offered(1, "green", 1, money=2)]
 
 
 def test_refuse_drops_the_offer():
@@ -365,7 +372,7 @@ def test_refuse_drops_the_offer():
 def test_a_new_offer_replaces_the_old_one_and_an_offer_can_be_withdrawn():
     s = offer(green_deal(), 2, "green", shares=2)
     s = offer(s, 2, "green", money=1)
-    assert s["deal"]["offers"] == [agreement(2, "green", money=1)]
+    assert s["deal"]["offers"] == [offered(2, "green", money=1)]
     assert {"type": "withdraw", "family": "green"} in E.legal(s, 2)
     s = E.apply(s, 2, {"type": "withdraw", "family": "green"})
     assert s["deal"]["offers"] == []
@@ -399,12 +406,22 @@ def test_promises_cannot_exceed_the_payout():
         "You would promise more than the deal pays ($6M)."
 
 
-@pytest.mark.parametrize("price", [{"shares": 3}, {"shares": 0}, {"money": 5}, {"money": 0},
+@pytest.mark.parametrize("price", [{"shares": 3}, {"shares": 0}, {"money": 5}, {"money": -1},
                                    {"shares": 1, "money": 1}, {}])
 def test_a_price_is_whole_shares_or_millions_within_the_payout(price):
     s = green_deal()
     assert rule_error(s, 2, {"type": "offer", "family": "green", **price}) == \
-        "A price is 1 to 2 shares or $1M to $4M in whole millions; only the deal's payout can pay it."
+        "A price is 1 to 2 shares, or nothing to $4M in whole millions; only the deal's payout can pay it."
+
+
+def test_joining_for_nothing_is_a_price():
+    """Ruling: a player may join for free (to help the boss, or to be paid under paid_if_played elsewhere)."""
+    s = green_deal()
+    s = act(s, 2, {"type": "offer", "family": "green", "money": 0})
+    assert s["deal"]["offers"] == [offered(2, "green", money=0)]
+    assert E.label({"type": "offer", "family": "green", "money": 0}) == "Offer green for nothing (free)"
+    s = act(s, 0, {"type": "accept", "seat": 2, "family": "green"})
+    assert s["deal"]["agreements"] == [agreement(2, "green", money=0)] and E.public(s)["deal"]["promised"] == 0
 
 
 def test_offer_for_a_family_not_needed_or_not_in_the_deal():
@@ -519,7 +536,7 @@ def test_stop_on_a_travel_brings_the_agreement_back():
     give(s, 2, stop=1)
     s = join(deal_on(s, 0), 2, "green", shares=1)
     s = act(s, 1, travel("green", "green"))
-    assert STOP in E.legal(s, 2) and STOP not in E.legal(s, 1)
+    assert any(m["type"] == "stop" for m in E.legal(s, 2)) and not any(m["type"] == "stop" for m in E.legal(s, 1))
     assert rule_error(s, 1, STOP) == STOP_SENTENCE  # not your own card
     s = act(s, 2, STOP)
     d = s["deal"]
@@ -592,23 +609,52 @@ def test_a_stop_cannot_be_stopped():
     assert rule_error(s, 0, STOP) == STOP_SENTENCE
 
 
-@pytest.mark.parametrize("between", ["offer", "lay", "refuse"])
-def test_stop_only_until_anything_else_happens(between):
+@pytest.mark.parametrize("between", ["own offer", "own lay", "the boss's refusal"])
+def test_a_card_can_be_stopped_until_another_player_moves(between):
+    """Ruling: the card player's own next moves do not close the window to stop their card (a stop then undoes
+    them too, a family card laid since going back to the hand); any other player's move closes it."""
     s = clear_hands(started(3))
     give(s, 1, travel_green=1, family_red=1)
     give(s, 2, stop=1)
     s = deal_on(s, 3)  # the boss holds red: still pink + 1 of orange/green
     s = offer(s, 1, "pink", shares=1)
     s = act(s, 1, travel("green", "green"))
-    if between == "offer":
+    if between == "own offer":
         s = offer(s, 1, "pink", shares=2)
-    elif between == "lay":
+    elif between == "own lay":
         s = act(s, 1, lay("red"))
     else:
         s = E.apply(s, 0, {"type": "refuse", "seat": 1, "family": "pink"})
-    assert s["deal"]["stoppable"] is None
-    assert STOP not in E.legal(s, 2)
-    assert rule_error(s, 2, STOP) == STOP_SENTENCE
+    if between.startswith("own"):
+        hand = dict(s["hands"][1])
+        s = act(s, 2, STOP)
+        assert "green" not in s["deal"]["away"] and s["deal"]["stoppable"] is None
+        assert s["hands"][1].get("family.red", 0) == 1 and s["deal"]["offers"] == [offered(1, "pink", shares=1)], \
+            "the stop undoes what the card's player did since"
+        assert hand.get("family.red", 0) == (0 if between == "own lay" else 1)
+    else:
+        assert s["deal"]["stoppable"] is None
+        assert not any(m["type"] == "stop" for m in E.legal(s, 2))
+        assert rule_error(s, 2, STOP) == STOP_SENTENCE
+
+
+def test_a_stop_names_the_card_it_stops():
+    """A stop pressed on an older panel names the card shown there: when another card has been played since, the
+    stop is refused with a sentence naming the card it would answer now, and nothing is cancelled."""
+    s = clear_hands(started(3))
+    give(s, 0, stop=1)
+    give(s, 1, travel_green=1)
+    give(s, 2, boss=1)
+    s = deal_on(s, 0)
+    s = act(s, 1, travel("green", "green"))
+    seen = next(m for m in E.legal(s, 0) if m["type"] == "stop")  # the panel seat 0 was shown
+    s = act(s, 2, {"type": "boss", "restart": False})
+    assert rule_error(s, 0, seen) == ("The card you meant to stop can no longer be stopped; the card a stop would "
+                                      "answer now is a boss card.")
+    now = next(m for m in E.legal(s, 0) if m["type"] == "stop")
+    assert now != seen
+    s = act(s, 0, now)
+    assert s["deal"]["boss"] == 0 and "green" in s["deal"]["away"]
 
 
 # --- hire sets (ruling 11) ---------------------------------------------------------------------------
@@ -716,7 +762,7 @@ def test_boss_card_not_by_the_boss():
     s = deal_on(s, 0)
     assert not any(a["type"] == "boss" for a in E.legal(s, 0))
     assert rule_error(s, 0, boss_card(False)) == "You are already the boss of this deal."
-    assert rule_error(s, 1, {"type": "boss"}) == "Say whether the negotiation starts over."
+    assert rule_error(s, 1, {"type": "boss"}) == "A boss move needs its restart."
     assert rule_error(s, 2, boss_card(True)) == "You do not hold a boss card."
 
 
@@ -742,7 +788,7 @@ def test_declare_opens_the_last_call_and_nothing_more_from_all_others_closes_it(
     assert s["deal"]["stage"] == "last_call"
     aw = E.awaiting(s)
     assert aw.seats == {1, 2} and aw.window == 3600.0
-    assert E.legal(s, 1) == [PASS] and E.legal(s, 0) == []
+    assert E.legal(s, 1) == [{"type": "pass", "call": 1}] and E.legal(s, 0) == []
     assert E.expire(s) == {"type": "expire"}
     closed = "The deal is declared: only a card can still change it (or say nothing more)."
     assert rule_error(s, 2, {"type": "offer", "family": "green", "money": 1}) == closed
@@ -1039,7 +1085,7 @@ def test_two_player_the_boss_uses_an_investor_for_a_fair_share():
     s = deal_on(s, 0)
     assert {"type": "use", "family": "green"} in E.legal(s, 0)
     s = act(s, 0, {"type": "use", "family": "green"})
-    assert s["deal"]["agreements"] == [{"seat": 1, "family": "green", "source": "investor", "price": {"fair": True}}]
+    assert s["deal"]["agreements"] == [agreement(1, "green", fair=True)]
     assert E.public(s)["deal"]["amounts"] == [2000]  # $4M / 2 investors
     s = close(s)
     assert s["cash"] == [2000, 2000]
@@ -1062,7 +1108,7 @@ def test_two_player_a_laid_family_card_can_be_used():
     s = act(s, 0, travel("green", "green"))  # seat 1's green investor is away: its laid card is what is usable
     s = act(s, 1, lay("green"))
     s = act(s, 0, {"type": "use", "family": "green"})
-    assert s["deal"]["agreements"] == [{"seat": 1, "family": "green", "source": 1, "price": {"fair": True}}]
+    assert s["deal"]["agreements"] == [agreement(1, "green", 1, fair=True)]
     s = close(s)
     assert sorted(s["discard"]) == ["family.green", "travel.green"] and hand(s, 1) == {}
     assert s["cash"] == [2000, 2000]
@@ -1119,3 +1165,90 @@ def test_rule_errors_during_a_deal():
     assert rule_error(s, 1, {"type": "roll"}) == "That move is not possible during a deal."
     assert rule_error(s, 1, {"type": 3}) == "That is not a move this game knows."
     assert rule_error(s, 1, ["deal"]) == "That is not a move this game knows."
+
+
+def test_during_a_deal_only_seats_at_the_table_may_act():
+    """Anyone may act during a deal, so a seat number off the table (or one that would wrap around to another
+    player's hand, like -2) is refused before a hand is read."""
+    s = clear_hands(started(3))
+    for seat in range(3):
+        give(s, seat, boss=1, family_green=1, hire=3)
+    s = deal_on(s, 0)
+    for seat in (3, 8, -2, -3):
+        assert not E.can_act(s, seat) and E.legal(s, seat) == []
+        for move in (boss_card(True), lay("green"), hire("green"), DECLARE, PASS):
+            assert rule_error(s, seat, move) == "That is not a seat at this table (seats 1 to 3)."
+    assert act(s, 1, boss_card(True))["deal"]["boss"] == 1
+
+
+def test_a_travel_card_sends_away_an_investor_or_a_laid_card_not_both():
+    s = clear_hands(started(3))
+    give(s, 1, travel_grey=1)
+    give(s, 2, family_red=1)
+    s = act(deal_on(s, 0), 2, lay("red"))
+    sentence = "A travel card sends away one thing: an investor (family) or a family card on the table (laid)."
+    assert rule_error(s, 1, {"type": "travel", "card": "grey", "family": "green", "laid": 1}) == sentence
+    assert rule_error(s, 1, {"type": "travel", "card": "grey"}) == sentence
+    assert rule_error(s, 1, {"type": "travel", "card": "grey", "family": None, "laid": None}) == sentence
+    assert rule_error(s, 1, {"type": "travel", "card": "grey", "family": "green", "laid": True}) == \
+        "The laid of a travel move must be a whole number."
+    # a field left null counts as left out
+    assert E.apply(s, 1, {"type": "travel", "card": "grey", "family": "green", "laid": None})["deal"]["away"] == \
+        ["green"]
+    assert E.apply(s, 1, {"type": "travel", "card": "grey", "family": None, "laid": 1})["deal"]["laid"] == []
+
+
+def test_every_legal_move_fits_the_declared_actions():
+    from engines.fields import check_action
+
+    s = clear_hands(started(3))
+    for seat in range(3):
+        give(s, seat, boss=1, stop=1, hire=3, travel_grey=1, family_green=1, family_red=1)
+    s = act(deal_on(s, 0), 1, lay("green"))
+    s = offer(s, 1, "green", shares=1)
+    moves = [m for seat in range(3) for m in E.legal(s, seat)]
+    assert {m["type"] for m in moves} >= {"accept", "refuse", "boss", "travel", "lay", "hire", "offer", "withdraw"}
+    for m in moves:
+        check_action(m, E.actions)
+
+
+def test_an_acceptance_names_the_terms_it_accepts():
+    """The boss accepts what they saw: if the offer changed in between (1 share became $4M), the acceptance is
+    refused with the new terms, and nothing is agreed."""
+    s = green_deal()
+    s = offer(s, 2, "green", shares=1)
+    seen = next(m for m in E.legal(s, 0) if m["type"] == "accept")
+    s = offer(s, 2, "green", money=4)
+    assert rule_error(s, 0, seen) == ("That offer has changed: it now asks $4M for green. Look at it again before "
+                                      "you accept.")
+    assert s["deal"]["agreements"] == []
+    s = act(s, 0, next(m for m in E.legal(s, 0) if m["type"] == "accept"))
+    assert s["deal"]["agreements"] == [agreement(2, "green", money=4)]
+
+
+def test_nothing_more_names_its_last_call():
+    """A "nothing more" from an earlier last call cannot close a deal declared again since."""
+    s = green_deal()
+    s = accept(offer(s, 2, "green", shares=1), 2, "green")
+    s = act(s, 0, {"type": "declare"})
+    stale = {"type": "pass", "call": 1}
+    assert stale in E.legal(s, 1)
+    give(s, 1, family_red=1)
+    s = act(s, 1, lay("red"))  # a card reopens the negotiation
+    s = act(s, 0, {"type": "declare"})
+    assert rule_error(s, 1, stale) == ("That last call is over; the deal was declared again. Look at it before "
+                                       "you answer.")
+    assert {"type": "pass", "call": 2} in E.legal(s, 1)
+
+
+def test_after_a_boss_card_that_keeps_the_agreements_each_player_may_leave_theirs():
+    """Ruling: the new boss chooses keep or start over; with keep, each player agreed with the earlier boss may
+    leave their agreement (the seed: the new boss *and the players* may keep what was negotiated)."""
+    s = clear_hands(started(3))
+    give(s, 1, boss=1)
+    s = accept(offer(deal_on(s, 0), 2, "green", shares=1), 2, "green")
+    s = act(s, 1, {"type": "boss", "restart": False})
+    assert s["deal"]["agreements"] == [agreement(2, "green", shares=1)]
+    assert {"type": "withdraw", "family": "green"} in E.legal(s, 2)
+    s = act(s, 2, {"type": "withdraw", "family": "green"})
+    assert s["deal"]["agreements"] == [] and "green" in needed(s)

@@ -38,7 +38,7 @@ async def test_undo_needs_the_consent_of_the_player_it_affects(world):
     t = await svc.load(gid)
     first, second = at(t, [ann, ben], t.state["turn"]), at(t, [ann, ben], 1 - t.state["turn"])
     r = await first.slash(ch, "game undo")
-    assert r.response.content == "The last thing that happened was chance (Deck shuffled), and chance cannot be undone."
+    assert r.response.content == "The last thing that happened was chance (a shuffle), and chance cannot be undone."
     await play(first, ch, gid, "Bet 2")
     r = await second.slash(ch, "game undo")
     assert r.response.content == "You can only undo your own last move, and the last move was someone else's."
@@ -153,7 +153,29 @@ async def test_rules_and_help(world):
     auto = await ann.autocomplete(ch, "rules", "topic", "", game="dicehand")
     assert "Rulings" in [c["name"] for c in auto]
     r = await ann.slash(ch, "help")
-    assert "Dice & Hands" in r.response.content and "/game create" in r.response.content
+    parts = [r.response, *r.followups]
+    text = "\n".join(m.content for m in parts)
+    assert "Dice & Hands" in text and "/game create" in text
+    assert all(len(m.content) <= 2000 for m in parts) and all(m.ephemeral for m in parts)
+    assert len(text) > 2000 and text.rstrip().endswith("`/rules` explains each game."), "split, never cut"
+    for command in env.bot.tree.get_commands():  # every command is listed, the last ones too
+        assert f"`/{command.name}" in text
+
+
+async def test_a_long_rules_topic_arrives_whole_and_in_order(world):
+    from cogs.rules import topics
+
+    env, g, ch, (ann, ben, cat), mod = world
+    longest = max(topics("tokai"), key=lambda t: len(t.body))
+    assert len(longest.body) > 1900, "a topic longer than one message"
+    r = await ann.slash(ch, "rules", game="tokai", topic=longest.title)
+    parts = [r.response, *r.followups]
+    assert len(parts) > 1 and all(len(m.content) <= 2000 and m.ephemeral for m in parts)
+    text = "\n".join(m.content for m in parts)
+    assert text.startswith(f"**Tokai Baron (東海男爵) — {longest.title}**")
+    lines = [line for line in longest.body.splitlines() if line.strip()]
+    positions = [text.find(line) for line in lines]
+    assert -1 not in positions and positions == sorted(positions), "every line, in order"
 
 
 async def test_an_unexpected_error_gives_an_id_and_logs_the_traceback(world, caplog, monkeypatch):

@@ -86,7 +86,8 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     for _ in range(3):
         seat = await turn()
         r = await by_seat[seat].slash(ch, "18xx buy", corporation="AR")
-        assert r.response.content.startswith("You played **Buy a 10% of AR from the IPO (¥70)**"), r.response.content
+        assert r.response.content.startswith("You played **Buy a 10% share of AR from the IPO (¥70)**"), \
+            r.response.content
     s = await state()
     assert s["corps"]["AR"]["floated"] and s["corps"]["AR"]["president"] == str(first)
     posts = len(ch.history())
@@ -314,6 +315,10 @@ async def test_a_train_between_two_presidents_is_an_offer_the_seller_answers(wor
     assert s["round"]["offer"] and s["corps"]["UR"]["trains"] == [train]
     news = "\n".join(m.content or "" for m in ch.history()[posts:])
     assert f"KO offers ¥1 for train {train} of UR; {seller.name} may accept or decline." in news, news
+    pings = [m.content for m in ch.history()[posts:] if "your move" in (m.content or "")]
+    assert pings and all(f"<@{seller.id}>" in p and f"<@{buyer.id}>" not in p for p in pings), \
+        "only the seller, whose answer the game waits for, is pinged"
+    assert f"**Waiting for** <@{seller.id}>:" in table_message(ch, table.gid).embeds[0].description
 
     r = await buyer.slash(ch, "18xx offer", answer="accept_offer")
     assert r.ephemeral and r.response.content == "Only the seller accepts or declines; you may withdraw your offer."

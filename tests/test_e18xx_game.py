@@ -566,7 +566,7 @@ def test_scores_count_cash_shares_at_price_and_privates_at_face_value():
 def test_the_beginner_game_deals_the_privates_by_a_shuffle():
     s = E.setup({"beginner_game": True}, 3)
     assert E.awaiting(s).chance.kind == "shuffle" and E.awaiting(s).chance.count == 3
-    with pytest.raises(RuleError, match="permutation"):
+    with pytest.raises(RuleError, match="orders each of the 3 items once"):  # the generic chance check
         E.apply(s, CHANCE, {"type": "shuffle", "order": [0, 0, 1]})
     s = dealt(3, [2, 0, 1])  # ER, DR, SIR in title order
     assert owners(s) == {"ER": "1", "DR": "2", "SIR": "0"}
@@ -922,3 +922,90 @@ def test_a_corporation_at_its_train_limit_may_still_trade_a_train_in_for_a_d():
         act(s, 0, "buy_train", train=buys[0]["train"], price=1100)
     s = act(s, 0, "buy_train", train=buys[0]["train"], price=800, exchange="5-0")
     assert sorted(s["corps"]["KO"]["trains"]) == ["6-0", buys[0]["train"]]
+
+
+# ---- malformed moves ---------------------------------------------------------------------------------------
+
+def test_every_listed_move_fits_the_declared_fields():
+    from engines.fields import check_action
+
+    for s in [E.setup({}, 3), after_auction(3), ir_running(), dealt(3)]:
+        for seat in range(3):
+            for move in E.legal(s, seat):
+                check_action(move, E.actions)
+
+
+def test_malformed_routes_are_refused_with_a_sentence():
+    s = ir_running()
+    for routes, why in [
+        ([1], "Send the routes"),
+        ([{"connections": [["F1", "E2"]]}], "names the train"),
+        ([{"train": ["3-0"]}], "train must be a train id"),
+        ([{"train": "3-0", "connections": [[1, 2]]}], "connections must be a list of lists of hexes"),
+        ([{"train": "3-0", "connections": [[]]}], "connections must be a list of lists of hexes"),
+        ([{"train": "3-0", "connections": "F1 E2"}], "connections must be a list of lists of hexes"),
+        ([{"train": "3-0", "connections": [["", "E2"]]}], "'' is not a hex of the map"),
+        ([{"train": "3-0", "connections": [["ZZ9", "E2"]]}], "'ZZ9' is not a hex of the map"),
+        ([{"train": "3-0", "revenue": True}], "revenue must be a whole number"),
+        ([{"train": "3-0", "hexes": "F1"}], "hexes must be a list of hexes"),
+        ([{"train": "3-0", "trusted": True}], "A route has no 'trusted'"),
+    ]:
+        with pytest.raises(RuleError, match=why):
+            E.apply(s, 0, {"type": "run_routes", "routes": routes})
+        with pytest.raises(RuleError, match=why):  # a replay reads the same shapes
+            E.apply(trusted(s), 0, {"type": "run_routes", "routes": routes})
+
+
+def test_a_move_names_a_corporation_or_a_private_of_this_game():
+    s = ir_running()
+    run = E.legal(s, 0)[0]
+    for extra, why in [({"entity": "ZZ"}, "no corporation 'ZZ'"),
+                       ({"entity": "IR", "entity_type": "player"}, "for a corporation or a company"),
+                       ({"entity_type": "corporation"}, "names it in entity"),
+                       ({"entity": "ZZ", "entity_type": "company"}, "no private company 'ZZ'"),
+                       ({"entity": "ER", "entity_type": "company"}, "A private company only"),
+                       ({"entity": "KO", "entity_type": "corporation"}, "IR is operating, not KO")]:
+        with pytest.raises(RuleError, match=why):
+            E.apply(s, 0, {**run, **extra})
+    s2 = E.apply(s, 0, {**run, "entity": "IR", "entity_type": "corporation"})
+    assert s2["round"]["revenue"] == 70
+    s = after_auction(3)
+    with pytest.raises(RuleError, match="A corporation does not make that move"):
+        act(s, 0, "buy_shares", shares=["IR_1"], entity="IR", entity_type="corporation")
+    with pytest.raises(RuleError, match="A par move has no 'entity'"):  # the generic field check
+        act(s, 0, "par", corporation="IR", share_price="80,2,3", entity="IR", entity_type="corporation")
+
+
+def test_share_ids_and_percents_must_match_the_certificates():
+    s = after_auction(3)
+    s = act(s, 0, "par", corporation="IR", share_price="80,2,3")
+    s = act(s, 1, "pass")
+    with pytest.raises(RuleError, match="'IR_99' is not a certificate of IR"):
+        act(s, 2, "buy_shares", shares=["IR_99"])
+    with pytest.raises(RuleError, match="IR_1 is 10% of IR, not 20%"):
+        act(s, 2, "buy_shares", shares=["IR_1"], percent=20)
+    with pytest.raises(RuleError, match="There is no share 'QQ_1'"):
+        act(s, 2, "buy_shares", shares=["QQ_1"])
+    s = act(s, 2, "buy_shares", shares=["IR_1"], percent=10)
+    with pytest.raises(RuleError, match="IR_2 is 10% of IR, not 30%"):  # Dougo's exchange, as recorded
+        act(s, 1, "buy_shares", entity="DR", entity_type="company", shares=["IR_2"], percent=30)
+    s = start_sr(s, 2)
+    with pytest.raises(RuleError, match="'IR_x' is not a certificate of IR"):
+        act(s, 0, "sell_shares", shares=["IR_0", "IR_x"], percent=20)
+
+
+def test_a_player_passed_without_being_asked_is_named_in_the_narration():
+    """A stock-round turn with nothing to buy or sell passes by itself, and the table is told who passed."""
+    from engines.log import run_chance
+
+    e, rng = E, random.Random(0)
+    s = e.setup({}, 3)
+    for _ in range(3000):
+        s, _ = run_chance(e, s, rng)
+        said = [ev for ev in s["events"] if ev["text"] == "[0] can buy and sell nothing now, so passes."]
+        if said:
+            break
+        seat = rng.choice(sorted(e.awaiting(s).seats))
+        auto = e.auto_action(s, seat) if rng.random() < 0.3 else None
+        s = e.apply(s, seat, auto or rng.choice(e.legal(s, seat)))
+    assert said and len(said[0]["seats"]) == 1, "the seat that passed is named"

@@ -119,7 +119,7 @@ def test_labels_read_as_plain_words():
     assert P.move_label(table(s), a) == f"Par {name} ({a['corporation']}) at ¥{price}: 20% for ¥{2 * price}"
     s, seat, a = find(lambda s, seat, a: a["type"] == "buy_shares")
     cid = a["shares"][0].split("_")[0]
-    assert re.fullmatch(rf"Buy a 10% of {cid} from the (IPO|pool) \(¥\d+\)", P.move_label(table(s), a))
+    assert re.fullmatch(rf"Buy a 10% share of {cid} from the (IPO|pool) \(¥\d+\)", P.move_label(table(s), a))
     s, seat, a = find(lambda s, seat, a: a["type"] == "lay_tile" and "entity" not in a)
     where = rf"(.* \({a['hex']}\)|{a['hex']})"
     assert re.fullmatch(rf"Lay tile {a['tile']} on {where}, rotation {a['rotation']}( \(¥\d+\))?",

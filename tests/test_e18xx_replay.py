@@ -224,3 +224,14 @@ def test_the_beginner_game_deals_as_the_site_does():
     assert owners == {"SIR": "0", "ER": "1", "DR": "2"}
     assert done.state["cash"] == [420 - 90, 420 - 40, 420 - 60]
     assert done.state["round"]["kind"] == "stock" and done.game_end_reason is None
+
+
+def test_a_crafted_action_is_refused_with_a_sentence_naming_it():
+    """Crafted logs reach `python -m bot replay`: a junk entity or field is a ReplayFailed, never a crash."""
+    for bad, why in [({"type": "pass", "entity": [100], "entity_type": "player"}, "names no player"),
+                     ({"type": "bid", "entity": 100, "entity_type": "player", "company": "TR", "price": 20,
+                       "trusted": True}, "A bid move has no 'trusted'"),
+                     ({"type": "bid", "entity": 100, "entity_type": "player", "company": "TR", "price": "20"},
+                      "The price of a bid move must be a whole number")]:
+        with pytest.raises(ReplayFailed, match=why):
+            replay_recorded(read_recorded(export(actions=[{**bad, "id": 1}])))

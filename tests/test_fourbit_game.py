@@ -65,8 +65,8 @@ SCRIPT = [
     # D at 1: stone 12; 12-1, 13-0, 5-0 (auto: 2 wood), 2-0
     (D, "loc", LOC), (D, 12, USE), (D, 13, SKIP), (D, 2, USE),  # D W2 S14 C4
     ("step", {C: (8, C_BUILD), A: (2, A_STACK), D: (3, D_CONV), B: (5, B_VP)}),
-    # C builds Trading House (W4 C4) with 8-0: W2 - 2 = 0, C12 - 4 = 8, VP 1; then 1-0 +2 wood
-    (C, "loc", loc(building=9)), (C, 1, USE),         # C W2 S0 C8 VP1
+    # C uses 8-0 first, then builds Trading House (W4 C4): W2 - 2 = 0, C12 - 4 = 8, VP 1; then 1-0 +2 wood
+    (C, 8, USE), (C, "loc", loc(building=9)), (C, 1, USE),  # C W2 S0 C8 VP1
     # A at 2, twice: W12 - 4 = 8, C2 + 8 = 10; 3-0 asked, 14-1/10-0/6-0 auto
     (A, "loc", loc(times=2)), (A, 3, SKIP),           # A W8 S0 C10
     # D at 3, twice: S14 - 4 = 10, C4 + 8 = 12; 2-1 (S4 -> C4), 13-1 asked, 12-0/5-0 auto
@@ -81,12 +81,12 @@ SCRIPT = [
     # A and C sent all 3 workers, B and D passed: the round ends. Upkeep 6 a worker:
     # A 12 - 12 = 0, B 12 - 12 = 0, C 14 - 12 = 2, D 16 - 12 = 4 (everyone keeps 2)
     ("upkeep", {A: 2, B: 2, C: 2, D: 2}),
-    # row 13, 11 + 10, 16 from the deck
-    ("check", 2, {A: (14, 6, 0, 0), B: (0, 2, 0, 2), C: (2, 0, 2, 1), D: (2, 6, 4, 0)}, [13, 11, 10, 16]),
+    # row 13, 11 + 4 new: 10, 16, 3, 1
+    ("check", 2, {A: (14, 6, 0, 0), B: (0, 2, 0, 2), C: (2, 0, 2, 1), D: (2, 6, 4, 0)}, [13, 11, 10, 16, 3, 1]),
 
     # ================= ROUND 2 (up to 4) =================
     ("step", {C: (4, C_STACK), A: (2, A_STACK), D: (3, D_CONV), B: (9, B_STACK)}),
-    # B plans the top of the deck blind (Market, 3): C0 + 6 = 6; 9-1 +2 stone
+    # B plans the top of the deck blind (Quarry, 2): C0 + 6 = 6; 9-1 +2 stone
     (B, "loc", loc(building="deck")), (B, 9, USE),
     (B, 7, SKIP), (B, 4, SKIP), (B, 16, SKIP),        # B W0 S4 C6 VP2
     (C, "loc", LOC), (C, 1, USE),                     # C: C2 + 12 = 14, W2 + 2 = 4
@@ -95,8 +95,8 @@ SCRIPT = [
     # D at 3, 3 times: S6 - 6 = 0, C4 + 12 = 16; every card auto
     (D, "loc", loc(times=3)),                         # D W2 S0 C16
     ("step", {C: (8, C_BUILD), A: (15, A_STACK), D: (1, D_STACK), B: (0, B_STACK)}),
-    # C builds Design Office (W6 C4) with 8-0: W4 - 4 = 0, C14 - 4 = 10, VP 1 + 2 = 3; 1-0 +2 wood
-    (C, "loc", loc(building=10)), (C, 1, USE),        # C W2 S0 C10 VP3
+    # C uses 8-0, then builds Design Office (W6 C4): W4 - 4 = 0, C14 - 4 = 10, VP 1 + 2 = 3; 1-0 +2 wood
+    (C, 8, USE), (C, "loc", loc(building=10)), (C, 1, USE),  # C W2 S0 C10 VP3
     # A at 15: W6 + 6 = 12, S6; 3-1 +2 coins; 6-1 (VP -> stone) declined
     (A, "loc", LOC), (A, 3, USE), (A, 6, SKIP),       # A W12 S6 C18 VP1
     # D at 1: S12; 12-1 +2 wood; 13-0 declined; 5-0 auto (4 wood); 2-0 +2 stone
@@ -105,7 +105,9 @@ SCRIPT = [
     (B, "loc", LOC), (B, 7, SKIP), (B, 4, SKIP), (B, 16, SKIP),  # B W12 S4 C6 VP2
     # upkeep: A 18 - 12 = 6 (keeps 2), B 6 - 6 = 0 (keeps 1), C 10 - 6 = 4 (keeps 1), D 16 - 12 = 4
     ("upkeep", {A: 2, B: 1, C: 1, D: 2}),
-    ("check", 3, {A: (12, 6, 6, 1), B: (12, 4, 0, 2), C: (2, 0, 4, 3), D: (4, 14, 4, 0)}, [13, 11, 16, 1]),
+    # row: 10 built; + 15, 12, 14, 4
+    ("check", 3, {A: (12, 6, 6, 1), B: (12, 4, 0, 2), C: (2, 0, 4, 3), D: (4, 14, 4, 0)},
+     [13, 11, 16, 3, 1, 15, 12, 14, 4]),
 
     # ================= ROUND 3 (up to 6) =================
     ("step", {C: (4, C_STACK), A: (8, A_BUILD), D: (6, D_LEVEL), B: (2, B_STACK)}),
@@ -124,7 +126,9 @@ SCRIPT = [
     (A, "loc", LOC), (A, 3, USE), (A, 14, USE), (A, 6, SKIP),  # A W10 S0 C14 VP1, space 3
     # upkeep: A 14 - 12 = 2, B 12 - 6 = 6, C 16 - 6 = 10, D (level 4: 8 a worker) 16 - 16 = 0
     ("upkeep", {A: 2, B: 1, C: 1, D: 2}),
-    ("check", 4, {A: (10, 0, 2, 1), B: (0, 6, 6, 3), C: (4, 0, 10, 3), D: (0, 0, 0, 0)}, [11, 16, 1, 2]),
+    # row: 13 built; + 5, 6, 7, 8
+    ("check", 4, {A: (10, 0, 2, 1), B: (0, 6, 6, 3), C: (4, 0, 10, 3), D: (0, 0, 0, 0)},
+     [11, 16, 3, 1, 15, 12, 14, 4, 5, 6, 7, 8]),
 
     # ================= ROUND 4 (up to 8) =================
     ("step", {A: (8, A_BUILD), D: (4, D_COINS), C: (9, C_PLAN), B: (3, B_STACK)}),
@@ -144,7 +148,9 @@ SCRIPT = [
     (A, "loc", LOC), (A, 3, USE), (A, 6, SKIP),       # A W6 S6 C8 VP3
     # upkeep: A 8 - 6 = 2 (keeps 1 of 2), B 18 - 6 = 12, C 18 - 6 = 12, D 18 - 16 = 2
     ("upkeep", {A: 1, B: 1, C: 1, D: 2}),
-    ("check", 5, {A: (6, 6, 2, 3), B: (0, 0, 12, 3), C: (6, 0, 12, 3), D: (0, 0, 2, 0)}, [11, 2, 15, 12]),
+    # row: 16 planned, 1 built; + 18, the deck's last card
+    ("check", 5, {A: (6, 6, 2, 3), B: (0, 0, 12, 3), C: (6, 0, 12, 3), D: (0, 0, 2, 0)},
+     [11, 3, 15, 12, 14, 4, 5, 6, 7, 8, 18]),
 
     # ================= ROUND 5 (up to 10) =================
     ("step", {A: (4, A_BUILD), D: (1, D_STACK), C: (14, C_STACK), B: (15, B_STACK)}),
@@ -162,7 +168,9 @@ SCRIPT = [
     (D, "loc", loc(times=7)),                         # D W2 S0 C30
     # upkeep: A 14 - 6 = 8, B 18 - 6 = 12, C 10 - 6 = 4, D 30 - 16 = 14
     ("upkeep", {A: 1, B: 1, C: 1, D: 2}),
-    ("check", 6, {A: (6, 6, 8, 3), B: (6, 6, 12, 2), C: (2, 12, 4, 3), D: (2, 0, 14, 0)}, [11, 2, 15, 12]),
+    # the deck is empty: the row gets nothing
+    ("check", 6, {A: (6, 6, 8, 3), B: (6, 6, 12, 2), C: (2, 12, 4, 3), D: (2, 0, 14, 0)},
+     [11, 3, 15, 12, 14, 4, 5, 6, 7, 8, 18]),
 
     # ================= ROUND 6 (up to 12) =================
     ("step", {A: (11, A_TRACK), D: (4, D_STACK), C: (8, C_BUILD), B: (8, B_STACK)}),
@@ -172,8 +180,8 @@ SCRIPT = [
     (D, "loc", LOC), (D, 13, SKIP), (D, 2, USE),      # D W2 S2 C26
     # A at 11: space 3 -> 4, C8 + 6 = 14; 3-1 +2 = 16; 14-0 -> space 5; 6-1 declined
     (A, "loc", LOC), (A, 3, USE), (A, 14, USE), (A, 6, SKIP),  # A W6 S6 C16 VP3, space 5
-    # C builds its planned City Wall (W2 S8 C4) with 8-0: W2 S4 C0, VP 3 + 1 = 4; 1-0 +2 wood
-    (C, "loc", loc(building=16)), (C, 1, USE),        # C W4 S4 C0 VP4
+    # C uses 8-0, then builds its planned City Wall (W2 S8 C4): W2 S4 C0, VP 3 + 1 = 4; 1-0 +2 wood
+    (C, 8, USE), (C, "loc", loc(building=16)), (C, 1, USE),  # C W4 S4 C0 VP4
     # B, not first: pays 2 stone, then builds its planned Mint (W6 S2 C8): W0 S2 C4, VP 2 + 3 = 5
     # 9-0 auto, 7-0 auto (4 coins), 4-0 and 16-1 declined
     (B, "loc", loc(building=17, pay="stone")), (B, 4, SKIP), (B, 16, SKIP),  # B W0 S2 C4 VP5
@@ -197,8 +205,18 @@ FINAL = [
 ]
 
 
-def prompt_for(what) -> str:
-    return "the effect of" if what == "loc" else f"whether to use card {what}"
+def asks_for(prompt: str, what) -> bool:
+    """The table says what it waits for: the location's effect (maybe offered before a card) or a card."""
+    return "the effect of" in prompt if what == "loc" else prompt.startswith(f"whether to use card {what}")
+
+
+def full_action(s: dict, what, action: dict) -> dict:
+    """The script's short moves with what the engine needs: the location, or the next card and its side."""
+    w, r = s["queue"][s["res"]["i"]], s["res"]
+    if what == "loc":
+        return {**action, "at": w["loc"]}
+    assert w["order"][r["card"]] == what, (what, w["order"], r["card"])
+    return {**action, "card": what, "side": w["bits"][r["card"]]}
 
 
 def play():
@@ -238,7 +256,7 @@ def play():
             asked = set(E.awaiting(s).seats)
             assert asked == set(keep), (asked, keep)
             for seat, k in sorted(keep.items()):
-                a = {"type": "upkeep", "keep": k}
+                a = {"type": "upkeep", "keep": k, "pay": k * 2 * s["players"][seat]["level"]}
                 assert a in E.legal(s, seat)
                 apply(seat, a)
         elif entry[0] == "check":
@@ -251,7 +269,8 @@ def play():
             seat, what, action = entry
             assert s["phase"] == "resolve", (entry, s["phase"])
             aw = E.awaiting(s)
-            assert aw.seats == {seat} and aw.prompt.startswith(prompt_for(what)), (entry, aw)
+            assert aw.seats == {seat} and asks_for(aw.prompt, what), (entry, aw)
+            action = full_action(s, what, action)
             assert action in E.legal(s, seat), (entry, E.legal(s, seat))
             apply(seat, action)
     return start, s, log
@@ -265,11 +284,11 @@ def test_full_game_scores_by_hand():
     assert s["final"] == FINAL
     p = s["players"]
     assert [sorted(x["built"]) for x in p] == [[1, 13], [17], [9, 10, 16], []]
-    assert p[1]["plans"] == [3]  # the blind Market plan was never built
+    assert p[1]["plans"] == [2]  # the blind Quarry plan was never built
     assert [x["level"] for x in p] == [3, 3, 3, 4]
     assert E._order(s) == [A, D, C, B]
     assert {e["seat"]: e["space"] for e in s["track"]} == {A: 5, B: 1, C: 2, D: 2}
-    assert s["row"] == [11, 2, 15, 12] and s["deck"] == [14, 4, 5, 6, 7, 8, 18]
+    assert s["row"] == [11, 3, 15, 12, 14, 4, 5, 6, 7, 8, 18] and s["deck"] == []
     assert E.public(s)["ranking"] == [[0], [2], [3], [1]]
     assert len(log) == 3 + 12 + sum(1 for e in SCRIPT if e[0] not in ("step", "upkeep", "check")) + sum(
         len(e[1]) for e in SCRIPT if e[0] in ("step", "upkeep"))
@@ -287,14 +306,16 @@ def test_full_game_replays_from_setup():
 
 def test_blind_plan_stays_hidden_from_the_others():
     start, _, log = play()
-    # right after B's second plan (the blind Market), before it is ever revealed
+    # right after B's second plan (the blind Quarry), before it is ever revealed
     s = E.setup({}, 4)
     for _, seat, action in log:
         s = E.apply(s, seat, action)
-        if seat == B and action == {"type": "location", "building": "deck"}:
+        if seat == B and action == {"type": "location", "at": 9, "building": "deck"}:
             break
-    assert s["players"][B]["plans"] == [17, 3]
+    assert s["players"][B]["plans"] == [17, 2]
     assert E.public(s)["players"][B]["plans"] == [17, None]
     for other in (A, C, D):
         assert E.view(s, other)["players"][B]["plans"] == [17, None]
-    assert E.view(s, B)["my_plans"] == [17, 3]
+    assert E.view(s, B)["my_plans"] == [17, 2]
+    plan = next(ev for ev in reversed(s["log"]) if ev["type"] == "location")
+    assert plan["move"] == {"at": 9, "building": "deck"}  # the narration's record names no blind plan

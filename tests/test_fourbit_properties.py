@@ -55,8 +55,8 @@ def choose(s: dict, seat: int, rnd: random.Random) -> dict:
         return rnd.choice([a for a in legal[1:] if a["n"] == n])
     if ph == "upkeep":
         return legal[0] if rnd.random() < 0.85 else rnd.choice(legal)
-    if ph == "resolve":
-        doing = [a for a in legal if a["type"] != "skip"]
+    if ph == "resolve":  # mostly act: use cards and take locations
+        doing = [a for a in legal if a["type"] not in ("skip", "decline")]
         return rnd.choice(doing) if doing and rnd.random() < 0.85 else rnd.choice(legal)
     return rnd.choice(legal)
 

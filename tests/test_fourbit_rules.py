@@ -13,15 +13,19 @@ from engines.fourbit.data import BUILDINGS, track_vp
 from tests.fourbit_helpers import (
     E,
     act,
+    decline,
     end_round,
     game,
     options,
     player,
     res,
     setup_chance,
+    skip,
     skip_all,
     stage,
     step,
+    take,
+    use,
     who,
 )
 
@@ -32,14 +36,7 @@ INERT = [8, 9, 14, 15]
 QUIET = [8, 9, 10, 11]
 NOBUILD = [9, 12, 14, 15]  # quiet at the Build and Sell locations (no card 8 discount)
 NOTRACK = [8, 9, 12, 15]  # quiet at location 11
-NOPLAN = [8, 12, 14, 15]  # quiet at locations 8, 9 and 12
-LOC = {"type": "location"}
-SKIP = {"type": "skip"}
-USE = {"type": "use"}
-
-
-def loc(**k):
-    return {"type": "location", **k}
+NOPLAN = [11, 12, 14, 15]  # quiet at locations 8, 9 and 12
 
 
 def order_for(n: int, card: int, side: int, others: list[int]) -> list[int]:
@@ -71,13 +68,14 @@ SIMPLE = [  # location, gain (wood, stone, coins, vp)
 def test_simple_location_first_free_and_follower_pays(n, gain):
     s = game(2, cards={0: INERT, 1: INERT}, p1={"wood": 2, "stone": 2, "coins": 2})
     s = step(s, {0: n, 1: n})
-    assert stage(s) == (0, n, "location", 0)  # tie on level 3: the front of the track is first
-    assert options(s) == [SKIP, LOC]
-    s = act(s, LOC)
+    # tie on level 3: the front of the track is first; inert cards are passed over by themselves
+    assert stage(s) == (0, n, "location", 4)
+    assert options(s) == [take(s), decline(s)]
+    s = act(s, take(s))
     assert res(s, 0) == gain
-    assert stage(s) == (1, n, "location", 0)  # seat 0's inert cards were skipped by themselves
-    assert options(s) == [SKIP, loc(pay="wood"), loc(pay="stone"), loc(pay="coins")]
-    s = act(s, loc(pay="stone"))
+    assert stage(s) == (1, n, "location", 4)
+    assert options(s) == [take(s, pay="wood"), take(s, pay="stone"), take(s, pay="coins"), decline(s)]
+    s = act(s, take(s, pay="stone"))
     assert res(s, 1) == (2 + gain[0], 0 + gain[1], 2 + gain[2], gain[3])
     assert s["phase"] == "work" and s["blocked"][n]
 
@@ -85,10 +83,11 @@ def test_simple_location_first_free_and_follower_pays(n, gain):
 def test_follower_without_the_cost_gets_nothing():
     s = game(2, cards={0: INERT, 1: INERT})
     s = step(s, {0: 4, 1: 4})
-    s = act(s, LOC)
+    s = act(s, take(s))
     # seat 1 has nothing to pay with: the only choice is to skip, applied by itself
     assert s["phase"] == "work" and res(s, 1) == (0, 0, 0, 0)
-    assert rule_error(game(2), 0, {"type": "use"}) == "That move does not fit this moment of the game."
+    assert rule_error(game(2), 0, {"type": "use", "card": 1, "side": 0}) == \
+        "That move does not fit this moment of the game."
 
 
 def test_first_player_is_the_higher_company_level_then_the_track_front():
@@ -105,7 +104,7 @@ def test_follower_may_not_pay_for_an_effect_it_cannot_carry_out():
     s = game(2, cards={0: INERT, 1: INERT}, p0={"wood": 4, "stone": 4, "coins": 4},
              p1={"wood": 4, "stone": 4, "coins": 4})
     s = step(s, {0: 6, 1: 6})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert player(s, 0)["level"] == 4
     assert s["phase"] == "work" and player(s, 1)["level"] == 3 and res(s, 1) == (4, 4, 4, 0)
 
@@ -113,7 +112,7 @@ def test_follower_may_not_pay_for_an_effect_it_cannot_carry_out():
 def test_blocked_location_sends_the_worker_to_city_hall():
     s = game(2, cards={0: QUIET, 1: QUIET}, p1={"coins": 2})
     s = step(s, {0: 4, 1: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert s["blocked"][4] and s["phase"] == "work"
     s = step(s, {0: 4})  # seat 1 passed: only seat 0 is asked
     w = s["queue"][0]
@@ -134,7 +133,7 @@ def test_blocked_location_sends_the_worker_to_city_hall():
 def test_two_workers_on_a_blocked_location_both_go_to_city_hall():
     s = game(3, cards={0: QUIET, 1: QUIET, 2: QUIET})
     s = step(s, {0: 5, 1: 6, 2: 6})
-    s = act(s, LOC)  # seat 0 at 5; seats 1 and 2 cannot afford the level-up: settled by themselves
+    s = act(s, take(s))  # seat 0 at 5; seats 1 and 2 cannot afford the level-up: settled by themselves
     assert s["phase"] == "work"
     s = step(s, {0: 5, 1: 5, 2: "pass"})
     assert [(w["seat"], w["loc"], w["first"]) for w in s["queue"]] == [(0, CITY_HALL, False), (1, CITY_HALL, False)]
@@ -143,15 +142,16 @@ def test_two_workers_on_a_blocked_location_both_go_to_city_hall():
 def test_city_hall_cards_gain_and_paid_step():
     cards = [15, 1, 8, 9]  # stack for 4 = bits 0,0,1,0: 15-0 (wood +2), 1-0 (wood +2), 8-1, 9-0
     s = game(3, cards={0: QUIET, 1: cards, 2: QUIET}, p1={"coins": 2})
-    # seat 0 blocks location 4; seat 1 tries a level-up it cannot afford (nothing to decide)
+    # seat 0 blocks location 4; seat 1 tries a level-up it cannot afford: its 1-1 (4 wood → 4 coins)
+    # cannot be paid either, so there is nothing to decide
     s = step(s, {0: 4, 1: 6, 2: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert s["phase"] == "work"
     s = step(s, {0: "pass", 1: (4, cards)})
     assert stage(s) == (1, CITY_HALL, "card", 0)
-    assert options(s) == [USE, SKIP]
-    s = act(s, USE)  # 15-0 at City Hall: +2 wood
-    s = act(s, USE)  # 1-0: +2 wood
+    assert options(s) == [use(s), skip(s)]  # City Hall has no location effect to take
+    s = act(s, use(s))  # 15-0 at City Hall: +2 wood
+    s = act(s, use(s))  # 1-0: +2 wood
     assert stage(s)[2] == "city_hall"
     assert options(s) == [{"type": "city_hall", "gain": "wood", "step": False},
                           {"type": "city_hall", "gain": "coins", "step": False},
@@ -159,18 +159,18 @@ def test_city_hall_cards_gain_and_paid_step():
     s = act(s, {"type": "city_hall", "gain": "coins", "step": True})  # 2 + 2 coins, pay 4
     assert res(s, 1) == (4, 0, 0, 0)
     # the paid step is a plain move to the front of space 2 (no +6 coins), G-7/G-8
-    assert s["track"][0] == {"seat": 1, "space": 2}
-    assert E.public(s)["order"][0] == 1
+    assert s["track"][0] == {"seat": 1, "space": 2} and E._order(s)[0] == 1
+    assert E.public(s)["order"] == [0, 1, 2]  # this round keeps its order; the move counts from round 2
 
 
 def test_city_hall_paid_step_is_not_the_turn_order_action():
     cards = [14, 1, 8, 9]  # at City Hall card 14 never fires (G-33); 1-0 does
     s = game(2, cards={0: QUIET, 1: cards}, p1={"coins": 8, "built": [5]})  # Town Hall Annex
     s = step(s, {0: 4, 1: 6})
-    s = act(s, LOC)
+    s = act(s, take(s))
     s = step(s, {0: "pass", 1: (4, cards)})
-    assert stage(s) == (1, CITY_HALL, "card", 1) and options(s) == [USE, SKIP]
-    s = act(s, SKIP)
+    assert stage(s) == (1, CITY_HALL, "card", 1) and options(s) == [use(s), skip(s)]
+    s = act(s, skip(s))
     s = act(s, {"type": "city_hall", "gain": "wood", "step": True})
     assert res(s, 1) == (2, 0, 4, 0)  # no Annex VP, no +6 coins
     assert s["track"][0] == {"seat": 1, "space": 2}
@@ -183,10 +183,10 @@ def test_conversion_locations_are_limited_to_round_times_two(n, src, dst, round_
     s = game(2, round_=round_, cards={0: INERT, 1: INERT}, p0={src: 30}, p1={src: 30})
     s = step(s, {0: n, 1: n})
     limit = 2 * round_
-    assert options(s) == [SKIP] + [loc(times=t) for t in range(1, limit + 1)]
-    assert rule_error(s, 0, loc(times=limit + 1)) == f"This round you may convert 1 to {limit} times here."
-    assert rule_error(s, 0, loc(times=0)) == f"This round you may convert 1 to {limit} times here."
-    s = act(s, loc(times=limit))
+    assert options(s) == [take(s, times=t) for t in range(1, limit + 1)] + [decline(s)]
+    assert rule_error(s, 0, take(s, times=limit + 1)) == f"This round you may convert 1 to {limit} times here."
+    assert rule_error(s, 0, take(s, times=0)) == f"This round you may convert 1 to {limit} times here."
+    s = act(s, take(s, times=limit))
     p = player(s, 0)
     assert p[src] == 30 - 2 * limit and p[dst] == 4 * limit
     # the follower gets the same limit after paying 2 (G-16)
@@ -197,14 +197,14 @@ def test_conversion_locations_are_limited_to_round_times_two(n, src, dst, round_
 def test_conversion_needs_the_payment_for_every_time():
     s = game(2, round_=6, cards={0: INERT, 1: INERT}, p0={"wood": 6})
     s = step(s, {0: 2, 1: "pass"})
-    assert options(s) == [SKIP, loc(times=1), loc(times=2), loc(times=3)]
-    assert rule_error(s, 0, loc(times=4)) == "That costs 2 wood, and you have 0 wood."
+    assert options(s) == [take(s, times=1), take(s, times=2), take(s, times=3), decline(s)]
+    assert rule_error(s, 0, take(s, times=4)) == "That costs 2 wood, and you have 0 wood."
 
 
 def test_location_6_company_level_up_costs_4_4_4_and_stops_at_7():
     s = game(2, cards={0: INERT, 1: INERT}, p0={"wood": 6, "stone": 6, "coins": 4, "level": 6})
     s = step(s, {0: 6, 1: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert player(s, 0)["level"] == 7 and res(s, 0) == (2, 2, 0, 0)
     s = game(2, cards={0: INERT, 1: INERT}, p0={"wood": 8, "stone": 8, "coins": 8, "level": 7})
     s = step(s, {0: 6, 1: "pass"})
@@ -215,7 +215,7 @@ def test_location_6_company_level_up_costs_4_4_4_and_stops_at_7():
 def test_location_7_hire_costs_4_and_respects_the_limit():
     s = game(2, cards={0: INERT, 1: INERT}, p0={"coins": 6, "level": 4})
     s = step(s, {0: 7, 1: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     p = player(s, 0)
     assert (p["hired"], p["unhired"], p["coins"]) == (4, 3, 2)
     # hired 3 = level 3: no hire possible, neither free nor for the follower cost (G-26)
@@ -228,13 +228,13 @@ def test_location_7_hire_costs_4_and_respects_the_limit():
 def test_hired_worker_can_be_sent_later_in_the_same_round():
     s = game(2, cards={0: [9, 14, 15, 8], 1: QUIET}, p0={"coins": 4, "level": 4})
     s = step(s, {0: 7, 1: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     for n in (0, 1):
         s = step(s, {0: n})
-        s = act(s, LOC)
+        s = act(s, take(s))
     assert player(s, 0)["sent"] == 3 and E.awaiting(s).seats == {0}
     s = step(s, {0: 4})  # the fourth worker, hired this round (G-11)
-    s = act(s, LOC)
+    s = act(s, take(s))
     # no unsent hired worker left: seat 0 is passed automatically and the round ends
     assert s["phase"] == "upkeep" and player(s, 0)["coins"] == 12
 
@@ -244,9 +244,20 @@ def test_hire_discounts_guild_hall_and_card_11_0(guild, card_side, cost):
     cards = [9, 14, 15, 11] if card_side == 0 else [9, 14, 15, 8]  # 7 = bits 1,1,1,0: bottom is a 0-face
     s = game(2, cards={0: cards, 1: INERT}, p0={"coins": 10, "level": 5, "built": [8] if guild else []})
     s = step(s, {0: 7, 1: "pass"})
-    s = act(s, LOC)
+    if card_side == 0:  # 11-0 is used first; it lowers the hire taken after it
+        assert options(s) == [use(s), skip(s), take(s)]
+        s = act(s, use(s))
+    s = act(s, take(s))
     assert player(s, 0)["coins"] == 10 - cost and player(s, 0)["hired"] == 4
-    assert s["phase"] == "work"  # 11-0 was used during the hire: no separate choice
+    assert s["phase"] == "work"
+
+
+def test_card_11_0_after_the_hire_does_nothing():
+    cards = [9, 14, 15, 11]  # 11-0 at the bottom
+    s = game(2, cards={0: cards, 1: INERT}, p0={"coins": 10, "level": 5})
+    s = step(s, {0: 7, 1: "pass"})
+    s = act(s, take(s))  # hired before reaching card 11: full price, and the card has nothing left to lower
+    assert player(s, 0)["coins"] == 6 and s["phase"] == "work"
 
 
 @pytest.mark.parametrize("guild,second", [(False, 4), (True, 2)])
@@ -254,25 +265,26 @@ def test_card_11_1_extra_hire_at_standard_cost(guild, second):
     cards = [11, 14, 15, 9]  # 11 on top: face 1
     s = game(2, cards={0: cards, 1: INERT}, p0={"coins": 20, "level": 5, "built": [8] if guild else []})
     s = step(s, {0: 7, 1: "pass"})
-    s = act(s, LOC)
+    assert options(s) == [skip(s), take(s)]  # 11-1 waits for a hire that has not happened yet
+    s = act(s, take(s))
     first = 2 if guild else 4
-    assert stage(s) == (0, 7, "card", 0) and options(s) == [USE, SKIP]
-    s = act(s, USE)
+    assert stage(s) == (0, 7, "card", 0) and options(s) == [use(s), skip(s)]
+    s = act(s, use(s))
     p = player(s, 0)
     assert (p["hired"], p["unhired"], p["coins"]) == (5, 2, 20 - first - second)
 
 
 def test_card_11_1_needs_a_hire_and_room_under_the_limit():
     cards = [11, 1, 15, 9]
-    # skipped the hire: 11-1 does nothing (1-1 is the only choice left)
+    # before the hire, 11-1 cannot be used
     s = game(2, cards={0: cards, 1: INERT}, p0={"coins": 20, "wood": 4, "level": 5})
     s = step(s, {0: 7, 1: "pass"})
-    s = act(s, SKIP)
-    assert stage(s) == (0, 7, "card", 1)
-    # hired up to the limit: the extra hire is impossible
+    assert use(s) not in options(s)
+    assert rule_error(s, 0, use(s)) == "This card works only after hiring at 7 Back Workshop."
+    # hired up to the limit: the extra hire is impossible, so 11-1 is passed by itself
     s = game(2, cards={0: cards, 1: INERT}, p0={"coins": 20, "wood": 4, "level": 4})
     s = step(s, {0: 7, 1: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert stage(s) == (0, 7, "card", 1)
     assert player(s, 0)["hired"] == 4
 
@@ -288,9 +300,9 @@ def test_location_8_build_from_row_or_own_plan_not_anothers():
     s = game(2, cards={0: NOBUILD, 1: NOBUILD}, row=[1, 3, 4, 5], p0={"wood": 10, "stone": 10, "plans": [6],
              "plans_open": [False]}, p1={"plans": [2], "plans_open": [True]})
     s = step(s, {0: 8, 1: "pass"})
-    assert options(s) == [SKIP, loc(building=1)]  # Plaza (6) costs W6 S16 C6: too dear; 3/4/5 too
-    assert rule_error(s, 0, loc(building=2)) == "Build one of your planned buildings or one from the build row."
-    s = act(s, loc(building=1))
+    assert options(s) == [take(s, building=1), decline(s)]  # Plaza (6) costs W6 S16 C6: too dear; 3/4/5 too
+    assert rule_error(s, 0, take(s, building=2)) == "Build one of your planned buildings or one from the build row."
+    s = act(s, take(s, building=1))
     p = player(s, 0)
     assert p["built"] == [1] and res(s, 0) == (0, 10, 0, 2) and s["row"] == [3, 4, 5]
 
@@ -298,7 +310,7 @@ def test_location_8_build_from_row_or_own_plan_not_anothers():
 def test_build_a_planned_building_for_its_full_cost():
     s = game(2, cards={0: NOBUILD, 1: INERT}, row=[3, 4, 5, 6], p0={"wood": 10, "plans": [1], "plans_open": [False]})
     s = step(s, {0: 8, 1: "pass"})
-    s = act(s, loc(building=1))
+    s = act(s, take(s, building=1))
     p = player(s, 0)
     assert p["built"] == [1] and p["plans"] == [] and p["plans_open"] == [] and res(s, 0) == (0, 0, 0, 2)
     assert s["row"] == [3, 4, 5, 6]
@@ -307,21 +319,32 @@ def test_build_a_planned_building_for_its_full_cost():
 def test_build_refusal_names_the_cost():
     s = game(2, cards={0: NOBUILD, 1: INERT}, row=[1, 11, 4, 5], p0={"wood": 4, "stone": 2, "coins": 4})
     s = step(s, {0: 8, 1: "pass"})
-    assert options(s) == [SKIP, loc(building=11)]
-    assert rule_error(s, 0, loc(building=1)) == "That costs 10 wood, and you have 4 wood."
+    assert options(s) == [take(s, building=11), decline(s)]
+    assert rule_error(s, 0, take(s, building=1)) == "That costs 10 wood, and you have 4 wood."
 
 
 @pytest.mark.parametrize("side,resource", [(0, "wood"), (1, "stone")])
-def test_card_8_lowers_the_build_cost_automatically(side, resource):
+def test_card_8_used_before_the_build_lowers_its_cost(side, resource):
     # 8 = bits 0,0,0,1: positions 0-2 show the 0-face, the bottom shows the 1-face
     order = order_for(8, 8, side, [9, 14, 15])
     b = 1 if resource == "wood" else 2  # Woodworks W10 / Quarry S10
     s = game(2, cards={0: order, 1: INERT}, row=[b, 3, 4, 5], p0={resource: 8})
     s = step(s, {0: (8, order), 1: "pass"})
-    assert loc(building=b) in options(s)
-    s = act(s, loc(building=b))
+    assert options(s) == [use(s), skip(s)]  # 8 is too little without the card
+    s = act(s, use(s))
+    assert options(s) == [take(s, building=b), decline(s)]
+    s = act(s, take(s, building=b))
     assert player(s, 0)[resource] == 0 and player(s, 0)["built"] == [b]
-    assert s["phase"] == "work"  # card 8 was used in the build: nothing left to ask
+    assert s["phase"] == "work"
+
+
+def test_card_8_after_the_build_does_nothing():
+    order = [9, 14, 15, 8]  # 8-1 at the bottom
+    s = game(2, cards={0: order, 1: INERT}, row=[2, 3, 4, 5], p0={"stone": 10})
+    s = step(s, {0: (8, order), 1: "pass"})
+    assert options(s) == [use(s), skip(s), take(s, building=2)]
+    s = act(s, take(s, building=2))  # built first: the full 10 stone, and card 8 is passed by itself
+    assert player(s, 0)["stone"] == 0 and player(s, 0)["built"] == [2] and s["phase"] == "work"
 
 
 def test_card_8_discount_stops_at_zero():
@@ -329,12 +352,15 @@ def test_card_8_discount_stops_at_zero():
     order = [8, 9, 14, 15]
     s = game(2, cards={0: order, 1: INERT}, row=[13, 3, 4, 5], p0={"stone": 6, "coins": 4})
     s = step(s, {0: (8, order), 1: "pass"})
-    assert options(s) == [SKIP, loc(building=13)]
-    s = act(s, loc(building=13))
+    assert options(s) == [use(s), skip(s)]
+    s = act(s, use(s))
+    assert options(s) == [take(s, building=13), decline(s)]
+    s = act(s, take(s, building=13))
     assert res(s, 0) == (0, 0, 0, 0) and player(s, 0)["built"] == [13]
     # Quarry costs no wood: 8-0 leaves its 10 stone, so 8 stone is not enough
     s = game(2, cards={0: order, 1: INERT}, row=[2, 3, 4, 5], p0={"stone": 8})
     s = step(s, {0: (8, order), 1: "pass"})
+    s = act(s, use(s))
     assert s["phase"] == "work" and player(s, 0)["built"] == []
 
 
@@ -342,24 +368,23 @@ def test_card_8_outside_a_build_is_never_usable():
     order = [8, 1, 14, 15]  # location 0: 8-0 on top, 1-0 second
     s = game(2, cards={0: order, 1: INERT})
     s = step(s, {0: (0, order), 1: "pass"})
-    s = act(s, LOC)
-    assert stage(s) == (0, 0, "card", 1)
+    assert stage(s) == (0, 0, "card", 1)  # passed over by itself, before the location as after it
 
 
 def test_location_9_plan_from_row_public_and_from_deck_hidden():
     s = game(2, cards={0: INERT, 1: INERT}, row=[1, 2, 3, 4], deck=[5, 6, 7])
     s = step(s, {0: 9, 1: "pass"})
-    assert options(s) == [SKIP, loc(building=1), loc(building=2), loc(building=3), loc(building=4),
-                          loc(building="deck")]
-    s = act(s, loc(building=3))
-    # card 9 sat at position 1 (face 0): +2 wood after the plan
-    assert stage(s) == (0, 9, "card", 1) and options(s) == [USE, SKIP]
-    s = act(s, USE)
+    # card 9 sits at position 1 (face 0: +2 wood after planning): before the plan it can only be skipped
+    assert options(s) == [skip(s), take(s, building=1), take(s, building=2), take(s, building=3),
+                          take(s, building=4), take(s, building="deck")]
+    s = act(s, take(s, building=3))
+    assert stage(s) == (0, 9, "card", 1) and options(s) == [use(s), skip(s)]
+    s = act(s, use(s))
     assert res(s, 0) == (2, 0, 6, 0) and player(s, 0)["plans"] == [3] and s["row"] == [1, 2, 4]
     assert E.public(s)["players"][0]["plans"] == [3]
     s = game(2, cards={0: INERT, 1: INERT}, row=[1, 2, 3, 4], deck=[5, 6, 7])
     s = step(s, {0: 9, 1: "pass"})
-    s = act(s, loc(building="deck"))
+    s = act(s, take(s, building="deck"))
     s = skip_all(s)
     assert player(s, 0)["plans"] == [5] and s["deck"] == [6, 7]
     pub = E.public(s)
@@ -373,23 +398,26 @@ def test_card_9_after_a_plan(card, side, gain):
     order = order_for(9, card, side, [8, 14, 15])
     s = game(2, cards={0: order, 1: INERT}, row=[1, 2, 3, 4])
     s = step(s, {0: (9, order), 1: "pass"})
-    s = act(s, loc(building=1))
-    s = act(s, USE)
+    s = act(s, take(s, building=1))
+    s = act(s, use(s))
     assert player(s, 0)[gain] == 2 and player(s, 0)["coins"] == 6
 
 
-def test_card_9_without_a_plan_does_nothing():
+def test_card_9_reached_before_the_plan_does_nothing():
     order = [9, 1, 14, 15]  # location 9 = bits 1,0,0,1: 9-1, 1-0, 14-0, 15-1
     s = game(2, cards={0: order, 1: INERT}, row=[1, 2, 3, 4])
     s = step(s, {0: (9, order), 1: "pass"})
-    s = act(s, SKIP)
-    assert stage(s) == (0, 9, "card", 1)  # 9-1 was skipped by itself
+    assert use(s) not in options(s)
+    assert rule_error(s, 0, use(s)) == "This card works only after planning."
+    s = act(s, skip(s))
+    s = act(s, take(s, building=1))  # planned after card 9's turn: no stone
+    assert stage(s) == (0, 9, "card", 1) and res(s, 0) == (0, 0, 6, 0)
 
 
 def test_design_office_adds_2_coins_to_a_plan():
     s = game(2, cards={0: INERT, 1: INERT}, row=[1, 2, 3, 4], p0={"built": [10]})
     s = step(s, {0: 9, 1: "pass"})
-    s = act(s, loc(building=2))
+    s = act(s, take(s, building=2))
     s = skip_all(s)
     assert player(s, 0)["coins"] == 8
 
@@ -400,8 +428,8 @@ def test_plan_with_empty_row_and_deck_is_not_possible():
     assert s["phase"] == "work" and res(s, 0) == (0, 0, 0, 0)  # no plan, so no +6 coins (G-26)
     s = game(2, cards={0: NOPLAN, 1: INERT}, row=[1], deck=[])
     s = step(s, {0: 9, 1: "pass"})
-    assert options(s) == [SKIP, loc(building=1)]
-    assert rule_error(s, 0, loc(building="deck")) == "Plan a building from the build row or the top of the deck."
+    assert options(s) == [take(s, building=1), decline(s)]
+    assert rule_error(s, 0, take(s, building="deck")) == "Plan a building from the build row or the top of the deck."
 
 
 @pytest.mark.parametrize("b", sorted(BUILDINGS))
@@ -411,14 +439,14 @@ def test_every_building_cost_instant_vp_and_sale_value(b):
     s = game(2, cards={0: NOBUILD, 1: NOBUILD}, row=[b] + others[:3], deck=others[3:], p0=dict(cost))
     s = step(s, {0: 8, 1: "pass"})
     # no bonus choice: the Artisans' Quarter gives nothing for its own construction (G-29)
-    assert loc(building=b) in options(s)
-    s = act(s, loc(building=b))
+    assert take(s, building=b) in options(s)
+    s = act(s, take(s, building=b))
     assert res(s, 0) == (0, 0, 0, vp), english
     assert player(s, 0)["built"] == [b] and b not in s["row"]
     # sell it in the next step: its sale value in coins; the instant VP stays (G-25)
     s = step(s, {0: 10})
-    assert options(s) == [SKIP, loc(building=b)]
-    s = act(s, loc(building=b))
+    assert options(s) == [take(s, building=b), decline(s)]
+    s = act(s, take(s, building=b))
     assert player(s, 0)["built"] == [] and b in s["row"]
     assert res(s, 0) == (0, 0, sale, vp), english
 
@@ -427,27 +455,29 @@ def test_location_10_sell_with_card_10_0_and_only_your_own_buildings():
     order = [10, 14, 15, 9]  # location 10 = bits 0,1,0,1: 10-0 on top
     s = game(2, cards={0: order, 1: INERT}, row=[2, 3, 4, 5], p0={"built": [1]})
     s = step(s, {0: (10, order), 1: "pass"})
-    s = act(s, loc(building=1))
-    assert options(s) == [USE, SKIP]
-    s = act(s, USE)
+    assert options(s) == [skip(s), take(s, building=1)]
+    s = act(s, take(s, building=1))
+    assert options(s) == [use(s), skip(s)]
+    s = act(s, use(s))
     assert player(s, 0)["coins"] == 14 + 4 and s["row"] == [2, 3, 4, 5, 1]
     s = game(2, cards={0: NOBUILD, 1: INERT}, p0={"built": [1]})
     s = step(s, {0: 10, 1: "pass"})
-    assert options(s) == [SKIP, loc(building=1)]
-    assert rule_error(s, 0, loc(building=2)) == "You can only sell a building you have built."
+    assert options(s) == [take(s, building=1), decline(s)]
+    assert rule_error(s, 0, take(s, building=2)) == "You can only sell a building you have built."
 
 
 def test_card_10_1_after_a_build_only():
     order = [9, 14, 15, 10]  # location 8: 10-1 at the bottom
     s = game(2, cards={0: order, 1: INERT}, row=[1, 2, 3, 4], p0={"wood": 10})
     s = step(s, {0: (8, order), 1: "pass"})
-    s = act(s, loc(building=1))
-    assert stage(s) == (0, 8, "card", 3) and options(s) == [USE, SKIP]
-    s = act(s, USE)
+    s = act(s, take(s, building=1))
+    assert stage(s) == (0, 8, "card", 3) and options(s) == [use(s), skip(s)]
+    s = act(s, use(s))
     assert player(s, 0)["coins"] == 4
     s = game(2, cards={0: order, 1: INERT}, row=[1, 2, 3, 4], p0={"wood": 10})
     s = step(s, {0: (8, order), 1: "pass"})
-    s = act(s, SKIP)
+    s = act(s, skip(s))  # no build before card 10's turn: it can only be skipped
+    s = act(s, decline(s))
     assert s["phase"] == "work" and player(s, 0)["coins"] == 0
 
 
@@ -455,15 +485,16 @@ def test_location_11_turn_order_push_to_front_and_coins():
     s = game(3, cards={0: NOTRACK, 1: NOTRACK, 2: NOTRACK}, p0={"coins": 18}, p1={"coins": 18}, p2={"coins": 18})
     assert E.public(s)["order"] == [0, 1, 2]
     s = step(s, {0: "pass", 1: "pass", 2: 11})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert res(s, 2) == (0, 0, 24, 0)
     assert s["track"] == [{"seat": 2, "space": 2}, {"seat": 0, "space": 1}, {"seat": 1, "space": 1}]
+    assert E._order(s) == [2, 0, 1]
+    s = end_round(s)
     assert E.public(s)["order"] == [2, 0, 1]
     # next round seat 1 also reaches space 2: it becomes the front of that space
-    s = end_round(s)
     s = step(s, {0: "pass", 1: 11, 2: "pass"})
-    s = act(s, LOC)
-    assert E.public(s)["order"] == [1, 2, 0]
+    s = act(s, take(s))
+    assert E._order(s) == [1, 2, 0]
     assert s["track"][:2] == [{"seat": 1, "space": 2}, {"seat": 2, "space": 2}]
 
 
@@ -474,9 +505,10 @@ def test_card_14_0_extra_step_and_annex_once(annex):
     # seats 0 and 1 go ahead to space 2 first (seat 1 in front)
     s["track"] = [{"seat": 1, "space": 2}, {"seat": 0, "space": 2}, {"seat": 2, "space": 1}]
     s = step(s, {0: "pass", 1: "pass", 2: (11, order)})
-    s = act(s, LOC)
-    assert stage(s) == (2, 11, "card", 2) and options(s) == [USE, SKIP]
-    s = act(s, USE)
+    assert options(s) == [skip(s), take(s)]  # card 14 needs the move first
+    s = act(s, take(s))
+    assert stage(s) == (2, 11, "card", 2) and options(s) == [use(s), skip(s)]
+    s = act(s, use(s))
     # space 2 (front), then one more to space 3: front of everything
     assert s["track"][0] == {"seat": 2, "space": 3}
     assert res(s, 2) == (0, 0, 6, 1 if annex else 0)
@@ -487,9 +519,9 @@ def test_card_14_0_extra_step_pushes_to_the_front_of_an_occupied_space():
     s = game(3, cards={0: NOTRACK, 1: NOTRACK, 2: order})
     s["track"] = [{"seat": 1, "space": 3}, {"seat": 0, "space": 3}, {"seat": 2, "space": 1}]
     s = step(s, {0: "pass", 1: "pass", 2: (11, order)})
-    s = act(s, LOC)
-    s = act(s, USE)
-    assert E.public(s)["order"] == [2, 1, 0]
+    s = act(s, take(s))
+    s = act(s, use(s))
+    assert E._order(s) == [2, 1, 0]
     assert s["track"][0] == {"seat": 2, "space": 3}
 
 
@@ -497,21 +529,22 @@ def test_card_14_1_four_coins_after_turn_order_only():
     order = [14, 8, 9, 15]  # top: 14-1
     s = game(2, cards={0: order, 1: INERT})
     s = step(s, {0: (11, order), 1: "pass"})
-    s = act(s, LOC)
-    s = act(s, USE)
+    s = act(s, take(s))
+    s = act(s, use(s))
     assert player(s, 0)["coins"] == 10
     s = game(2, cards={0: order, 1: INERT})
     s = step(s, {0: (11, order), 1: "pass"})
-    s = act(s, SKIP)  # no turn-order action: 14-1 does not fire
+    s = act(s, skip(s))  # no turn-order action before card 14's turn: it does not fire
+    s = act(s, decline(s))
     assert s["phase"] == "work" and player(s, 0)["coins"] == 0
 
 
 def test_location_12_cancel_plan_returns_face_up_and_gives_6():
     s = game(2, cards={0: INERT, 1: INERT}, row=[1, 2, 3, 4], p0={"plans": [7, 9], "plans_open": [False, True]})
     s = step(s, {0: 12, 1: "pass"})
-    assert options(s) == [SKIP, loc(building=7), loc(building=9)]
-    assert rule_error(s, 0, loc(building=1)) == "You can only cancel a building you have planned."
-    s = act(s, loc(building=7))
+    assert options(s) == [take(s, building=7), take(s, building=9), decline(s)]
+    assert rule_error(s, 0, take(s, building=1)) == "You can only cancel a building you have planned."
+    s = act(s, take(s, building=7))
     p = player(s, 0)
     assert p["plans"] == [9] and p["plans_open"] == [True] and s["row"] == [1, 2, 3, 4, 7]
     assert p["coins"] == 6
@@ -531,44 +564,63 @@ def test_card_12_when_the_location_gave_wood_or_stone(n, card_pos, gain):
     s = game(2, round_=2, cards={0: order, 1: INERT}, p0={"coins": 4})
     s = step(s, {0: (n, order), 1: "pass"})
     before = player(s, 0)[gain]
-    s = act(s, loc(times=1) if n in (13, 14) else LOC)
+    s = act(s, take(s, times=1) if n in (13, 14) else take(s))
     mid = player(s, 0)[gain]
-    assert options(s) == [USE, SKIP], (n, side)
-    s = act(s, USE)
+    assert options(s) == [use(s), skip(s)], (n, side)
+    s = act(s, use(s))
     assert player(s, 0)[gain] == mid + 2 and mid >= before
 
 
-@pytest.mark.parametrize("n,card_pos", [(1, 1), (0, 0), (4, 0), (2, 0)])
+@pytest.mark.parametrize("n,card_pos", [(1, 1), (4, 0), (2, 0)])
 def test_card_12_without_its_gain_does_nothing(n, card_pos):
-    # (1, pos 1) is 12-0 after stone only; (0, pos 0) is 12-0 but the location was skipped;
-    # location 4 gives coins; location 2 gives coins
+    # (1, pos 1) is 12-0 after stone only; location 4 gives coins; location 2 gives coins
     order = [8, 9, 14]
     order.insert(card_pos, 12)
     s = game(2, cards={0: order, 1: INERT}, p0={"wood": 4})
     s = step(s, {0: (n, order), 1: "pass"})
-    s = act(s, SKIP if n == 0 else (loc(times=1) if n == 2 else LOC))
+    s = act(s, take(s, times=1) if n == 2 else take(s))
+    assert s["phase"] == "work"
+
+
+@pytest.mark.parametrize("then", ["take", "decline"])
+def test_card_12_used_before_the_location_waits_for_it(then):
+    """Seed ch. 7: effects that start "if this location's effect..." are checked after the location's effect."""
+    order = [12, 1, 14, 9]  # location 0: 12-0 (if wood, +2 stone) on top, then 1-0 (+2 wood)
+    s = game(2, cards={0: order, 1: INERT})
+    s = step(s, {0: (0, order), 1: "pass"})
+    assert options(s) == [use(s), skip(s), take(s)]
+    s = act(s, use(s))  # held: nothing yet
+    assert res(s, 0) == (0, 0, 0, 0) and s["res"]["waiting"] == [0]
+    s = act(s, use(s))  # 1-0: +2 wood, still before the location
+    assert res(s, 0) == (2, 0, 0, 0)
+    if then == "take":
+        s = act(s, take(s))  # wood +12, then card 12 is checked: +2 stone
+        assert res(s, 0) == (14, 2, 0, 0)
+    else:
+        s = act(s, decline(s))  # no location effect: card 12 gives nothing
+        assert res(s, 0) == (2, 0, 0, 0)
     assert s["phase"] == "work"
 
 
 def test_location_15_warehouse_bonus_is_a_choice():
     s = game(2, cards={0: INERT, 1: INERT}, p0={"built": [12]})
     s = step(s, {0: 15, 1: "pass"})
-    assert options(s) == [SKIP, loc(bonus="wood"), loc(bonus="stone")]
-    assert rule_error(s, 0, LOC) == "Your Warehouse adds 2 wood or 2 stone: choose one."
-    s = act(s, loc(bonus="stone"))
+    assert options(s) == [take(s, bonus="wood"), take(s, bonus="stone"), decline(s)]
+    assert rule_error(s, 0, take(s)) == "Your Warehouse adds 2 wood or 2 stone: choose one."
+    s = act(s, take(s, bonus="stone"))
     assert res(s, 0) == (6, 8, 0, 0)
 
 
 def test_woodworks_and_quarry():
     s = game(2, cards={0: INERT, 1: INERT}, p0={"built": [1]}, p1={"built": [2]})
     s = step(s, {0: 0, 1: 1})
-    s = act(s, LOC)
-    s = act(s, LOC)
+    s = act(s, take(s))
+    s = act(s, take(s))
     assert res(s, 0) == (14, 0, 0, 0) and res(s, 1) == (0, 14, 0, 0)
     # the Woodworks does nothing for the Tavern's wood
     s = game(2, cards={0: INERT, 1: INERT}, p0={"built": [1, 2]})
     s = step(s, {0: 15, 1: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert res(s, 0) == (6, 6, 0, 0)
 
 
@@ -576,20 +628,20 @@ def test_woodworks_and_quarry():
 def test_trading_house_once_per_visit(n, src):
     s = game(2, round_=2, cards={0: INERT, 1: INERT}, p0={src: 8, "built": [9]})
     s = step(s, {0: n, 1: "pass"})
-    s = act(s, loc(times=4))
+    s = act(s, take(s, times=4))
     assert player(s, 0)["coins"] == 16 + 2
     # not at the other conversions
     s = game(2, round_=2, cards={0: INERT, 1: INERT}, p0={"coins": 8, "built": [9]})
     s = step(s, {0: 13, 1: "pass"})
-    s = act(s, loc(times=1))
+    s = act(s, take(s, times=1))
     assert res(s, 0) == (4, 0, 6, 0)
 
 
 def test_advertising_tower_adds_1_vp_at_location_5():
     s = game(2, cards={0: INERT, 1: INERT}, p0={"built": [18]}, p1={"coins": 2, "built": [18]})
     s = step(s, {0: 5, 1: 5})
-    s = act(s, LOC)
-    s = act(s, loc(pay="coins"))
+    s = act(s, take(s))
+    s = act(s, take(s, pay="coins"))
     assert player(s, 0)["vp"] == 3 and player(s, 1)["vp"] == 3
 
 
@@ -597,9 +649,9 @@ def test_advertising_tower_adds_1_vp_at_location_5():
 def test_artisans_quarter_bonus_on_each_build(bonus):
     s = game(2, cards={0: NOBUILD, 1: INERT}, row=[1, 3, 4, 5], p0={"wood": 10, "built": [11]})
     s = step(s, {0: 8, 1: "pass"})
-    assert options(s) == [SKIP, loc(building=1, bonus="wood"), loc(building=1, bonus="stone")]
-    assert rule_error(s, 0, loc(building=1)) == "Your Artisans' Quarter adds 2 wood or 2 stone: choose one."
-    s = act(s, loc(building=1, bonus=bonus))
+    assert options(s) == [take(s, building=1, bonus="wood"), take(s, building=1, bonus="stone"), decline(s)]
+    assert rule_error(s, 0, take(s, building=1)) == "Your Artisans' Quarter adds 2 wood or 2 stone: choose one."
+    s = act(s, take(s, building=1, bonus=bonus))
     assert player(s, 0)[bonus] == 2
 
 
@@ -613,11 +665,11 @@ def test_plans_resolve_first_and_cancels_last_whatever_the_levels():
     s = step(s, {0: 12, 1: 8, 2: 9})
     assert [(w["seat"], w["loc"]) for w in s["queue"]] == [(2, 9), (1, 8), (0, 12)]
     # the plan takes Woodworks from the row before seat 1 can build it
-    s = act(s, loc(building=1))
+    s = act(s, take(s, building=1))
     assert who(s) == 1
-    assert options(s) == [SKIP, loc(building=2)]  # Quarry yes; Woodworks planned, High-Rise not back yet
-    s = act(s, SKIP)
-    s = act(s, loc(building=7))  # cancelled last: the High-Rise goes back to the row face up
+    assert options(s) == [take(s, building=2), decline(s)]  # Quarry yes; Woodworks planned, High-Rise not back
+    s = act(s, decline(s))
+    s = act(s, take(s, building=7))  # cancelled last: the High-Rise goes back to the row face up
     assert s["row"] == [2, 3, 4, 7]
 
 
@@ -626,9 +678,9 @@ def test_two_planners_in_one_step_take_different_buildings_in_order():
     s = game(2, cards={0: NOPLAN, 1: NOPLAN}, row=[1, 2], deck=[3], p0={"wood": 2}, p1={"level": 4})
     s = step(s, {0: 9, 1: 9})
     assert [(w["seat"], w["first"]) for w in s["queue"]] == [(1, True), (0, False)]
-    s = act(s, loc(building=2))
-    assert options(s) == [SKIP, loc(building=1, pay="wood"), loc(building="deck", pay="wood")]
-    s = act(s, loc(building="deck", pay="wood"))
+    s = act(s, take(s, building=2))
+    assert options(s) == [take(s, building=1, pay="wood"), take(s, building="deck", pay="wood"), decline(s)]
+    s = act(s, take(s, building="deck", pay="wood"))
     assert player(s, 0)["plans"] == [3] and player(s, 1)["plans"] == [2] and s["row"] == [1]
     assert res(s, 0) == (0, 0, 6, 0) and res(s, 1) == (0, 0, 6, 0)
 
@@ -637,6 +689,101 @@ def test_resolution_order_otherwise_level_then_track():
     s = game(4, cards={i: QUIET for i in range(4)}, seats=[3, 2, 1, 0], p0={"level": 5})
     s = step(s, {0: 0, 1: 1, 2: 4, 3: 15})
     assert [w["seat"] for w in s["queue"]] == [0, 3, 2, 1]
+
+
+# --- the order inside a worker: cards in stack order, the location's effect at any point (seed 6-2-4 A, ch. 7) ---
+
+def test_a_card_gain_can_pay_for_the_build():
+    order = [1, 9, 14, 15]  # location 8 = bits 0,0,0,1: 1-0 (+2 wood) on top, the rest do nothing here
+    s = game(2, cards={0: order, 1: INERT}, row=[1, 3, 4, 5], p0={"wood": 8})
+    s = step(s, {0: (8, order), 1: "pass"})
+    assert options(s) == [use(s), skip(s)]  # Woodworks costs 10 wood: not yet
+    s = act(s, use(s))
+    assert options(s) == [take(s, building=1), decline(s)]
+    s = act(s, take(s, building=1))
+    assert player(s, 0)["built"] == [1] and res(s, 0) == (0, 0, 0, 2)
+
+
+def test_a_card_gain_can_pay_for_the_level_up_and_the_hire():
+    order = [3, 9, 14, 15]  # location 6 = bits 0,1,1,0: 3-0 (4 coins → 4 wood) on top
+    s = game(2, cards={0: order, 1: INERT}, p0={"stone": 4, "coins": 8})
+    s = step(s, {0: (6, order), 1: "pass"})
+    s = act(s, use(s))
+    s = act(s, take(s))
+    assert player(s, 0)["level"] == 4 and res(s, 0) == (0, 0, 0, 0)
+    order = [3, 9, 14, 15]  # location 7 = bits 1,1,1,0: 3-1 (+2 coins) on top
+    s = game(2, cards={0: order, 1: INERT}, p0={"coins": 2, "level": 4})
+    s = step(s, {0: (7, order), 1: "pass"})
+    assert options(s) == [use(s), skip(s)]
+    s = act(s, use(s))
+    s = act(s, take(s))
+    assert player(s, 0)["hired"] == 4 and player(s, 0)["coins"] == 0
+
+
+def test_a_card_gain_can_pay_the_follower_cost():
+    s = game(2, cards={0: INERT, 1: [1, 9, 14, 15]})  # location 4 = bits 0,0,1,0: 1-0 (+2 wood) on top
+    s = step(s, {0: 4, 1: (4, [1, 9, 14, 15])})
+    s = act(s, take(s))
+    assert who(s) == 1 and options(s) == [use(s), skip(s)]  # nothing to pay the 2 with yet
+    s = act(s, use(s))
+    assert options(s) == [take(s, pay="wood"), decline(s)]
+    s = act(s, take(s, pay="wood"))
+    assert res(s, 1) == (0, 0, 12, 0)
+
+
+def test_the_location_can_come_between_two_cards():
+    order = [2, 5, 1, 16]  # location 0: 2-0 +2 stone, 5-0 6 wood → 1 VP, 1-0 +2 wood, 16-0 4 wood + 2 stone → 1 VP
+    s = game(2, cards={0: order, 1: INERT})
+    s = step(s, {0: (0, order), 1: "pass"})
+    assert options(s) == [use(s), skip(s), take(s)]
+    s = act(s, use(s))
+    assert options(s) == [skip(s), take(s)]  # card 5 needs 6 wood: take the location first
+    s = act(s, take(s))
+    assert options(s) == [use(s), skip(s)]  # the location is done: only the cards are left
+    for _ in range(3):
+        s = act(s, use(s))
+    assert res(s, 0) == (12 - 6 + 2 - 4, 2 - 2, 0, 2) and s["phase"] == "work"
+
+
+def test_the_location_can_come_after_the_last_card():
+    order = [1, 2, 3, 4]  # location 0: all 0-sides
+    s = game(2, cards={0: order, 1: INERT}, p0={"coins": 8})
+    s = step(s, {0: (0, order), 1: "pass"})
+    for _ in range(4):
+        s = act(s, use(s))
+    assert res(s, 0) == (2 + 4, 2 + 4, 0, 0)
+    assert options(s) == [take(s), decline(s)]
+    s = act(s, take(s))
+    assert res(s, 0) == (18, 6, 0, 0) and s["phase"] == "work"
+
+
+# --- turn order: each round uses the track as the previous round left it (seed 4-4) ---------------------
+
+def test_each_round_plays_in_the_order_the_track_had_at_the_end_of_the_last_one():
+    s = game(2, cards={0: INERT, 1: NOTRACK}, p0={"coins": 2}, p1={"coins": 2})
+    assert E.public(s)["order"] == [0, 1]
+    s = step(s, {0: 0, 1: 11})
+    s = act(s, take(s))
+    s = act(s, take(s))  # seat 1 moves to space 2, in front
+    assert E._order(s) == [1, 0]
+    # still round 1: its order stays, so seat 0 is first at a shared location
+    s = step(s, {0: 4, 1: 4})
+    assert [(w["seat"], w["first"]) for w in s["queue"]] == [(0, True), (1, False)]
+    assert E.public(s)["order"] == [0, 1]
+    s = skip_all(s)
+    s = end_round(s)
+    # round 2 starts from the track at the end of round 1: seat 1 is first now (no reset)
+    assert s["round"] == 2 and E.public(s)["order"] == [1, 0]
+
+
+def test_round_2_order_decides_a_shared_location():
+    s = game(2, cards={0: INERT, 1: NOTRACK}, p1={"coins": 0})
+    s = step(s, {0: "pass", 1: 11})
+    s = act(s, take(s))
+    s = end_round(s, keep={0: 0, 1: 1})
+    s["players"][0].update(hired=3, unhired=4)  # seat 0 back in play for the check
+    s = step(s, {0: 4, 1: 4})
+    assert [(w["seat"], w["first"]) for w in s["queue"]] == [(1, True), (0, False)]
 
 
 # --- standalone card faces ---------------------------------------------------------------------------
@@ -664,38 +811,36 @@ STANDALONE = [  # card, side, resources before (w, s, c, vp), after
 
 
 def _card_on_top(card, side, before):
-    n = side  # location 0 (all 0-faces) or 1 (top card 1-face, the rest 0-faces)
+    """The card on top, first to decide; location 0 (all 0-faces) or 1 (top card 1-face), not taken yet."""
+    n = side
     order = [card, 8, 9, 14]
     w, st, c, vp = before
     s = game(2, cards={0: order, 1: INERT}, p0={"wood": w, "stone": st, "coins": c, "vp": vp})
-    s = step(s, {0: (n, order), 1: "pass"})
-    return act(s, SKIP)  # decline the location effect: only the card changes anything
+    return step(s, {0: (n, order), 1: "pass"})
 
 
 @pytest.mark.parametrize("card,side,before,after", STANDALONE)
 def test_standalone_card_faces(card, side, before, after):
     s = _card_on_top(card, side, before)
-    assert stage(s) == (0, side, "card", 0) and options(s) == [USE, SKIP]
-    s = act(s, USE)
+    assert stage(s) == (0, side, "card", 0) and options(s) == [use(s), skip(s), take(s)]
+    s = act(s, use(s))
     assert res(s, 0) == after
-    assert s["phase"] == "work"
+    s = act(s, decline(s))  # only the card changes anything
+    assert res(s, 0) == after and s["phase"] == "work"
 
 
 @pytest.mark.parametrize("card,side,before,after", [x for x in STANDALONE if x[2] != (0, 0, 0, 0)])
 def test_card_conversions_need_the_full_payment(card, side, before, after):
     short = tuple(max(0, v - 2) if v > 1 else 0 for v in before)
     s = _card_on_top(card, side, short)
-    assert s["phase"] == "work" and res(s, 0) == short  # nothing usable: skipped by itself
-    s = _card_on_top(card, side, before)
-    s2 = json.loads(json.dumps(s))
-    s2["players"][0].update(wood=short[0], stone=short[1], coins=short[2], vp=short[3])
-    msg = rule_error(s2, 0, USE)
+    assert options(s) == [skip(s), take(s)]  # the card cannot be paid now
+    msg = rule_error(s, 0, use(s))
     assert msg.startswith("That costs ") and ", and you have " in msg
 
 
 def test_card_gain_above_the_cap_is_lost_and_conversion_is_still_allowed():
     s = _card_on_top(3, 0, (66, 0, 4, 0))
-    s = act(s, USE)
+    s = act(s, use(s))
     assert res(s, 0) == (68, 0, 0, 0)
 
 
@@ -703,12 +848,12 @@ def test_cards_are_resolved_top_first_after_the_location():
     order = [1, 2, 3, 4]  # location 0: 1-0, 2-0, 3-0, 4-0
     s = game(2, cards={0: order, 1: INERT}, p0={"coins": 8})
     s = step(s, {0: (0, order), 1: "pass"})
-    assert stage(s) == (0, 0, "location", 0)
-    s = act(s, LOC)
+    assert stage(s) == (0, 0, "card", 0)
+    s = act(s, take(s))
     seen = []
     while s["phase"] == "resolve":
         seen.append(s["queue"][0]["order"][s["res"]["card"]])
-        s = act(s, USE)
+        s = act(s, use(s))
     assert seen == [1, 2, 3, 4]
     assert res(s, 0) == (12 + 2 + 4, 2 + 4, 0, 0)
 
@@ -717,8 +862,7 @@ def test_card_15_only_at_city_hall():
     order = [15, 1, 8, 9]
     s = game(2, cards={0: order, 1: INERT})
     s = step(s, {0: (0, order), 1: "pass"})
-    s = act(s, SKIP)
-    assert stage(s) == (0, 0, "card", 1)  # 15-0 skipped by itself at an ordinary location
+    assert stage(s) == (0, 0, "card", 1)  # 15-0 passed over by itself at an ordinary location
 
 
 @pytest.mark.parametrize("side,gain", [(0, "wood"), (1, "stone")])
@@ -726,10 +870,10 @@ def test_card_15_at_city_hall(side, gain):
     order = [15, 8, 9, 10]
     s = game(2, cards={0: QUIET, 1: order})
     s = step(s, {0: side, 1: 6})  # seat 0 blocks location `side`; seat 1 cannot level up
-    s = act(s, LOC)
+    s = act(s, take(s))
     s = step(s, {0: "pass", 1: (side, order)})
-    assert stage(s) == (1, CITY_HALL, "card", 0) and options(s) == [USE, SKIP]
-    s = act(s, USE)
+    assert stage(s) == (1, CITY_HALL, "card", 0) and options(s) == [use(s), skip(s)]
+    s = act(s, use(s))
     assert player(s, 1)[gain] == 2
 
 
@@ -741,9 +885,12 @@ def test_upkeep_rounds_1_to_5_players_choose_how_many_to_keep():
     # seat 1 can pay for nobody (6 coins a worker at level 3): fired by itself
     assert s["phase"] == "upkeep" and E.awaiting(s).seats == {0}
     assert player(s, 1)["hired"] == 0 and player(s, 1)["unhired"] == 7 and player(s, 1)["coins"] == 5
-    assert options(s) == [{"type": "upkeep", "keep": k} for k in (3, 2, 1, 0)]
+    assert options(s) == [{"type": "upkeep", "keep": k, "pay": 6 * k} for k in (3, 2, 1, 0)]
+    assert [E.label(a) for a in options(s)] == ["Keep 3 workers (pay 18 coins)", "Keep 2 workers (pay 12 coins)",
+                                                "Keep 1 worker (pay 6 coins)", "Keep 0 workers (pay nothing)"]
     assert rule_error(s, 0, {"type": "upkeep", "keep": 4}) == "Keep between 0 and 3 workers."
-    s = act(s, {"type": "upkeep", "keep": 1})
+    assert rule_error(s, 0, {"type": "upkeep", "keep": 1, "pay": 4}) == "Keeping 1 worker costs 6 coins."
+    s = act(s, {"type": "upkeep", "keep": 1, "pay": 6})
     p = player(s, 0)
     assert (p["hired"], p["unhired"], p["coins"]) == (1, 6, 14)
     assert s["round"] == 2 and s["phase"] == "work"
@@ -752,8 +899,8 @@ def test_upkeep_rounds_1_to_5_players_choose_how_many_to_keep():
 def test_upkeep_uses_the_company_level():
     s = game(2, p0={"coins": 30, "level": 5})
     s = step(s, {0: "pass", 1: "pass"})
-    assert options(s) == [{"type": "upkeep", "keep": k} for k in (3, 2, 1, 0)]
-    s = act(s, {"type": "upkeep", "keep": 3})
+    assert options(s) == [{"type": "upkeep", "keep": k, "pay": 10 * k} for k in (3, 2, 1, 0)]
+    s = act(s, {"type": "upkeep", "keep": 3, "pay": 30})
     assert player(s, 0)["coins"] == 0
 
 
@@ -778,7 +925,7 @@ def test_inn_rounds_1_to_5(round_, hired, gain):
 def test_inn_coins_are_counted_before_upkeep():
     s = game(2, p0={"built": [4], "coins": 16})
     s = step(s, {0: "pass", 1: "pass"})
-    assert options(s)[0] == {"type": "upkeep", "keep": 3}  # 16 + 2 = 18 = 3 × 6
+    assert options(s)[0] == {"type": "upkeep", "keep": 3, "pay": 18}  # 16 + 2 = 18 = 3 × 6
 
 
 @pytest.mark.parametrize("round_", [1, 6])
@@ -822,11 +969,13 @@ def test_market_with_nothing_to_trade_is_skipped():
 
 
 @pytest.mark.parametrize("row,deck,after_row,after_deck", [
-    ([1, 2], [3, 4, 5], [1, 2, 3, 4], [5]),
-    ([1, 2, 3, 4, 5], [6], [1, 2, 3, 4, 5], [6]),
-    ([1], [2], [1, 2], []),
+    ([1, 2], [3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6], [7, 8]),
+    ([1, 2, 3, 4], [5, 6, 7, 8, 9], [1, 2, 3, 4, 5, 6, 7, 8], [9]),  # a full row still gets 4 more
+    ([1, 2, 3, 4, 5], [6], [1, 2, 3, 4, 5, 6], []),  # the deck runs short: all it has
+    ([1], [], [1], []),
 ])
-def test_build_row_refills_to_4(row, deck, after_row, after_deck):
+def test_build_row_gets_4_new_cards_each_round_end(row, deck, after_row, after_deck):
+    """Seed 6-3-4: add 4 face up if the deck has them; if it runs short, carry on."""
     s = game(2, row=row, deck=deck, p0={"coins": 6}, p1={"coins": 6})
     s = end_round(s)
     assert s["round"] == 2 and s["row"] == after_row and s["deck"] == after_deck
@@ -855,7 +1004,7 @@ def test_setup_chance_is_checked():
     s = E.setup({}, 3)
     assert E.awaiting(s).chance.count == 16
     assert rule_error(s, CHANCE, {"type": "shuffle", "order": list(range(15))}) == \
-        "That chance outcome does not fit the game now."
+        "A shuffle orders each of the 16 items once."
     assert rule_error(s, 0, {"type": "pick", "card": 1}) == "It is not your turn."
     with pytest.raises(RuleError, match="takes 2 to 4 players"):
         E.setup({}, 5)
@@ -961,7 +1110,7 @@ def test_stack_refusals():
     assert rule_error(s, 0, {"type": "stack", "n": 16, "order": [1, 2, 3, 4]}) == \
         "A stack makes a number from 0 to 15."
     assert rule_error(s, 0, {"type": "stack", "n": True, "order": [1, 2, 3, 4]}) == \
-        "A stack makes a number from 0 to 15."
+        "The n of a stack move must be a whole number."
     assert rule_error(s, 0, {"type": "pick", "card": 1}) == "That move does not fit this moment of the game."
     assert rule_error(s, 0, {"kind": "pass"}) == "That is not a move this game knows."
     assert rule_error(s, 5, {"type": "pass"}) == "It is not your turn."
@@ -972,49 +1121,61 @@ def test_stack_with_a_malformed_order_is_a_rule_error():
     """BUG: ``sorted(order)`` raises TypeError on mixed values instead of a RuleError."""
     s = game(2, cards={0: [1, 2, 3, 4], 1: [5, 6, 7, 16]})
     assert rule_error(s, 0, {"type": "stack", "n": 3, "order": [1, "2", 3, 4]}) == \
-        "A stack uses each of your four cards once."
+        "The order of a stack move must be a list of whole numbers."
     assert rule_error(s, 0, {"type": "stack", "n": 3, "order": [1, None, 3, 4]}) == \
-        "A stack uses each of your four cards once."
+        "The order of a stack move must be a list of whole numbers."
 
 
 def test_shuffle_with_a_malformed_order_is_a_rule_error():
     """BUG: the same TypeError for a scripted chance shuffle (logs and tests script them)."""
     s = E.setup({}, 2)
     assert rule_error(s, CHANCE, {"type": "shuffle", "order": [0, "1"] + list(range(2, 16))}) == \
-        "That chance outcome does not fit the game now."
+        "A shuffle orders each of the 16 items once."
 
 
 def test_resolution_refusals():
     s = game(2, cards={0: [1, 2, 3, 4], 1: INERT}, p0={"wood": 2})
     s = step(s, {0: 0, 1: "pass"})
-    assert rule_error(s, 1, SKIP) == "It is not your turn."
-    assert rule_error(s, 0, USE) == "Choose how to use the location, or skip it."
-    s = act(s, SKIP)
-    assert rule_error(s, 0, LOC) == "Use the card or skip it."
+    assert rule_error(s, 1, skip(s)) == "It is not your turn."
+    assert rule_error(s, 0, {"type": "use", "card": 2, "side": 0}) == "Your next card is card 1, 0-side up."
+    assert rule_error(s, 0, {"type": "use", "card": 1}) == "A use move needs its side."
+    assert rule_error(s, 0, decline(s)) == \
+        "Use or skip your cards first; the location's effect can be skipped after the last."
+    assert rule_error(s, 0, {"type": "location", "at": 5}) == "This worker is at 0 Artisans' Square (職人広場)."
+    assert rule_error(s, 0, {"type": "city_hall", "gain": "wood"}) == \
+        "Use or skip your next card, or take or skip the location's effect."
+    s = act(s, take(s))
+    assert rule_error(s, 0, take(s)) == "This worker's location effect is already done."
+    s = act(s, skip(s))  # 1-0 and 2-0 are asked; 3-0 and 4-0 cannot be paid and pass by themselves
+    s = act(s, skip(s))
+    assert s["phase"] == "work"
     s = game(2, cards={0: INERT, 1: INERT}, p1={"coins": 2})
     s = step(s, {0: 0, 1: 0})
-    s = act(s, LOC)
-    assert rule_error(s, 1, LOC) == "You were not first here: pay 2 wood, 2 stone or 2 coins to use the location."
-    assert rule_error(s, 1, loc(pay="wood")) == "That costs 2 wood, and you have 0 wood."
+    s = act(s, take(s))
+    assert rule_error(s, 1, take(s)) == \
+        "You were not first here: pay 2 wood, 2 stone or 2 coins to use the location."
+    assert rule_error(s, 1, take(s, pay="wood")) == "That costs 2 wood, and you have 0 wood."
 
 
 def test_city_hall_refusals():
     s = game(2, cards={0: INERT, 1: INERT})
     s = step(s, {0: 4, 1: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     s = step(s, {0: 4})
     assert stage(s)[2] == "card"  # 15-0 at City Hall is usable
-    s = act(s, SKIP)
+    assert rule_error(s, 0, {"type": "location", "at": CITY_HALL}) == "City Hall has no location effect."
+    card = skip(s)
+    s = act(s, card)
     city_hall = "At City Hall you gain 2 wood or 2 coins, and may pay 4 coins for a track step."
     assert rule_error(s, 0, {"type": "city_hall", "gain": "stone"}) == city_hall
-    assert rule_error(s, 0, SKIP) == city_hall
+    assert rule_error(s, 0, card) == city_hall
 
 
 def test_players_without_unsent_workers_are_passed_automatically():
     s = game(2, cards={0: QUIET, 1: QUIET}, p0={"hired": 1, "unhired": 6})
     s = step(s, {0: 4, 1: 0})
-    s = act(s, LOC)
-    s = act(s, LOC)
+    s = act(s, take(s))
+    s = act(s, take(s))
     assert s["phase"] == "work" and E.awaiting(s).seats == {1}  # seat 0 has no worker left
     s = step(s, {1: "pass"})
     assert s["phase"] == "upkeep"  # the round ended: seat 0 may keep its worker for 6 coins
@@ -1026,12 +1187,12 @@ def test_resources_are_capped_at_68_and_vp_is_not():
     s = game(2, round_=6, cards={0: QUIET, 1: QUIET}, p0={"wood": 60, "coins": 68, "vp": 80},
              p1={"coins": 30, "wood": 30})
     s = step(s, {0: 0, 1: 13})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert player(s, 0)["wood"] == 68
-    s = act(s, loc(times=12))  # 12 conversions: 24 coins → 48 wood, capped at 68
+    s = act(s, take(s, times=12))  # 12 conversions: 24 coins → 48 wood, capped at 68
     assert res(s, 1) == (68, 0, 6, 0)
     s = step(s, {0: 5, 1: "pass"})
-    s = act(s, LOC)
+    s = act(s, take(s))
     assert player(s, 0)["vp"] == 82
 
 

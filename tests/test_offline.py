@@ -74,3 +74,39 @@ async def test_offline_tables_come_back_after_a_restart(tmp_path):
                 r = await alice.click(msg, label="Leave")
                 assert r.response.content.startswith("You created this table"), "its buttons work again"
         await bot.close()
+
+
+async def test_time_passes_at_its_real_pace_in_the_offline_table(tmp_path):
+    """keep_time moves SimCord's clock with real time, so a timer comes due (here a reminder) as it would."""
+    import asyncio
+
+    import simcord
+
+    from bot.app import create_bot
+    from bot.config import Settings
+    from bot.offline import keep_time
+    from tests.helpers import start_table
+
+    bot = create_bot(Settings(token=None, db_path=tmp_path / "offline.sqlite3", dm_interval=0), sync_on_start=True)
+    async with simcord.run(bot, check_errors=False) as env:
+        guild = env.create_guild("Offline table")
+        channel = guild.create_text_channel("table")
+        ann, ben = (guild.add_member(env.create_user(n)) for n in ("ann", "ben"))
+        gid = await start_table(channel, ann, [ben], players=2)
+        await bot.tables.store.set_timer(gid, "reminder", bot.clock.now() + 0.5, {})
+        bot.dispatch("timers_changed")  # as a commit does
+        await env.settle()
+        before = env.now()
+        stop = asyncio.Event()
+        ticking = asyncio.create_task(keep_time(env, stop, tick=0.1))
+        try:
+            await asyncio.sleep(1.2)
+        finally:
+            stop.set()
+            await ticking
+        await env.settle()
+        try:
+            assert (env.now() - before).total_seconds() >= 1.0
+            assert any(f"Reminder: table {gid}" in (m.content or "") for m in channel.history())
+        finally:
+            await bot.close()

@@ -56,7 +56,7 @@ async def test_choice_window_expires_into_lowest_cards_without_revealing_who(wor
     await env.advance_time(5 * 60 + 30)
     t = await svc.load(gid)
     assert t.state["last"]["picks"] == [h[0] for h in hands]
-    assert any("the time to choose is over" in (m.content or "") for m in ch.history())
+    assert any(f"Table {gid}: time is up (a secret card choice)." == m.content for m in ch.history())
 
 
 @pytest.fixture

@@ -161,3 +161,16 @@ async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatc
     last = [m for m in ch.history() if (m.content or "").startswith(f"Table {gid}: ")][-1]
     assert ("The last route card is sold." in last.content or "Only one player is left." in last.content)
     assert last.attachments, "the map at the end of the game"
+
+
+async def test_tokai_commands_find_the_tokai_table_among_other_games(world, monkeypatch):
+    """/tokai map and /tokai move need no table option when the channel's one Tokai Baron table is the player's,
+    even beside tables of other games (as /18xx commands do)."""
+    env, g, ch, members = world
+    monkeypatch.setattr("cogs.tokai_map.render", lambda state, names: b"\x89PNG stand-in")
+    other = await seat_table(env, ch, members[:2])  # a Dice & Hands table in the same channel
+    table = await seat_table(env, ch, members, game="tokai")
+    r = await members[0].slash(ch, "tokai map")
+    assert r.ephemeral and r.response.content == f"Table {table.gid}: the map now.", r.response.content
+    r = await members[0].slash(ch, "tokai map", table=other.gid)
+    assert r.response.content == f"Table {other.gid} is not a Tokai Baron table."

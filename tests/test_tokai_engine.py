@@ -280,6 +280,26 @@ def test_waypoints_pick_the_cheapest_path_through_them_in_order():
         E.apply(s, 0, {"type": "move", "to": to, "via": "kanayama"})
 
 
+def test_a_malformed_move_is_refused_with_a_sentence():
+    s = to_destination(opening(), "kariya")
+    s = E.apply(s, CHANCE, dice([3, 3]))
+    to = next(iter(s["turn"]["moves"]))
+    path = s["turn"]["moves"][to]
+    refusals = [({"type": "move"}, "Name the point where your move ends"),
+                ({"type": "move", "to": "ほげ"}, "There is no point called “ほげ” on the map"),
+                ({"type": "move", "to": to, "via": ["ほげ"]}, "There is no point called “ほげ” on the map"),
+                ({"type": "move", "to": to, "via": [1]}, "must be a list of names"),
+                ({"type": "move", "to": to, "path": path}, "not both"),
+                ({"type": "move", "path": [[1, 2], ["x", None]]}, "not a legal move for this roll"),
+                ({"type": "move", "to": to, "trusted": True}, "has no 'trusted'"),
+                ({"type": "bid", "amount": 1000}, "Choose where to move")]
+    for action, why in refusals:
+        with pytest.raises(RuleError, match=why):
+            E.apply(s, 0, action)
+    assert E.apply(s, 0, {"type": "move", "to": to, "via": None, "path": None}) == E.apply(s, 0, {"type": "move",
+                                                                                                "to": to})
+
+
 def test_labels_name_cards_points_and_money():
     assert E.label({"type": "buy", "card": TICKET}) == "Express ticket (5,000 yen)"
     assert E.label({"type": "buy", "card": "jr_kansai"}) == f"Buy {nw.route_cards()['jr_kansai']['name']} (20,000 yen)"
@@ -349,3 +369,61 @@ def test_a_line_bought_at_auction_grandfathers_the_sellers_pawn_on_it():
     assert s["current"] == 1, "paid in full: the turn is over"
     assert s["players"][0]["riding"] == ["meitetsu_mikawa"], "still on the line: still grandfathered"
     assert sum(p["cash"] for p in s["players"]) + s["bank"] == money
+
+
+def test_the_pre_purchase_cannot_be_steered_below_the_minimum_when_it_could_be_reached():
+    """Ruling 28: stop short of 20,000 only if no choice of purchases reaches it. With 16,000 and 30,000 in hand
+    (and no ticket left), buying the 16,000 first would strand the player at 16,000: it is refused."""
+    s = E.setup({}, 2)
+    s = E.apply(s, CHANCE, dice([6, 6, 6, 1, 2, 3]))
+    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(len(deal_cards())))})
+    s["hands"][0], s["tickets"] = ["jr_takayama", "jr_chuo"], 0
+    assert [m.get("card") for m in E.legal(s, 0) if m["type"] == "buy"] == ["jr_chuo"]
+    with pytest.raises(RuleError, match="20,000"):
+        E.apply(s, 0, {"type": "buy", "card": "jr_takayama"})
+    with pytest.raises(RuleError, match="20,000"):
+        E.apply(s, 0, {"type": "done"})
+    s = E.apply(s, 0, {"type": "buy", "card": "jr_chuo"})
+    assert s["spent"][0] == 30_000 and {"type": "done"} in E.legal(s, 0)
+    # a hand that cannot reach 20,000 at all may stop below it
+    s["hands"][1], s["spent"][1] = ["subway_kamiiida", "meitetsu_toyokawa"], 0
+    s = E.apply(s, 0, {"type": "done"})
+    assert {"type": "done"} in E.legal(s, 1)
+    s = E.apply(s, 1, {"type": "buy", "card": "subway_kamiiida"})
+    s = E.apply(s, 1, {"type": "done"})
+    assert s["spent"][1] == 4_000
+
+
+def bonus_part_knockout(seed: int):
+    """Random play until a roller is out of moves in a bonus part after riding another's line, or None."""
+    from engines.chance import draw
+
+    rng, s = random.Random(seed), E.setup({}, 3)
+    for _ in range(4000):
+        if E.is_over(s):
+            return None
+        aw = E.awaiting(s)
+        if aw.chance is None:
+            seat = rng.choice(sorted(aw.seats))
+            s = E.apply(s, seat, E.auto_action(s, seat) if rng.random() < 0.95 else rng.choice(E.legal(s, seat)))
+            continue
+        before, s = s, E.apply(s, CHANCE, draw(aw.chance, rng))
+        turn, seat = before.get("turn"), before["current"]
+        if turn and turn["bonus"] and turn["stage"] == "roll" and s["players"][seat]["out"]:
+            owed = mv.fare([tuple(x) for x in turn["path"]], before["owners"], seat, before["players"][seat]["riding"])
+            if any(p != mv.BANK for p in owed):
+                return before, s, seat, owed
+    return None
+
+
+def test_a_player_out_of_moves_in_a_bonus_part_pays_no_fares_everything_goes_to_the_bank():
+    """Ruling 33: random play reaches a bonus part where the roller cannot move without passing a point twice,
+    with fares owed from the normal part to another player; nobody is paid them, and the bank takes all."""
+    found = next(filter(None, (bonus_part_knockout(seed) for seed in range(40, 240))))
+    before, s, seat, owed = found
+    for p in owed:
+        if p != mv.BANK:
+            assert s["players"][p]["cash"] == before["players"][p]["cash"], "the owner is not paid"
+    me = before["players"][seat]
+    assert s["bank"] == before["bank"] + me["cash"] and s["players"][seat]["cash"] == 0
+    assert all(s["owners"][c] is None for c in me["cards"])

@@ -55,8 +55,16 @@ def price_text(price: dict[str, Any]) -> str:
     if "shares" in price:
         return f"{price['shares']} share{'s' if price['shares'] != 1 else ''}"
     if "money" in price:
-        return f"${price['money']}M"
+        return f"${price['money']}M" if price["money"] else "nothing (free)"
     return "a fair share"
+
+
+PRICE_KEYS = ("shares", "money")
+
+
+def price_of(action: dict[str, Any]) -> dict[str, int]:
+    """The terms an offer or an acceptance names: its shares or its money (a field left out or null is not one)."""
+    return {k: action[k] for k in PRICE_KEYS if action.get(k) is not None}
 
 
 class Boss(Engine):
@@ -68,8 +76,8 @@ class Boss(Engine):
     options = (
         Option("board", "deal board: ours, or printed (when the server admin has set BOT_BOSS_BOARD)", "ours",
                ("ours", "printed")),
-        Option("last_call", "seconds of the last call after a deal is declared (60 live, hours for slow tables)",
-               60, WINDOWS),
+        Option("last_call", "seconds of the last call after a deal is declared (4 hours by default, for a game "
+               "played over days; 60 when everyone plays at once)", 14400, WINDOWS),
         Option("keep_turn", "variant: a boss card does not change whose turn is next", False, BOOL),
         Option("must_deal", "variant: start your turn with 10 or more cards and you must make a deal", False, BOOL),
         Option("paid_if_played", "variant: only the boss and players who played a card in the deal are paid",
@@ -80,6 +88,21 @@ class Boss(Engine):
         Option("short", "variant: a shorter game without deal tiles 3, 6 and 9", False, BOOL),
         Option("two_player", "the 2-player rules at any table (always on with 2 players)", False, BOOL),
     )
+    #: Every move a player may send (engines/fields.py); the die, the shuffles and the end of a last call are
+    #: the chance seat's. A travel card names an investor (family) or a laid family card (laid), one of the two;
+    #: an offer asks for shares or money, one of the two. What a player sees may change under them while others
+    #: play, so moves name what they answer: an acceptance its terms, a stop the card it stops (the event number
+    #: of that card), "nothing more" its last call. (Older logs left these out; they still replay.)
+    actions = {
+        "place": {"space": "int"}, "deal": {}, "roll": {}, "draw": {},
+        "discard": {"card": "str"}, "hire": {"family": "str"},
+        "lay": {"family": "str"}, "travel": {"card": "str", "family": "str?", "laid": "int?"},
+        "boss": {"restart": "bool"}, "stop": {"card": "int?"}, "pass": {"call": "int?"},
+        "offer": {"family": "str", "shares": "int?", "money": "int?"}, "withdraw": {"family": "str"},
+        "accept": {"seat": "int", "family": "str", "shares": "int?", "money": "int?"},
+        "refuse": {"seat": "int", "family": "str"},
+        "use": {"family": "str"}, "declare": {}, "fail": {},
+    }
 
     # --- setup ------------------------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int) -> State:
@@ -129,7 +152,23 @@ class Boss(Engine):
             return Awaiting(seats, prompt=f"{where}: join, offer or play cards; the boss closes it")
         return Awaiting()
 
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        # During a deal anyone may act, so a seat number must be checked against the table before a hand is read.
+        if type(seat) is int and seat != CHANCE and not 0 <= seat < state["n"]:
+            raise RuleError(f"That is not a seat at this table (seats 1 to {state['n']}).")
+        new = super().apply(state, seat, action)
+        if seat != CHANCE:  # each seat's own count of moves: a panel made after move k plays only as move k + 1
+            new.setdefault("moved", [0] * new["n"])[seat] += 1
+        return new
+
+    @staticmethod
+    def moves_made(state: State, seat: int) -> int:
+        """How many moves the seat has made (panels carry it, so a double press or an old panel plays nothing)."""
+        return state.get("moved", [0] * state["n"])[seat]
+
     def can_act(self, state: State, seat: int) -> bool:
+        if not 0 <= seat < state["n"]:
+            return False
         if state["phase"] == "deal":  # anyone, at any moment; _apply says why a move is not possible
             return True
         return seat in self.awaiting(state).seats
@@ -414,13 +453,15 @@ class Boss(Engine):
 
     def _deal_action(self, state: State, seat: int, action: Action) -> None:
         d, kind = state["deal"], action["type"]
-        if kind not in ("travel", "hire", "boss", "stop"):
-            d["stoppable"] = None  # a stop answers only the card played just before
+        if kind not in ("travel", "hire", "boss", "stop") and d["stoppable"] and d["stoppable"]["seat"] != seat:
+            d["stoppable"] = None  # a stop answers the card just played, until another player moves
         if kind in ("lay", "travel", "hire", "boss", "stop"):
             self._play_card(state, seat, action)
         elif kind == "pass":
             if d["stage"] != "last_call" or seat == d["boss"] or seat in d["passed"]:
                 raise RuleError("There is no last call for you to answer.")
+            if action.get("call") is not None and action["call"] != d.get("call", 1):
+                raise RuleError("That last call is over; the deal was declared again. Look at it before you answer.")
             d["passed"].append(seat)
             self._event(state, "[0]: nothing more.", seat)
             if len(d["passed"]) == state["n"] - 1:
@@ -431,10 +472,15 @@ class Boss(Engine):
             self._offer(state, seat, action)
         elif kind == "withdraw":
             fam = action.get("family")
-            if not any(o["seat"] == seat and o["family"] == fam for o in d["offers"]):
+            kept = [a for a in d["agreements"] if a["seat"] == seat and a["family"] == fam and self._kept(d, a)]
+            if kept:  # an agreement with an earlier boss, kept by a boss card: its player may leave it
+                d["agreements"].remove(kept[0])
+                self._event(state, f"[0] leaves the {fam} agreement made with the earlier boss.", seat)
+            elif any(o["seat"] == seat and o["family"] == fam for o in d["offers"]):
+                d["offers"] = [o for o in d["offers"] if not (o["seat"] == seat and o["family"] == fam)]
+                self._event(state, f"[0] withdraws the {fam} offer.", seat)
+            else:
                 raise RuleError("You have no open offer for that family.")
-            d["offers"] = [o for o in d["offers"] if not (o["seat"] == seat and o["family"] == fam)]
-            self._event(state, f"[0] withdraws the {fam} offer.", seat)
         elif kind in ("accept", "refuse", "use", "declare", "fail"):
             if seat != d["boss"]:
                 raise RuleError("Only the boss of the deal can do that.")
@@ -468,22 +514,31 @@ class Boss(Engine):
         top = self._space(state)["shares"]
         if shares is not None and cash is None and type(shares) is int and 1 <= shares <= top:
             return {"shares": shares}
-        if cash is not None and shares is None and type(cash) is int and 1 <= cash * 1000 <= d["payout"]:
+        if cash is not None and shares is None and type(cash) is int and 0 <= cash * 1000 <= d["payout"]:
             return {"money": cash}
-        raise RuleError(f"A price is 1 to {top} shares or $1M to {money(d['payout'])} in whole millions; "
+        raise RuleError(f"A price is 1 to {top} shares, or nothing to {money(d['payout'])} in whole millions; "
                         "only the deal's payout can pay it.")
+
+    @staticmethod
+    def _kept(deal: dict[str, Any], agreement: dict[str, Any]) -> bool:
+        """An agreement made with an earlier boss of this deal (kept when a boss card was played)."""
+        return agreement.get("boss", deal["boss"]) != deal["boss"]
 
     def _accept(self, state: State, seat: int, action: Action) -> None:
         d = state["deal"]
         offer = self._find_offer(state, action)
         if offer is None:
             raise RuleError("There is no such offer.")
+        named = price_of(action)
+        if named and named != offer["price"]:
+            raise RuleError(f"That offer has changed: it now asks {price_text(offer['price'])} for "
+                            f"{offer['family']}. Look at it again before you accept.")
         if offer["family"] not in self.needed(state):
             raise RuleError(f"The deal does not need {offer['family']} any more.")
         if self._promised(state) + self._amount(state, offer) > d["payout"]:
             raise RuleError(f"You would promise more than the deal pays ({money(d['payout'])}).")
         d["offers"].remove(offer)
-        d["agreements"].append(offer)
+        d["agreements"].append(dict(offer, boss=seat))
         self._event(state, f"[0] accepts [1]'s {offer['family']} for {price_text(offer['price'])}.",
                     seat, offer["seat"])
 
@@ -507,7 +562,7 @@ class Boss(Engine):
         if fam not in self.needed(state) or fam not in (usable := self._usable(state)):
             raise RuleError("The deal needs no such family from the table.")
         owner, src = usable[fam]
-        entry = {"seat": owner, "family": fam, "source": src, "price": {"fair": True}}
+        entry = {"seat": owner, "family": fam, "source": src, "price": {"fair": True}, "boss": seat}
         if self._promised(state) + self._amount(state, entry) > d["payout"]:
             raise RuleError(f"You would promise more than the deal pays ({money(d['payout'])}).")
         d["offers"] = [o for o in d["offers"] if not (o["seat"] == owner and o["family"] == fam)]
@@ -520,6 +575,7 @@ class Boss(Engine):
             raise RuleError("The deal still needs " + ", ".join(self.needed(state)) + ".")
         state["deal"]["stage"] = "last_call"
         state["deal"]["passed"] = []
+        state["deal"]["call"] = state["deal"].get("call", 0) + 1  # "nothing more" names the last call it answers
         self._event(state, "[0] declares the deal made. Last call: play a card now or say nothing more.", seat)
 
     def _fail(self, state: State, seat: int, action: Action) -> None:
@@ -537,21 +593,29 @@ class Boss(Engine):
         if kind == "stop":
             if d["stoppable"] is None or d["stoppable"]["seat"] == seat:
                 raise RuleError("A stop answers only the travel, boss card or hire set another player "
-                                "played just before, before anything else happens.")
+                                "played last, before any other player moves.")
+            if action.get("card") is not None and action["card"] != d["stoppable"].get("no"):
+                raise RuleError(f"The card you meant to stop can no longer be stopped; the card a stop would answer "
+                                f"now is a {d['stoppable']['what']}.")
             stopped, snap = d["stoppable"], d["stoppable"]["snap"]
+            before = {c["id"] for c in snap["deal"]["laid"]}
+            later = [c for c in d["laid"] if c["id"] not in before]  # laid by the card's player since: back to hand
             state["owners"], state["deal"], state["discard"] = snap["owners"], snap["deal"], snap["discard"]
+            for c in later:
+                self._take(state, c["owner"], f"family.{c['family']}")
             d = state["deal"]
             self._pay_card(state, seat, "stop")
             self._event(state, f"[0] plays a stop card: [1]'s {stopped['what']} is cancelled.", seat,
                         stopped["seat"])
         else:
-            snap = None
             if kind == "lay":
                 self._lay(state, seat, action.get("family"))
+                if d["stoppable"] and d["stoppable"]["seat"] != seat:
+                    d["stoppable"] = None
             else:
                 what, snap = getattr(self, f"_{kind}_card")(state, seat, action)
-            d = state["deal"]
-            d["stoppable"] = None if snap is None else {"seat": seat, "what": what, "snap": snap}
+                d = state["deal"]
+                d["stoppable"] = {"seat": seat, "what": what, "snap": snap, "no": state["event_no"]}
         if d["stage"] == "last_call":
             self._event(state, "The last call is over: the negotiation is open again.")
         d["stage"], d["passed"] = "open", []
@@ -578,13 +642,16 @@ class Boss(Engine):
         d, colour = state["deal"], action.get("card")
         if colour not in TRAVELS:
             raise RuleError("There is no such travel card.")
-        if "laid" in action:
-            card = next((c for c in d["laid"] if c["id"] == action["laid"]), None)
+        laid, fam = action.get("laid"), action.get("family")
+        if (laid is None) == (fam is None):
+            raise RuleError("A travel card sends away one thing: an investor (family) or a family card on the "
+                            "table (laid).")
+        if laid is not None:
+            card = next((c for c in d["laid"] if c["id"] == laid), None)
             if card is None:
                 raise RuleError("That family card is not on the table.")
             fam, owner = card["family"], card["owner"]
         else:
-            fam = action.get("family")
             if fam not in self._families(state):
                 raise RuleError("Send on travel only an investor this deal needs.")
             owner = state["owners"][fam]
@@ -592,11 +659,11 @@ class Boss(Engine):
                 raise RuleError(f"The {fam} investor is not at the table.")
         if colour not in (fam, "grey"):
             raise RuleError(f"A {colour} travel card cannot send {fam} away.")
-        if owner == seat and ("laid" in action or not state["opts"]["two_player"]):
-            raise RuleError("You cannot send your own card on travel." if "laid" in action else
+        if owner == seat and (laid is not None or not state["opts"]["two_player"]):
+            raise RuleError("You cannot send your own card on travel." if laid is not None else
                             "Only the 2-player rules let you send your own investor on travel.")
-        target = f"{fam} family card" if "laid" in action else f"{fam} investor"
-        if "laid" in action:
+        target = f"{fam} family card" if laid is not None else f"{fam} investor"
+        if laid is not None:
             self._pay_card(state, seat, f"travel.{colour}", to="discard")
             snap = self._snapshot(state)
             d["laid"].remove(card)
@@ -719,6 +786,8 @@ class Boss(Engine):
     # --- moves ----------------------------------------------------------------------
     def legal(self, state: State, seat: int) -> list[Action]:
         ph = state["phase"]
+        if not 0 <= seat < state["n"]:
+            return []
         if ph == "deal":
             return self._deal_moves(state, seat)
         if seat not in self.awaiting(state).seats:
@@ -766,14 +835,14 @@ class Boss(Engine):
             room = d["payout"] - self._promised(state)
             for o in d["offers"]:
                 if o["family"] in needed and self._amount(state, o) <= room:
-                    yield {"type": "accept", "seat": o["seat"], "family": o["family"]}
+                    yield {"type": "accept", "seat": o["seat"], "family": o["family"], **o["price"]}
                 yield {"type": "refuse", "seat": o["seat"], "family": o["family"]}
             if state["opts"]["two_player"]:
                 usable = self._usable(state)
                 fair = self._amount(state, {"price": {"fair": True}})
                 yield from [{"type": "use", "family": f} for f in needed if f in usable and fair <= room]
         if d["stage"] == "last_call" and seat != d["boss"] and seat not in d["passed"]:
-            yield {"type": "pass"}
+            yield {"type": "pass", "call": d.get("call", 1)}
         # cards
         for f in fams:
             if hand.get(f"family.{f}") and not any(c["owner"] == seat and c["family"] == f for c in d["laid"]) \
@@ -794,14 +863,17 @@ class Boss(Engine):
         if hand.get("boss") and seat != d["boss"]:
             yield from [{"type": "boss", "restart": False}, {"type": "boss", "restart": True}]
         if hand.get("stop") and d["stoppable"] and d["stoppable"]["seat"] != seat:
-            yield {"type": "stop"}
+            yield {"type": "stop", "card": d["stoppable"].get("no")}
         if open_ and seat != d["boss"]:
             top, most = self._space(state)["shares"], d["payout"] // 1000
             for f in needed:
                 if self._source(state, seat, f) is not None:
                     yield from [{"type": "offer", "family": f, "shares": k} for k in range(1, top + 1)]
-                    yield from [{"type": "offer", "family": f, "money": m} for m in range(1, most + 1)]
+                    yield from [{"type": "offer", "family": f, "money": m} for m in range(0, most + 1)]
             yield from [{"type": "withdraw", "family": o["family"]} for o in d["offers"] if o["seat"] == seat]
+            yield from [{"type": "withdraw", "family": a["family"]} for a in d["agreements"]
+                        if a["seat"] == seat and self._kept(d, a)
+                        and not any(o["seat"] == seat and o["family"] == a["family"] for o in d["offers"])]
 
     # --- timers -----------------------------------------------------------------------
     def auto_action(self, state: State, seat: int) -> Action | None:
@@ -870,7 +942,8 @@ class Boss(Engine):
         if k == "lay":
             return f"Lay a {action['family']} family card"
         if k == "travel":
-            where = f"family card #{action['laid']}" if "laid" in action else f"the {action['family']} investor"
+            laid = action.get("laid")
+            where = f"family card #{laid}" if laid is not None else f"the {action['family']} investor"
             return f"{action['card'].capitalize()} travel card on {where}"
         if k == "hire":
             return f"Hire the {action['family']} investor (3 hire cards)"

@@ -30,6 +30,8 @@ class DiceHand(Engine):
                0, (0, 1, 5, 30, 60)),
     )
 
+    actions = {"bet": {"amount": "int"}, "pick": {"card": "int"}}
+
     def setup(self, options: dict[str, Any], seats: int) -> State:
         opts = self.check_setup(options, seats)
         return {

@@ -21,11 +21,41 @@ from engines.e18xx import auction, operating, privates, rounds, stock, trains
 from engines.e18xx.companies import IPO, can_gain, load_title
 from engines.e18xx.state import BANK, G, new_state
 
+#: Who makes a move: a corporation (its president) or a private company (its owner), as 18xx.games names them.
+_ENTITY = {"entity": "str?", "entity_type": "str?"}
+ENTITY_TYPES = ("corporation", "company")
+#: The moves a private company makes (Dougo's exchange, a tile lay, Ehime Railway declining its lay).
+COMPANY_MOVES = ("buy_shares", "lay_tile", "pass")
+#: The moves a corporation makes in an operating round (its president sends them).
+CORPORATION_MOVES = ("lay_tile", "place_token", "run_routes", "dividend", "buy_train", "buy_company", "discard_train",
+                     "bankrupt", "pass")
+
 
 class E18xxGame(Engine):
     """Every 18xx title's engine: the rounds, the moves and the views, read from the title's data."""
 
     title_id: str  # the folder titles/g<title_id>/ and 18xx.games's title name
+
+    #: The moves and their fields (engines/fields.py): what `legal` lists and what engines/e18xx/replay.py makes
+    #: of a recorded 18xx.games action (the site's fields less id / entity of a player; a corporation's or
+    #: private's action keeps `entity` and `entity_type`). A route is a dict that operating.py checks itself.
+    actions = {
+        "bid": {"company": "str", "price": "int"},
+        "par": {"corporation": "str", "share_price": "str"},
+        "buy_shares": {"shares": "str[]", "percent": "int?", **_ENTITY},  # entity: Dougo's exchange
+        "sell_shares": {"shares": "str[]", "percent": "int?"},
+        "lay_tile": {"hex": "str", "tile": "str", "rotation": "int", **_ENTITY},
+        "place_token": {"hex": "str", "city": "int", **_ENTITY},
+        "run_routes": {"routes": "list", **_ENTITY},
+        "dividend": {"kind": "str", **_ENTITY},
+        "buy_train": {"train": "str", "price": "int", "exchange": "str?", **_ENTITY},
+        "buy_company": {"company": "str", "price": "int", **_ENTITY},
+        "discard_train": {"train": "str", **_ENTITY},
+        "accept_offer": {}, "decline_offer": {}, "withdraw_offer": {},
+        "bankrupt": {**_ENTITY},
+        "pass": {**_ENTITY},
+        "end_game": {},
+    }
 
     # ---- setup and turns --------------------------------------------------------------------------------
 
@@ -56,8 +86,9 @@ class E18xxGame(Engine):
             seats = operating.acting(g)
             if trains.crowded(g):
                 return Awaiting(seats, prompt="discard trains down to the limit")
-            if g.round.get("offer"):
-                return Awaiting(seats, prompt=f"{g.round['offer']['corporation']} waits for an answer to its offer")
+            if offer := g.round.get("offer"):
+                return Awaiting(seats, prompt=f"{offer['corporation']} waits for an answer to its offer",
+                                deciding=frozenset({offer["seller_seat"]}))
             if g.round["special"]:
                 return Awaiting(seats, prompt="lay Ehime Railway's tile or pass")
             cid = operating.current(g)
@@ -74,7 +105,10 @@ class E18xxGame(Engine):
         kind = g.round["kind"]
         if seat == CHANCE:
             self._deal(g, action)
-        elif action["type"] == "end_game":
+            rounds.settle(g)
+            return
+        self._check_entity(g, action)
+        if action["type"] == "end_game":
             if not g.trusted:
                 raise RuleError("A game here ends when a player goes bankrupt or after the bank breaks.")
             g.s["over"] = "manually_ended"
@@ -93,6 +127,27 @@ class E18xxGame(Engine):
         else:
             raise RuleError("The game is over.")
         rounds.settle(g)
+
+    @staticmethod
+    def _check_entity(g: G, action: Action) -> None:
+        """A move names who makes it, if anyone: a corporation of this game (`entity`, with `entity_type`
+        "corporation" or left out), or a private company of it (`entity_type` "company") for the moves a private
+        makes."""
+        entity, entity_type = action.get("entity"), action.get("entity_type")
+        if entity_type not in (None, *ENTITY_TYPES):
+            raise RuleError(f"A move is made for a corporation or a company, not a {entity_type[:20]!r}.")
+        if entity_type is not None and entity is None:
+            raise RuleError(f"A move for a {entity_type} names it in entity.")
+        if entity_type == "company":
+            if entity not in g.s["privates"]:
+                raise RuleError(f"There is no private company {entity[:20]!r} in this game.")
+            if action["type"] not in COMPANY_MOVES:
+                raise RuleError("A private company only exchanges itself for a share, lays a tile or passes.")
+        elif entity is not None:
+            if entity not in g.s["corps"]:
+                raise RuleError(f"There is no corporation {entity[:20]!r} in this game.")
+            if action["type"] not in CORPORATION_MOVES:
+                raise RuleError("A corporation does not make that move; its president does, as a player.")
 
     def _deal(self, g: G, action: Action) -> None:
         """Beginner Game: the privates in title order, shuffled; seat i gets the i-th and pays its face value."""
@@ -128,6 +183,7 @@ class E18xxGame(Engine):
                 or shares[0] == cdef.president_cert):
             raise RuleError(f"{g.pdef(pid).name} is exchanged for one {cid} share (not the president's "
                             f"certificate) from the IPO.")
+        stock.check_percent(g, cid, shares, action.get("percent"))
         if not can_gain(cdef, g.corp(cid)["shares"], g.key(seat), cdef.cert_percent(shares[0]), g.cell(cid),
                         g.cert_count(seat), g.cert_limit, exchange=True):
             raise RuleError(f"You may hold at most {cdef.holding_limit_percent}% of {cid}.")

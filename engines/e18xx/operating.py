@@ -263,10 +263,46 @@ def _token(g: G, seat: int, cid: str, action: Action) -> None:
     g.event(f"{cid} places a token on {g.map.place(coord)} for {g.money(cost)}.")
 
 
+#: A route's fields: the train and its track (`connections`, hexes node to node), and what a recorded
+#: 18xx.games route also carries: its stops' `hexes`, its `revenue` (a replay takes it), `revenue_str`, `nodes`.
+ROUTE_FIELDS = {"train": "a train id", "connections": "a list of lists of hexes", "hexes": "a list of hexes",
+                "revenue": "a whole number of at least 0", "revenue_str": "a text", "nodes": "a list of node ids"}
+
+
+def _is_strs(value: Any) -> bool:
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+_ROUTE_FIELD_OK = {
+    "train": lambda v: type(v) is str, "revenue_str": lambda v: type(v) is str,
+    "revenue": lambda v: type(v) is int and v >= 0, "hexes": _is_strs, "nodes": _is_strs,
+    "connections": lambda v: type(v) is list and all(_is_strs(c) and c for c in v),
+}
+
+
+def read_routes(g: G, routes: Any) -> list[dict[str, Any]]:
+    """The routes of a run_routes move, each field of the type it must have and every hex of its track on the
+    map; whether the track is there and the routes legal is _run's to judge."""
+    if type(routes) is not list or not all(type(x) is dict for x in routes):
+        raise RuleError("Send the routes your trains run: a train and its connections for each.")
+    for x in routes:
+        for key, value in x.items():
+            if key not in ROUTE_FIELDS:
+                raise RuleError(f"A route has no {str(key)[:20]!r}.")
+            if not _ROUTE_FIELD_OK[key](value):
+                raise RuleError(f"A route's {key} must be {ROUTE_FIELDS[key]}.")
+        if "train" not in x:
+            raise RuleError("Each route names the train that runs it.")
+        for hex_list in x.get("connections", ()):
+            for coord in hex_list:
+                words = coord.split()
+                if not words or words[0] not in g.map.printed:
+                    raise RuleError(f"{coord[:20]!r} is not a hex of the map.")
+    return routes
+
+
 def _run(g: G, seat: int, cid: str, action: Action) -> None:
-    routes = action.get("routes")
-    if not isinstance(routes, list) or not all(isinstance(x, dict) for x in routes):
-        raise RuleError("Send the routes your trains run.")
+    routes = read_routes(g, action.get("routes"))
     owned = g.corp(cid)["trains"]
     used = [x.get("train") for x in routes]
     if any(t not in owned for t in used) or len(set(used)) != len(used):
@@ -283,7 +319,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
         for x in routes:
             try:
                 route = route_from_connections(board, x.get("connections") or [], corp=cid)
-            except (RuleError, IndexError, KeyError, TypeError):
+            except RuleError:
                 raise RuleError(f"The route of train {x['train']} does not follow track on the board.") from None
             parsed.append((route_train(x["train"]), route, x["train"]))
         if not g.trusted:

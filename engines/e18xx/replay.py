@@ -107,6 +107,8 @@ def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats:
     kind = action["type"]
     entity, entity_type = action.get("entity"), action.get("entity_type")
     ours = {k: v for k, v in action.items() if k not in ("id", "auto_of", "entity", "entity_type")}
+    if type(entity) not in (int, str):
+        raise RuleError(f"The entity {str(entity)[:20]!r} names no player, corporation or company.")
     if entity_type == "player":
         if entity not in seats:
             raise RuleError(f"Player {entity} is not in this game.")

@@ -290,11 +290,29 @@ def _one_share(g: G, action: Action) -> tuple[str, str, str]:
     cert = shares[0]
     cid = cert.rpartition("_")[0]
     if cid not in g.s["corps"]:
-        raise RuleError(f"There is no share {cert}.")
+        raise RuleError(f"There is no share {cert[:20]!r}.")
+    check_percent(g, cid, [cert], action.get("percent"))
     for source in (IPO, POOL):
         if cert in g.corp(cid)["shares"].get(source, []):
             return cid, cert, source
     raise RuleError(f"Share {cert} is not for sale.")
+
+
+def check_percent(g: G, cid: str, certs: list[str], percent: int | None) -> None:
+    """A purchase's `percent`, when sent, is what its certificates make up (18xx.games records it)."""
+    total = bundle_total(g, cid, certs)
+    if percent is not None and percent != total:
+        raise RuleError(f"{', '.join(certs)} {'is' if len(certs) == 1 else 'are'} {total}% of {cid}, "
+                        f"not {percent}%.")
+
+
+def bundle_total(g: G, cid: str, certs: list[str]) -> int:
+    """What certificates of `cid` make up, in percent; a name that is not one of its certificates is refused."""
+    cdef = g.cdef(cid)
+    bad = next((c for c in certs if c not in cdef.share_ids), None)
+    if bad is not None:
+        raise RuleError(f"{bad[:20]!r} is not a certificate of {cid}.")
+    return cdef.bundle_percent(certs)
 
 
 def read_sale(g: G, action: Action) -> tuple[str, list[str], int]:
@@ -305,10 +323,7 @@ def read_sale(g: G, action: Action) -> tuple[str, list[str], int]:
     if len(corps) != 1 or next(iter(corps)) not in g.s["corps"]:
         raise RuleError("Sell shares of one corporation at a time.")
     cid = corps.pop()
-    try:
-        total = g.cdef(cid).bundle_percent(shares)
-    except ValueError as e:
-        raise RuleError(str(e)) from None
+    total = bundle_total(g, cid, shares)
     percent = action.get("percent", total)
     if not isinstance(percent, int) or isinstance(percent, bool):
         raise RuleError("A sale's percent is a whole number.")
@@ -335,6 +350,8 @@ def settle(g: G) -> None:
             return
         if has_move(g, acting(g)):
             return
+        if not g.round["did"]:  # the table is told, not left to wonder why a player was skipped
+            g.event("[0] can buy and sell nothing now, so passes.", acting(g))
         end_turn(g, passed=not g.round["did"])
 
 

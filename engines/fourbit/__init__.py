@@ -49,6 +49,7 @@ from engines.fourbit.data import (
     WORKERS,
     track_vp,
 )
+from engines.words import plural
 
 PERMS = list(itertools.permutations(range(4)))
 
@@ -70,22 +71,56 @@ def _cost_text(cost: dict[str, int]) -> str:
     return ", ".join(f"{v} {k}" for k, v in cost.items() if v)
 
 
+def _amounts(d: dict[str, int]) -> str:
+    return " + ".join(f"{v} {'VP' if k == 'vp' else k}" for k, v in d.items() if v)
+
+
 def effect_text(e: dict[str, Any]) -> str:
+    """A card face in a few words: '+2 wood', '4 coins → 2 wood + 2 stone', 'after planning: +2 wood'."""
     k = e["kind"]
     if k == "gain":
-        return "gain " + _cost_text(e["gain"])
+        return "+" + _amounts(e["gain"])
     if k == "convert":
-        return f"pay {_cost_text(e['pay'])} → gain {_cost_text(e['gain'])}"
+        return f"{_amounts(e['pay'])} → {_amounts(e['gain'])}"
     if k == "build_discount":
-        return f"building costs 2 {e['res']} less"
+        return f"your build costs 2 {e['res']} less"
     if k == "hire_discount":
-        return "hiring costs 2 coins less"
+        return "your hire costs 2 coins less"
     if k == "extra_hire":
-        return "after hiring, hire one more at the standard cost"
+        return "after hiring, hire 1 more at the standard cost"
     flag = {"plan": "after planning", "sell": "after selling", "build": "after building",
-            "loc_wood": "if the location gave wood", "loc_stone": "if the location gave stone",
-            "track": "after turn order +1", "city_hall": "at City Hall"}[e["flag"]]
-    return f"{flag}: " + ("move 1 more space" if e.get("step") else "gain " + _cost_text(e["gain"]))
+            "loc_wood": "if the location gives wood", "loc_stone": "if the location gives stone",
+            "track": "after moving up at the Cathedral", "city_hall": "at City Hall"}[e["flag"]]
+    return f"{flag}: " + ("1 more space" if e.get("step") else "+" + _amounts(e["gain"]))
+
+
+# what each location's own effect does, for a card that needs it (card 12 counts the printed gain only)
+FLAG_PLACES = {"plan": {9}, "sell": {10}, "build": {8}, "track": {11}, "hire": {7},
+               "loc_wood": {0, 13, 15}, "loc_stone": {1, 14, 15}}
+TRACKED = ("wood", "stone", "coins", "vp", "level", "hired")
+VERBS = {8: "Build", 9: "Plan", 10: "Sell", 12: "Cancel the plan of"}
+
+
+def location_label(a: dict[str, Any]) -> str:
+    """A location move in words, without the state: 'Build Woodworks, paying 2 stone'."""
+    n = a.get("at") if type(a.get("at")) is int else None
+    name = LOCATIONS[n][1] if n in range(16) else "the location"
+    b = a.get("building") if type(a.get("building")) in (int, str) else None
+    what = "the top of the deck" if b == "deck" else BUILDINGS[b][1] if b in BUILDINGS else "a building"
+    if n in CONVERSIONS:
+        src, dst = CONVERSIONS[n]
+        text = f"Convert {a.get('times')}× at {name} (2 {src} → 4 {dst} each)"
+    elif n in VERBS:
+        text = f"{VERBS[n]} {what}"
+    elif n in range(16):
+        text = f"Take {name}: {LOCATIONS[n][2]}"
+    else:
+        text = "Take the location's effect"
+    if a.get("bonus"):
+        text += f", +2 {a['bonus']} bonus"
+    if a.get("pay"):
+        text += f", paying 2 {a['pay']}"
+    return text
 
 
 class FourBit(Engine):
@@ -93,8 +128,17 @@ class FourBit(Engine):
     title = "4bit Town"
     min_players = 2
     max_players = 4
+    data_version = 2  # resolution interleaves cards and the location; the round keeps its turn order
 
     # --- setup -----------------------------------------------------------------------
+    actions = {
+        "pick": {"card": "int"}, "pass": {}, "stack": {"n": "int", "order": "int[]"},
+        "market": {"wood": "int", "stone": "int"}, "upkeep": {"keep": "int", "pay": "int?"},
+        "use": {"card": "int", "side": "int"}, "skip": {"card": "int", "side": "int"},
+        "location": {"at": "int", "building": "int|str?", "times": "int?", "pay": "str?", "bonus": "str?"},
+        "decline": {"at": "int"}, "city_hall": {"gain": "str", "step": "bool?"},
+    }
+
     def setup(self, options: dict[str, Any], seats: int) -> State:
         self.check_setup(options, seats)
         player = {"wood": 0, "stone": 0, "coins": 0, "vp": 0, "level": START_LEVEL, "hired": START_HIRED,
@@ -102,8 +146,9 @@ class FourBit(Engine):
                   "built": [], "cards": []}
         return {"n": seats, "phase": "setup", "setup": 0, "round": 0,
                 "players": [copy.deepcopy(player) for _ in range(seats)],
-                "draft": None, "deck": [], "row": [], "track": [], "blocked": [False] * 16, "choices": [None] * seats,
-                "queue": [], "res": None, "pending": {}, "reveal": None, "log": [], "final": None}
+                "draft": None, "deck": [], "row": [], "track": [], "turn": [], "blocked": [False] * 16,
+                "choices": [None] * seats, "queue": [], "res": None, "pending": {}, "reveal": None,
+                "log": [], "told": 0, "final": None}
 
     # --- who acts ----------------------------------------------------------------------
     def awaiting(self, s: State) -> Awaiting:
@@ -142,13 +187,12 @@ class FourBit(Engine):
     def _prompt(self, s: State) -> str:
         w, r = s["queue"][s["res"]["i"]], s["res"]
         where = location_name(w["loc"])
-        if r["stage"] == "location":
+        if r["stage"] == "city_hall":
+            return "City Hall's gain"
+        if r["card"] >= 4:
             return f"the effect of {where}"
-        if r["stage"] == "card":
-            return f"whether to use card {w['order'][r['card']]}"
-        if r["stage"] == "extra_hire":
-            return "whether to hire one more worker"
-        return "City Hall's gain"
+        card = f"whether to use card {w['order'][r['card']]}"
+        return card if r["loc_done"] else f"{card}, or to take the effect of {where} first"
 
     # --- legal moves --------------------------------------------------------------------
     def legal(self, s: State, seat: int) -> list[Action]:
@@ -171,24 +215,30 @@ class FourBit(Engine):
                     if 2 * a <= p["wood"] and 2 * b <= p["stone"]]
         if ph == "upkeep":
             p = s["players"][seat]
-            return [{"type": "upkeep", "keep": k} for k in range(p["hired"], -1, -1)
+            return [{"type": "upkeep", "keep": k, "pay": k * 2 * p["level"]} for k in range(p["hired"], -1, -1)
                     if k * 2 * p["level"] <= p["coins"]]
         return []
 
     def _resolve_options(self, s: State) -> list[Action]:
-        """Every choice the resolving worker's owner has now, each checked by trying it."""
+        """Every choice the resolving worker's owner has now, each checked by trying it: use or skip the next
+        card, or take the location's effect before it; skipping the effect is offered once the cards are done
+        (skipping it earlier would gain nothing)."""
         r = s["res"]
-        if r["stage"] == "location":
-            cands = [{"type": "skip"}]
-            w = s["queue"][r["i"]]
-            pays = [None] if w["first"] else list(RESOURCES)
-            for params in self._location_params(s, w):
-                for pay in pays:
-                    cands.append({"type": "location", **params, **({"pay": pay} if pay else {})})
-        elif r["stage"] in ("card", "extra_hire"):
-            cands = [{"type": "use"}, {"type": "skip"}]
-        else:
+        w = s["queue"][r["i"]]
+        if r["stage"] == "city_hall":
             cands = [{"type": "city_hall", "gain": g, "step": st} for g in ("wood", "coins") for st in (False, True)]
+        else:
+            cands = []
+            if r["card"] < 4:
+                card = {"card": w["order"][r["card"]], "side": w["bits"][r["card"]]}
+                cands += [{"type": "use", **card}, {"type": "skip", **card}]
+            if not r["loc_done"]:
+                pays = [None] if w["first"] else list(RESOURCES)
+                for params in self._location_params(s, w):
+                    for pay in pays:
+                        cands.append({"type": "location", "at": w["loc"], **params, **({"pay": pay} if pay else {})})
+                if r["card"] >= 4:
+                    cands.append({"type": "decline", "at": w["loc"]})
         ok = []
         for a in cands:
             try:
@@ -277,8 +327,8 @@ class FourBit(Engine):
                 self._reveal(s)
             elif ph == "resolve":
                 opts = self._resolve_options(s)
-                if len(opts) == 1:  # nothing to decide: only "skip" is possible
-                    self._resolve_step(s, opts[0])
+                if len(opts) == 1:  # nothing to decide: only a skip is possible
+                    self._resolve_step(s, opts[0], auto=True)
                 else:
                     return
             elif ph in ("market", "upkeep") and self._auto_round_end_choices(s):
@@ -306,7 +356,8 @@ class FourBit(Engine):
 
     # --- rounds and steps -------------------------------------------------------------------------
     def _order(self, s: State) -> list[int]:
-        """Turn order: higher space first, the front of a space first."""
+        """The track's order now: higher space first, the front of a space first. A round plays in the order
+        the track had when it began (``s["turn"]``); moves during the round count from the next one."""
         ranked = sorted(range(len(s["track"])), key=lambda i: -s["track"][i]["space"])
         return [s["track"][i]["seat"] for i in ranked]
 
@@ -321,14 +372,15 @@ class FourBit(Engine):
     def _round_start(self, s: State) -> None:
         s["round"] += 1
         s["phase"] = "work"
-        first = self._order(s)[0]
+        s["turn"] = self._order(s)  # the track as the last round left it (never reset)
+        first = s["turn"][0]
         for i, p in enumerate(s["players"]):
             if RESIDENCES in p["built"] and i != first:
                 self._gain(p, {"coins": 2})
         s["choices"] = [None] * s["n"]
 
     def _reveal(self, s: State) -> None:
-        order = self._order(s)
+        order = s["turn"]
         rank = {seat: order.index(seat) for seat in range(s["n"])}
         level = [p["level"] for p in s["players"]]
         placed: list[dict[str, Any]] = []
@@ -355,9 +407,8 @@ class FourBit(Engine):
         s["choices"] = [None] * s["n"]
         if placed:
             s["queue"] = placed
-            s["res"] = {"i": 0, "stage": "location" if placed[0]["loc"] != CITY_HALL else "card", "card": 0,
-                        "flags": {}}
             s["phase"] = "resolve"
+            self._start_worker(s, 0)
 
     # --- resources -------------------------------------------------------------------------------
     @staticmethod
@@ -375,51 +426,125 @@ class FourBit(Engine):
         for k, v in cost.items():
             p[k] -= v
 
+    # --- what happened, for the narration --------------------------------------------------------
+    def _tell(self, s: State, event: dict[str, Any]) -> None:
+        """Keep a short public record of each resolution step and round-end effect; ``told`` counts them all,
+        so the narration can tell which are new."""
+        s["log"] = [*s["log"][-63:], event]
+        s["told"] += 1
+
+    def _snap(self, s: State, seat: int) -> dict[str, int]:
+        p = s["players"][seat]
+        space = next((e["space"] for e in s["track"] if e["seat"] == seat), 0)
+        return {**{k: p[k] for k in TRACKED}, "space": space}
+
+    def _delta(self, s: State, seat: int, before: dict[str, int]) -> dict[str, int]:
+        now = self._snap(s, seat)
+        return {k: now[k] - before[k] for k in now if now[k] != before[k]}
+
     # --- resolving a worker ---------------------------------------------------------------------
-    def _resolve_step(self, s: State, a: Action) -> None:
+    def _start_worker(self, s: State, i: int) -> None:
+        w = s["queue"][i]
+        s["res"] = {"i": i, "stage": "cards", "card": 0, "loc_done": w["loc"] == CITY_HALL, "flags": {},
+                    "armed": [], "waiting": []}
+        self._advance(s)
+
+    def _advance(self, s: State) -> None:
+        """Pass over the cards that can do nothing more for this worker, then finish it when the cards and the
+        location are done (City Hall ends with its gain)."""
         r = s["res"]
         w = s["queue"][r["i"]]
-        p = s["players"][w["seat"]]
-        t = a.get("type")
-        if r["stage"] == "location":
-            if t == "location":
-                self._location(s, w, p, a, r["flags"])
-            elif t != "skip":
-                raise RuleError("Choose how to use the location, or skip it.")
-            r["stage"], r["card"] = "card", 0
-        elif r["stage"] == "card":
-            if t == "use":
-                self._card(s, w, p, r)
-            elif t != "skip":
-                raise RuleError("Use the card or skip it.")
-            if r["stage"] == "card":
-                r["card"] += 1
-        elif r["stage"] == "extra_hire":
-            if t == "use":
-                self._hire(p, discount=0)
-            elif t != "skip":
-                raise RuleError("Hire one more or skip it.")
-            r["stage"] = "card"
+        while r["card"] < 4 and self._dead(s, w, r["card"]):
             r["card"] += 1
-        elif r["stage"] == "city_hall":
+        if r["stage"] == "cards" and r["card"] >= 4 and r["loc_done"]:
+            if w["loc"] == CITY_HALL:
+                r["stage"] = "city_hall"
+            else:
+                self._next_worker(s)
+
+    def _dead(self, s: State, w: dict[str, Any], i: int) -> bool:
+        """A card face that cannot be used by this worker, now or later: asking about it would be noise."""
+        r, p = s["res"], s["players"][w["seat"]]
+        e, loc, done = self._active_cards(w)[i], w["loc"], r["loc_done"]
+        k = e["kind"]
+        if k in ("gain", "convert"):
+            return False
+        if k == "hire_discount" and (p["unhired"] == 0 or p["hired"] >= p["level"]):
+            return True  # no hire can follow: the limit does not change during a resolution
+        if k in ("build_discount", "hire_discount"):  # it must come before the build or hire it lowers
+            return done or loc != (8 if k == "build_discount" else 7)
+        flag = "hire" if k == "extra_hire" else e["flag"]
+        if flag == "city_hall":
+            return loc != CITY_HALL
+        return loc not in FLAG_PLACES[flag] or (done and not r["flags"].get(flag))
+
+    def _resolve_step(self, s: State, a: Action, auto: bool = False) -> None:
+        r = s["res"]
+        w = s["queue"][r["i"]]
+        p, seat = s["players"][w["seat"]], w["seat"]
+        t = a.get("type")
+        before = self._snap(s, seat)
+        event: dict[str, Any] = {"seat": seat, "loc": w["loc"], "type": t, "auto": auto}
+        if r["stage"] == "city_hall":
             if t != "city_hall" or a.get("gain") not in ("wood", "coins") or a.get("step", False) not in (True, False):
                 raise RuleError("At City Hall you gain 2 wood or 2 coins, and may pay 4 coins for a track step.")
             self._gain(p, {a["gain"]: 2})
             if a.get("step"):
                 self._pay(p, {"coins": CITY_HALL_STEP_COST})
-                self._move(s, w["seat"])
+                self._move(s, seat)
+            event.update(gain=a["gain"], step=bool(a.get("step")))
             r["stage"] = "done"
-        if r["stage"] == "card" and r["card"] >= 4:
-            r["stage"] = "city_hall" if w["loc"] == CITY_HALL else "done"
+        elif t in ("use", "skip"):
+            if r["card"] >= 4:
+                raise RuleError("This worker's cards are all done: take or skip the location's effect.")
+            card, side = w["order"][r["card"]], w["bits"][r["card"]]
+            if a.get("card") != card or a.get("side") != side:
+                raise RuleError(f"Your next card is card {card}, {side}-side up.")
+            event.update(card=card, side=side)
+            if t == "use":
+                event["held"] = self._card(s, w, p, r)
+            r["card"] += 1
+        elif t in ("location", "decline"):
+            if r["loc_done"]:
+                raise RuleError("City Hall has no location effect." if w["loc"] == CITY_HALL
+                                else "This worker's location effect is already done.")
+            if a.get("at") != w["loc"]:
+                raise RuleError(f"This worker is at {location_name(w['loc'])}.")
+            if t == "decline" and r["card"] < 4:
+                raise RuleError("Use or skip your cards first; the location's effect can be skipped after the last.")
+            if t == "location":
+                self._location(s, w, p, a, r["flags"])
+                event["move"] = {k: v for k, v in a.items() if k != "type"}
+            r["loc_done"] = True
+        elif w["loc"] == CITY_HALL:
+            raise RuleError("Use or skip your next card first; City Hall's gain comes last.")
+        else:
+            raise RuleError("Use or skip your next card, or take or skip the location's effect.")
+        event["gave"] = self._delta(s, seat, before)
+        self._tell(s, event)
+        if t in ("location", "decline"):
+            self._waiting_cards(s, w, p, r, taken=t == "location")
         if r["stage"] == "done":
             self._next_worker(s)
+        else:
+            self._advance(s)
+
+    def _waiting_cards(self, s: State, w: dict[str, Any], p: dict[str, Any], r: dict[str, Any], taken: bool) -> None:
+        """Card 12 used before the location is checked now that the location's effect is done (seed ch. 7)."""
+        for i in r["waiting"]:
+            e = self._active_cards(w)[i]
+            before = self._snap(s, w["seat"])
+            if r["flags"].get(e["flag"]):
+                self._gain(p, e["gain"])
+            self._tell(s, {"seat": w["seat"], "loc": w["loc"], "type": "waited", "card": w["order"][i],
+                           "side": w["bits"][i], "gave": self._delta(s, w["seat"], before), "auto": True,
+                           "taken": taken})
+        r["waiting"] = []
 
     def _next_worker(self, s: State) -> None:
-        r = s["res"]
-        r["i"] += 1
-        if r["i"] < len(s["queue"]):
-            w = s["queue"][r["i"]]
-            s["res"] = {"i": r["i"], "stage": "location" if w["loc"] != CITY_HALL else "card", "card": 0, "flags": {}}
+        i = s["res"]["i"] + 1
+        if i < len(s["queue"]):
+            self._start_worker(s, i)
             return
         s["queue"], s["res"] = [], None
         s["phase"] = "work"
@@ -434,7 +559,7 @@ class FourBit(Engine):
             if pay not in RESOURCES:
                 raise RuleError("You were not first here: pay 2 wood, 2 stone or 2 coins to use the location.")
             self._pay(p, {pay: FOLLOWER_COST})
-        cards = self._active_cards(w)
+        cards = [self._active_cards(w)[i] for i in s["res"]["armed"]]  # cost cards used before this action
         if loc in (0, 1, 4, 15):
             gain = {0: {"wood": 12}, 1: {"stone": 12}, 4: {"coins": 12}, 15: {"wood": 6, "stone": 6}}[loc]
             gain = dict(gain)
@@ -545,7 +670,8 @@ class FourBit(Engine):
         if artisans:
             self._gain(p, {a["bonus"]: 2})
 
-    def _card(self, s: State, w: dict[str, Any], p: dict[str, Any], r: dict[str, Any]) -> None:
+    def _card(self, s: State, w: dict[str, Any], p: dict[str, Any], r: dict[str, Any]) -> bool:
+        """Use the next card; True when it waits for the location's action (a cost card, or card 12)."""
         e = self._active_cards(w)[r["card"]]
         k, flags = e["kind"], r["flags"]
         if k == "gain":
@@ -553,39 +679,48 @@ class FourBit(Engine):
         elif k == "convert":
             self._pay(p, e["pay"])
             self._gain(p, e["gain"])
-        elif k == "if":
-            if e["flag"] == "city_hall":
-                ok = w["loc"] == CITY_HALL
-            else:
-                ok = flags.get(e["flag"], False)
-            if not ok:
+        elif k in ("build_discount", "hire_discount"):
+            if self._dead(s, w, r["card"]):
+                raise RuleError("This card lowers the cost of a build at 8 or a hire at 7 that comes after it.")
+            r["armed"].append(r["card"])
+            return True
+        elif k == "extra_hire":
+            if not flags.get("hire"):
+                raise RuleError("This card works only after hiring at 7 Back Workshop.")
+            self._hire(p, discount=0)
+        elif e["flag"] == "city_hall":
+            if w["loc"] != CITY_HALL:
+                raise RuleError("This card works only at City Hall.")
+            self._gain(p, e["gain"])
+        elif e["flag"] in ("loc_wood", "loc_stone") and not r["loc_done"]:
+            if w["loc"] not in FLAG_PLACES[e["flag"]]:
+                raise RuleError(f"This card works only {effect_text(e).split(':')[0]}.")
+            r["waiting"].append(r["card"])  # checked once the location's effect is done
+            return True
+        else:
+            if not flags.get(e["flag"]):
                 raise RuleError(f"This card works only {effect_text(e).split(':')[0]}.")
             if e.get("step"):
                 self._move(s, w["seat"])
             else:
                 self._gain(p, e["gain"])
-        elif k == "extra_hire":
-            if not flags.get("hire"):
-                raise RuleError("This card works only after hiring at the Back Workshop.")
-            probe = copy.deepcopy(p)
-            self._hire(probe, discount=0)  # refuse now if the extra hire is impossible
-            r["stage"] = "extra_hire"
-            self._hire(p, discount=0)
-            r["stage"] = "card"
-        else:  # cost modifiers act during the location's action, not on their own
-            raise RuleError("This card only lowers a cost during the location's action.")
+        return False
 
     # --- round end ------------------------------------------------------------------------------
     def _round_end(self, s: State) -> None:
         for p in s["players"]:
             p["sent"], p["passed"] = 0, False
         s["blocked"] = [False] * 16
-        for p in s["players"]:  # automatic round-end gains first (ruling), then the Market's choice
+        for i, p in enumerate(s["players"]):  # automatic round-end gains first (ruling), then the Market's choice
+            before = self._snap(s, i)
             n_built = len(p["built"])
             if INN in p["built"] and s["round"] <= 5:
                 self._gain(p, {"coins": 2 * (p["hired"] // 2)})
             if MINT in p["built"]:
                 self._gain(p, {"coins": 2 * n_built})
+            gave = self._delta(s, i, before)
+            if gave:
+                self._tell(s, {"seat": i, "type": "income", "gave": gave})
         s["pending"] = {str(i): None for i, p in enumerate(s["players"]) if MARKET in p["built"]}
         s["phase"] = "market"
 
@@ -620,7 +755,13 @@ class FourBit(Engine):
         keep = a.get("keep")
         if type(keep) is not int or not 0 <= keep <= p["hired"]:
             raise RuleError(f"Keep between 0 and {p['hired']} workers.")
-        self._pay(p, {"coins": keep * 2 * p["level"]})
+        cost = keep * 2 * p["level"]
+        if a.get("pay") not in (None, cost):
+            raise RuleError(f"Keeping {plural(keep, 'worker')} costs {cost} coins.")
+        forced = len(self.legal(s, seat)) == 1
+        self._pay(p, {"coins": cost})
+        self._tell(s, {"seat": seat, "type": "upkeep", "keep": keep, "hired": p["hired"], "paid": cost,
+                       "each": 2 * p["level"], "coins": p["coins"] + cost, "auto": forced})
         p["unhired"] += p["hired"] - keep
         p["hired"] = keep
         s["pending"][str(seat)] = a
@@ -631,8 +772,10 @@ class FourBit(Engine):
             s["phase"] = "upkeep"
             return
         s["pending"] = {}
-        while len(s["row"]) < BUILD_ROW and s["deck"]:
-            s["row"].append(s["deck"].pop(0))
+        added = s["deck"][:BUILD_ROW]  # seed 6-3-4: add 4 face up, fewer if the deck runs short
+        s["row"] += added
+        s["deck"] = s["deck"][BUILD_ROW:]
+        self._tell(s, {"type": "row", "added": added, "round": s["round"]})
         if s["round"] >= ROUNDS:
             self._final(s)
         else:
@@ -690,7 +833,7 @@ class FourBit(Engine):
         if s["phase"] == "work":
             return {"type": "pass"}
         opts = self.legal(s, seat)
-        skip = next((o for o in opts if o["type"] == "skip"), None)
+        skip = next((o for o in opts if o["type"] in ("skip", "decline")), None)
         return skip or (opts[0] if opts else None)
 
     # --- what people see ------------------------------------------------------------------------------
@@ -704,9 +847,12 @@ class FourBit(Engine):
         res = None
         if s["res"]:
             w = s["queue"][s["res"]["i"]]
-            res = {"seat": w["seat"], "loc": w["loc"], "stage": s["res"]["stage"], "card": s["res"]["card"]}
+            r = s["res"]
+            res = {"seat": w["seat"], "loc": w["loc"], "stage": r["stage"], "card": r["card"],
+                   "loc_done": r["loc_done"], "waiting": [w["order"][i] for i in r["waiting"] + r["armed"]]}
+        order = list(s["turn"]) or (self._order(s) if s["track"] else [])  # the draft shows round 1's order
         return {"phase": s["phase"], "round": s["round"], "players": players, "row": list(s["row"]),
-                "deck_left": len(s["deck"]), "order": self._order(s) if s["track"] else [],
+                "deck_left": len(s["deck"]), "order": order,
                 "track": copy.deepcopy(s["track"]), "blocked": list(s["blocked"]), "reveal": copy.deepcopy(s["reveal"]),
                 "queue": [{k: w[k] for k in ("seat", "loc", "n", "order", "first")} for w in s["queue"]],
                 "resolving": res, "draft_round": s["draft"]["turn"] + 1 if s["draft"] else None,
@@ -731,27 +877,24 @@ class FourBit(Engine):
             return "Pass"
         if t == "stack":
             return f"Send to {location_name(a['n'])} with {'-'.join(str(c) for c in a['order'])}"
-        if t == "skip":
-            return "Skip"
-        if t == "use":
-            return "Use it"
+        if t in ("use", "skip"):
+            ok = type(a.get("card")) is int and a.get("side") in (0, 1) and type(a.get("side")) is int
+            face = CARDS.get(a["card"], (None, None))[a["side"]] if ok else None
+            effect = effect_text(face) if face else "this card"
+            return f"Use card {a.get('card')}: {effect}" if t == "use" else f"Skip card {a.get('card')} ({effect})"
         if t == "location":
-            parts = []
-            if "times" in a:
-                parts.append(f"convert ×{a['times']}")
-            if "building" in a:
-                parts.append("the top of the deck" if a["building"] == "deck" else building_name(a["building"]))
-            if "bonus" in a:
-                parts.append(f"+2 {a['bonus']}")
-            if "pay" in a:
-                parts.append(f"pay 2 {a['pay']}")
-            return "Use it" + (": " + ", ".join(parts) if parts else "")
+            return location_label(a)
+        if t == "decline":
+            at = a.get("at")
+            return f"Skip the effect of {location_name(at)}" if type(at) is int and 0 <= at < 16 else "Skip the effect"
         if t == "city_hall":
             return f"Gain 2 {a['gain']}" + (", pay 4 coins for a track step" if a.get("step") else "")
         if t == "market":
             return f"Trade {a['wood']}× wood, {a['stone']}× stone"
         if t == "upkeep":
-            return f"Keep {a['keep']} workers"
+            cost = a.get("pay")
+            paid = "" if cost is None else " (pay nothing)" if cost == 0 else f" (pay {cost} coins)"
+            return f"Keep {plural(a['keep'], 'worker')}{paid}"
         if t == "shuffle":
             return "Shuffle"
         return super().label(a)

@@ -28,6 +28,7 @@ Rulings made here (docs/rules/tokai.md, "Rulings: setup and the end"):
 """
 from __future__ import annotations
 
+import itertools
 import json
 from functools import cache
 from typing import Any
@@ -89,6 +90,21 @@ class TokaiBaron(Engine):
     max_players = 6
     data_version = 1
     selfplay_auto = 0.95  # a uniform walker traps itself under the no-revisit rule; selfplay mostly heads home
+    #: Every player action and its fields (engines/fields.py). A move names its end (``to``, optionally ``via``
+    #: waypoints in order) or its whole walk (``path``: [point, line or null] pairs), which ``_move`` checks.
+    actions = {
+        "buy": {"card": "str"},  # pre-purchase, or the purchase on arrival (a route card or the express ticket)
+        "done": {},  # pre-purchase finished
+        "choose": {"point": "str"},  # a start point or a destination, when the dice let the player name one
+        "region": {"region": "str"},  # the own-region rule: any region
+        "move": {"to": "str?", "via": "str[]?", "path": "list?"},
+        "pass": {},  # no purchase on arrival, or out of the bidding
+        "sell": {"card": "str"},  # to the bank at half price
+        "auction": {"card": "str"},
+        "bid": {"amount": "int"},
+        "accept": {},  # the seller takes the high bid
+        "bank": {},  # the seller sells to the bank instead
+    }
 
     # ------------------------------------------------------------ setup
 
@@ -273,24 +289,48 @@ class TokaiBaron(Engine):
 
     # ------------------------------------------------------------ pre-purchase
 
-    def _prebuy_options(self, state: State, seat: int) -> list[str]:
-        me = state["players"][seat]
-        room = _rules()["spend_max"] - state["spent"][seat]
-        out = [c for c in state["hands"][seat] if state["owners"][c] is None and price(c) <= room]
-        if not me["ticket"] and state["tickets"] > 0 and price(TICKET) <= room:
+    def _prebuy_items(self, state: State, seat: int) -> list[str]:
+        """What the seat could still buy in the pre-purchase, at any price: its unowned cards and a ticket."""
+        out = [c for c in state["hands"][seat] if state["owners"][c] is None]
+        if not state["players"][seat]["ticket"] and state["tickets"] > 0:
             out.append(TICKET)
+        return out
+
+    @staticmethod
+    def _can_reach_min(spent: int, items: list[str]) -> bool:
+        """Whether some of ``items`` bring the spending to the minimum without passing the maximum."""
+        rules = _rules()
+        prices = [price(c) for c in items]
+        return any(rules["spend_min"] <= spent + sum(combo) <= rules["spend_max"]
+                   for k in range(len(prices) + 1) for combo in itertools.combinations(prices, k))
+
+    def _prebuy_options(self, state: State, seat: int) -> list[str]:
+        """What the seat may buy next: what fits under the maximum and, while the minimum can be reached, keeps
+        it reachable (ruling 28: one may stop short of 20,000 only if no choice of purchases reaches it)."""
+        spent, items = state["spent"][seat], self._prebuy_items(state, seat)
+        must = spent < _rules()["spend_min"] and self._can_reach_min(spent, items)
+        out = []
+        for c in items:
+            after, rest = spent + price(c), [x for x in items if x != c]
+            if after > _rules()["spend_max"]:
+                continue
+            if must and after < _rules()["spend_min"] and not self._can_reach_min(after, rest):
+                continue
+            out.append(c)
         return out
 
     def _prebuy(self, state: State, seat: int, card: Any) -> None:
         if card not in self._prebuy_options(state, seat):
-            raise RuleError("You may buy only cards from your hand or one express ticket, 40,000 yen at most in all.")
+            raise RuleError("You may buy only cards from your hand or one express ticket, 40,000 yen at most in all, "
+                            "and while 20,000 can be reached, nothing that would leave it out of reach.")
         state["spent"][seat] += price(card)
         self._take(state, seat, card)
         self._event(state, f"[0] buys {card_name(card)} for {price(card):,} yen in the pre-purchase.", seat)
 
     def _prebuy_done(self, state: State, seat: int) -> None:
-        if state["spent"][seat] < _rules()["spend_min"] and self._prebuy_options(state, seat):
-            raise RuleError("You must spend at least 20,000 yen in the pre-purchase.")
+        spent = state["spent"][seat]
+        if spent < _rules()["spend_min"] and self._can_reach_min(spent, self._prebuy_items(state, seat)):
+            raise RuleError("You must spend at least 20,000 yen in the pre-purchase: your cards can still reach it.")
         pay = _rules()["start_money"] - state["spent"][seat]
         state["players"][seat]["cash"] += pay
         state["bank"] -= pay
@@ -419,9 +459,12 @@ class TokaiBaron(Engine):
         me = state["players"][seat]
         if action["type"] != "move":
             raise RuleError("Choose where to move.")
-        if "path" in action:
+        if action.get("path") is not None:
+            if action.get("to") is not None or action.get("via") is not None:
+                raise RuleError("Name where your move ends (with waypoints if you like), or the whole path, not both.")
             path = action["path"]
-            ok = isinstance(path, list) and all(isinstance(h, list) and len(h) == 2 for h in path)
+            ok = all(type(h) is list and len(h) == 2 and type(h[0]) is str and (h[1] is None or type(h[1]) is str)
+                     for h in path)
             steps = turn["steps"]
             if ok:
                 want = [tuple(h) for h in path]
@@ -430,18 +473,21 @@ class TokaiBaron(Engine):
             if not ok:
                 raise RuleError("That route is not a legal move for this roll.")
             path = [list(h) for h in path]
-        elif "via" in action:
-            to, via = action.get("to"), action["via"]
-            if not isinstance(via, list) or not all(isinstance(w, str) for w in via) or to not in turn["moves"]:
-                raise RuleError("You cannot end your move there.")
-            path = self._endpoints(state, seat, via).get(to)
-            if path is None:
-                raise RuleError("No legal route for this roll passes those points in that order.")
         else:
-            to = action.get("to")
+            to, via = action.get("to"), action.get("via") or []
+            if to is None:
+                raise RuleError("Name the point where your move ends.")
+            for point in [to, *via]:
+                if point not in nw.stations():
+                    raise RuleError(f"There is no point called “{point[:30]}” on the map.")
             if to not in turn["moves"]:
                 raise RuleError("You cannot end your move there.")
-            path = turn["moves"][to]
+            if via:
+                path = self._endpoints(state, seat, via).get(to)
+                if path is None:
+                    raise RuleError("No legal route for this roll passes those points in that order.")
+            else:
+                path = turn["moves"][to]
         if len(turn["path"]) > 1:
             turn["path"].append([me["pos"], None])  # a pause between the normal and the bonus move
         turn["path"].extend(path[1:])
@@ -662,7 +708,8 @@ class TokaiBaron(Engine):
         phase = state["phase"]
         if phase == "prebuy":
             out = [{"type": "buy", "card": c} for c in self._prebuy_options(state, seat)]
-            if state["spent"][seat] >= _rules()["spend_min"] or not out:
+            spent = state["spent"][seat]
+            if spent >= _rules()["spend_min"] or not self._can_reach_min(spent, self._prebuy_items(state, seat)):
                 out.append({"type": "done"})
             return out
         if phase == "start":
@@ -755,8 +802,9 @@ class TokaiBaron(Engine):
         if kind == "bid":
             return f"Bid {action['amount']:,} yen"
         if kind == "move":
-            via = "".join(f" via {point_name(w)}" for w in action.get("via", ()))
-            return f"Move to {point_name(action['to'])}{via}" if "to" in action else "Move along the named path"
+            via = "".join(f" via {point_name(w)}" for w in action.get("via") or ())
+            return f"Move to {point_name(action['to'])}{via}" if action.get("to") is not None else \
+                "Move along the named path"
         if kind in ("choose", "region"):
             return region_name(action["region"]) if kind == "region" else point_name(action["point"])
         return {"done": "Done buying", "pass": "Pass", "accept": "Accept the high bid",
