@@ -51,7 +51,8 @@ def table_message(channel, game_id: int):
 
 # --- 1. SimCord: button press to answer -------------------------------------------------------------
 async def bench_simcord(db: Path, samples: int) -> tuple[list[float], list[float]]:
-    bot = create_bot(Settings(token=None, db_path=db, dm_interval=0), sync_on_start=True, rng=random.Random(1))
+    bot = create_bot(Settings(token=None, db_path=db, dm_interval=0, send_rate=0), sync_on_start=True,
+                     rng=random.Random(1))
     bets: list[float] = []
     creates: list[float] = []
     async with simcord.run(bot) as env:
@@ -114,7 +115,7 @@ async def bench_service(db: Path, seconds: float) -> tuple[int, float]:
             while table.game.status == "active":
                 seat = min(table.engine.awaiting(table.state).seats)
                 move = rng.choice(table.engine.legal(table.state, seat))
-                table = await service.act(gid, table.game.user_at(seat).user_id, move, expected_seq=table.seq)
+                table = await service.act(gid, table.game.user_at(seat).user_id, move, chosen_at=table.seq)
                 acted += 1
         return acted, time.perf_counter() - start
     finally:

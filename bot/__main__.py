@@ -36,6 +36,13 @@ def setup_logging(settings: Settings) -> None:
 
 
 def cmd_run(settings: Settings) -> int:
+    from storage.sqlite import DatabaseUnusable, check_database
+
+    try:
+        check_database(settings.db_path)
+    except DatabaseUnusable as e:  # a supervisor sees the exit status; the admin reads why
+        print(f"error: the database cannot be used: {e} Set BOT_DB_PATH to a writable file.", file=sys.stderr)
+        return 3
     if settings.token is None:
         from bot.offline import serve
 
@@ -114,7 +121,11 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_replay(args.log)
     if args.cmd == "selfplay":
         return cmd_selfplay(args.game, args.players, args.seed, args.games)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as e:
+        print(f"error: a setting in the environment or .env is not valid: {e}", file=sys.stderr)
+        return 2
     setup_logging(settings)
     if args.cmd == "sync":
         return cmd_sync(settings, args.guild or settings.dev_guild)

@@ -2,7 +2,6 @@
 message, the outbox of DMs and channel pings, and the closed-DM fallback."""
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -25,6 +24,13 @@ SCROLL_LIMIT = 8
 OUTBOX_EVENT = "outbox_ready"
 #: Discord error code for "Cannot send messages to this user".
 DM_CLOSED = 50007
+#: A message Discord refuses is tried this many times in all, over about half an hour (retry_delay).
+TRIES = 8
+
+
+def retry_delay(attempts: int) -> float:
+    """Seconds to wait after the failed attempt number ``attempts + 1``: 5 s, 15 s, 45 s, ... up to 10 minutes."""
+    return min(5.0 * 3 ** attempts, 600.0)
 
 
 def channel_link(game) -> str:
@@ -38,7 +44,6 @@ class Delivery:
         self.bot = bot
         self.outbox: Outbox | None = None  # made when the loop starts
         self._stopping = False
-        self._last_send: float | None = None
 
     # --- the table's public message ------------------------------------------------
     async def on_change(self, change: Change) -> None:
@@ -89,8 +94,12 @@ class Delivery:
 
     # --- the outbox ------------------------------------------------------------------
     async def run_outbox(self) -> None:
-        """Send pending DMs, notices and narration in order, no faster than one per dm_interval, until closed."""
-        self.outbox = Outbox(self.bot.tables.store, self._deliver, self._rest)
+        """Send pending DMs, notices and narration, each route in order and paced (see bot/outbox.py), until
+        closed."""
+        settings = self.bot.settings
+        self.outbox = Outbox(self.bot.tables.store, self._deliver, self._rest,
+                             lambda: self.bot.dispatch(OUTBOX_EVENT), now=self.bot.clock.now,
+                             interval=settings.dm_interval, rate=settings.send_rate)
         if self._stopping:
             self.outbox.stop()
         await self.outbox.run()
@@ -101,17 +110,6 @@ class Delivery:
             await self.bot.wait_for(OUTBOX_EVENT, timeout=seconds)
         except TimeoutError:
             pass
-
-    async def _pace(self) -> None:
-        """Wait until dm_interval has passed since the last message sent (by the stored send times at
-        first, so the pace holds across a restart too); called right before each message."""
-        interval = self.bot.settings.dm_interval
-        if interval:
-            if self._last_send is None:
-                self._last_send = await self.bot.tables.store.last_sent()
-            if self._last_send is not None and (wait := self._last_send + interval - self.bot.clock.now()) > 0:
-                await asyncio.sleep(wait)
-        self._last_send = self.bot.clock.now()
 
     def poke(self) -> None:
         if self.outbox is not None:
@@ -139,11 +137,13 @@ class Delivery:
             await store.mark_failed(row.id, f"forbidden {e.code}")
             return
         except discord.HTTPException as e:
-            if row.attempts >= 4:
-                await store.mark_failed(row.id, f"http {e.status}")
-            else:
-                await store.mark_failed(row.id, None)
-            log.warning("outbox %s failed (attempt %s): %s", row.id, row.attempts + 1, e.status)
+            log.warning("outbox %s failed (attempt %s of %s): %s", row.id, row.attempts + 1, TRIES, e.status)
+            if row.attempts + 1 < TRIES:  # Discord may be down for minutes: wait longer each time
+                await store.mark_failed(row.id, None, retry_at=self.bot.clock.now() + retry_delay(row.attempts))
+                return
+            await store.mark_failed(row.id, f"http {e.status}")
+            if row.kind == "dm":  # never delivered: the player is told in the channel where to look instead
+                await self._tell_in_channel(row, "dm_failed")
             return
         except Exception:
             log.exception("outbox %s could not be rendered", row.id)
@@ -158,8 +158,8 @@ class Delivery:
         sitter = table.game.user_at(seat)
         if sitter is None or sitter.user_id != row.target_id or table.state is None:
             return  # the seat changed hands since: its secrets are no longer this user's
-        later = [r for r in await tables.store.pending(500) if r.id > row.id and r.kind == "dm"
-                 and r.target_id == row.target_id and r.payload == row.payload]
+        queued = await tables.store.pending(100, route=row.route)
+        later = [r for r in queued if r.id > row.id and r.payload == row.payload]
         if later:
             return  # a newer copy of the same view is queued; send only that one
         user = self.bot.get_user(row.target_id) or await self.bot.fetch_user(row.target_id)
@@ -167,7 +167,7 @@ class Delivery:
         game = table.game
         head = f"**Table {game.id} · {table.engine.title}** — {channel_link(game)}"
         body = "\n".join(pres.private_lines(table, seat))
-        await self._pace()
+        await self.outbox.pace(row)
         await user.send(f"{head}\n{body}"[:2000], view=hand_view(table, seat), nonce=f"ob{row.id}")
 
     async def _send_channel(self, row: OutboxRow) -> None:
@@ -205,7 +205,7 @@ class Delivery:
         kwargs: dict = {"view": view} if view is not None else {}
         if picture is not None:
             kwargs["file"] = discord.File(io.BytesIO(picture), filename=f"table-{row.game_id}.png")
-        await self._pace()
+        await self.outbox.pace(row)
         await ch.send(content[:2000], allowed_mentions=allowed, nonce=f"ob{row.id}.{part}", **kwargs)
 
     async def _dms_closed(self, row: OutboxRow) -> None:
@@ -214,7 +214,12 @@ class Delivery:
         already = await store.dm_closed(row.target_id)
         await store.set_dm_closed(row.target_id, True)
         if not already:
-            table = await self.bot.tables.load(row.payload["game_id"])
-            await store.enqueue("channel", table.game.channel_id, table.game.id,
-                                {"game_id": table.game.id, "kind": "dms_closed", "users": [row.target_id]},
-                                self.bot.clock.now())
+            await self._tell_in_channel(row, "dms_closed")
+
+    async def _tell_in_channel(self, row: OutboxRow, kind: str) -> None:
+        """A DM that cannot reach its player: a notice in the table's channel points them to the table's button."""
+        game = (await self.bot.tables.load(row.payload["game_id"])).game
+        await self.bot.tables.store.enqueue("channel", game.channel_id, game.id,
+                                            {"game_id": game.id, "kind": kind, "users": [row.target_id]},
+                                            self.bot.clock.now())
+        self.poke()

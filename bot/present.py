@@ -2,9 +2,20 @@
 one get the generic presenter, which lists the public and private views as plain lines."""
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from bot.tables import Change, Table
+
+PLACEHOLDER = re.compile(r"\[(\d+)\]")
+
+
+def fill(event: dict[str, Any], who: Callable[[Any], str]) -> str:
+    """An engine event's text with [0], [1] … replaced by who(its seats), in one pass: a name is data, so a
+    player called "[1]" is never read as a placeholder."""
+    seats = event["seats"]
+    return PLACEHOLDER.sub(lambda m: who(seats[int(m[1])]) if int(m[1]) < len(seats) else m[0], event["text"])
 
 
 def _lines(d: dict[str, Any]) -> list[str]:

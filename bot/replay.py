@@ -25,16 +25,20 @@ def replay_file(path: str | Path) -> tuple[dict[str, Any], bool]:
         if is_18xx_export(doc):
             return replay_18xx(doc)
         engine, state = replay_export(doc)
-    except (OSError, json.JSONDecodeError) as e:
-        return {"error": f"Cannot read {path}: {e}"}, False
-    except KeyError as e:
-        return {"error": f"{not_a_log} (it has no {e.args[0]!r})."}, False
+    except OSError as e:
+        return {"error": f"Cannot read {path}: {e.strerror or 'the file cannot be opened'}."}, False
+    except json.JSONDecodeError as e:
+        return {"error": f"Cannot read {path}: it is not JSON (line {e.lineno}, column {e.colno})."}, False
+    except UnicodeDecodeError:
+        return {"error": f"Cannot read {path}: it is not UTF-8 text."}, False
+    except RecursionError:
+        return {"error": f"{not_a_log}: it nests deeper than any game log."}, False
     except RuleError as e:
         return {"error": str(e)}, False
-    except (ValueError, TypeError, AttributeError) as e:
-        return {"error": str(e) or f"{not_a_log}."}, False
     except IllegalAction as e:
         return {"illegal": {"position": e.position, "seat": e.seat, "action": e.action, "sentence": e.sentence}}, False
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError):  # Python's words are not for a player
+        return {"error": f"{not_a_log}, or it was changed since: a part of it cannot be read."}, False
     return {"game": engine.name, "players": doc.get("players"), "actions": len(doc["actions"]),
             "over": engine.is_over(state), "scores": engine.scores(state), "public": engine.public(state)}, True
 
@@ -48,8 +52,12 @@ def replay_18xx(doc: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         recorded, done = replay_site_export(doc)
     except (UnknownTitle, ReplayFailed) as e:
         return {"error": str(e)}, False
-    except (KeyError, TypeError, ValueError) as e:
-        return {"error": f"This 18xx.games export cannot be read ({type(e).__name__}: {e})."}, False
+    except RuleError as e:
+        return {"error": f"This 18xx.games export cannot be replayed: {e}"}, False
+    except KeyError as e:
+        return {"error": f"This 18xx.games export cannot be read: a part of it has no {str(e.args[0])[:40]!r}."}, False
+    except (TypeError, ValueError, AttributeError, IndexError, RecursionError):
+        return {"error": "This 18xx.games export cannot be read: a part of it is not what the site writes."}, False
     result: dict[str, Any] = {
         "title": recorded.title, "game": recorded.game_id, "players": [p.id for p in recorded.players],
         "actions": done.actions, "over": done.game_end_reason is not None,

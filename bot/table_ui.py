@@ -104,6 +104,8 @@ NOTICES = {
     "abandoned": "Table {id} was abandoned.",
     "dms_closed": "{users}, your DMs are closed, so I can't send you your hand. Use the **My hand & moves** button "
                   "on the table message to see it; `/game dms` turns DMs back on once you have opened them.",
+    "dm_failed": "{users}, a DM from me to you could not be delivered, so I stopped trying. Use the **My hand & "
+                 "moves** button on the table message to see your hand.",
 }
 
 
@@ -214,7 +216,7 @@ async def play_index(interaction: discord.Interaction, game_id: int, seq: int, i
         raise Refusal("That choice is no longer available.")
     move = moves[index]
     was_secret = table.engine.awaiting(table.state).secret
-    table = await tables.act(game_id, interaction.user.id, move, expected_seq=table.seq)
+    table = await tables.act(game_id, interaction.user.id, move, chosen_at=seq)
     return confirm_reply(table, seat, move, was_secret)
 
 

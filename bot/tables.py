@@ -6,11 +6,12 @@ Discord presenter) are told about each committed change afterwards.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import secrets
-from collections import defaultdict
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import engines
 from bot.errors import Refusal
 from bot.place import Place
-from engines.base import CHANCE, Action, ChanceRequest, Engine, State
+from engines.base import CHANCE, Action, ChanceRequest, Engine, RuleError, State
 from engines.chance import RandomSource, draw
 from engines.log import export as export_log
 from engines.log import replay
@@ -29,6 +30,8 @@ HOUR = 3600.0
 YEAR_HOURS = 24 * 365
 #: Ids are SQLite integers: anything else names no table (an id from Discord is untrusted).
 MAX_ID = 2**63 - 1
+#: Tables whose latest state is kept in memory (the most recently used); others are rebuilt from a snapshot.
+CACHED_TABLES = 1000
 log = logging.getLogger("bot.tables")
 
 
@@ -42,10 +45,21 @@ class Table:
     def private(self, seat: int, state: State | None = None) -> dict[str, Any]:
         """What only this seat knows: its view less the public part."""
         state = self.state if state is None else state
-        if state is None:
+        if state is None or not self.engine.has_secrets:
             return {}
+        return self._less(self.engine.view(state, seat), self.engine.public(state))
+
+    def privates(self, state: State | None) -> list[dict[str, Any]]:
+        """Every seat's private part, the public part computed once."""
+        n = len(self.game.seats)
+        if state is None or not self.engine.has_secrets:
+            return [{}] * n
         pub = self.engine.public(state)
-        return {k: v for k, v in self.engine.view(state, seat).items() if pub.get(k, object()) != v}
+        return [self._less(self.engine.view(state, seat), pub) for seat in range(n)]
+
+    @staticmethod
+    def _less(view: dict[str, Any], pub: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in view.items() if pub.get(k, object()) != v}
 
 
 @dataclass
@@ -91,7 +105,15 @@ def new_vote(game: GameRow) -> int:
 
 
 def private_diff(table: Table, before: State | None, after: State) -> list[int]:
-    return [s for s in range(len(table.game.seats)) if table.private(s, before) != table.private(s, after)]
+    """The seats whose private part differs between the two states (none in a game without secrets)."""
+    if not table.engine.has_secrets:
+        return []
+    was, now = table.privates(before), table.privates(after)
+    return [s for s in range(len(now)) if was[s] != now[s]]
+
+
+class Unloadable(Refusal):
+    """A table this version of the bot cannot load; the sentence says how to end it."""
 
 
 class TableService:
@@ -101,9 +123,11 @@ class TableService:
         self.rng = rng or secrets.SystemRandom()
         self.snapshot_every = snapshot_every
         self.listeners: list[Listener] = []
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # game id -> (undo count, seq, state): the state after seq, valid while no undo happened
-        self._cache: dict[int, tuple[int, int, State]] = {}
+        # game id -> [lock, users]: a table's lock lives while someone holds or waits for it
+        self._locks: dict[int, list] = {}
+        # game id -> (undo count, seq, state): the state after seq, valid while no undo happened; the
+        # most recently used CACHED_TABLES only, so a long-running bot does not keep every table ever loaded
+        self._cache: OrderedDict[int, tuple[int, int, State]] = OrderedDict()
 
     # --- loading ---------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
@@ -113,13 +137,28 @@ class TableService:
         return await self._load(game)
 
     async def _load(self, game: GameRow) -> Table:
+        try:
+            return await self._build(game)
+        except (Refusal, RuleError, KeyError, ValueError, TypeError, IndexError, RecursionError) as e:
+            # A table whose game or data this version cannot read (an engine gone, a board file removed):
+            # it says so, and it can still be abandoned; nothing else is held up by it.
+            log.warning("table %s cannot be loaded: %r", game.id, e)
+            if game.status not in ("lobby", "active"):
+                raise Refusal(f"Table {game.id} has ended, and this version of the bot cannot show it.") from None
+            why = str(e) if isinstance(e, (Refusal, RuleError)) else "its saved game cannot be read"
+            raise Unloadable(f"Table {game.id} cannot be loaded ({why.rstrip('.')}). Its creator or a member "
+                             f"with Manage Server can end it with `/game abandon table:{game.id}`.") from None
+
+    async def _build(self, game: GameRow) -> Table:
         game_id = game.id
         engine = engines.get(game.engine)
         if game.data_version != engine.data_version:
-            raise Refusal(f"Table {game_id} was saved by another version of {engine.title} and cannot be loaded.")
+            raise Refusal(f"it was saved by another version of {engine.title}")
         if game.status == "lobby":
             return Table(game, engine, None, 0)
         cached = self._cache.get(game_id)
+        if cached is not None:
+            self._cache.move_to_end(game_id)
         if cached is not None and cached[0] == game.undos:
             seq, state = cached[1:]
         else:  # never loaded, or another process undid a move since
@@ -128,8 +167,14 @@ class TableService:
         tail = await self.store.actions(game_id, after_seq=seq)
         state = replay(engine, state, [(a.seq, a.seat, a.action) for a in tail])
         seq = tail[-1].seq if tail else seq
-        self._cache[game_id] = (game.undos, seq, state)
+        self._remember(game_id, (game.undos, seq, state))
         return Table(game, engine, state, seq)
+
+    def _remember(self, game_id: int, entry: tuple[int, int, State]) -> None:
+        self._cache[game_id] = entry
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > CACHED_TABLES:
+            self._cache.popitem(last=False)
 
     async def full_replay(self, game_id: int) -> State:
         """The state rebuilt from the whole log, ignoring snapshots and cache (for checks)."""
@@ -172,7 +217,7 @@ class TableService:
         before = state
         for a in rows:
             after = table.engine.apply(before, a.seat, a.action)
-            if table.engine.reveals(before, a.seat, a.action, after):
+            if not table.engine.awaiting(before).secret or table.engine.reveals(before, a.seat, a.action, after):
                 return None
             before = after
         return state
@@ -186,8 +231,18 @@ class TableService:
             except Exception:
                 log.exception("listener failed after %s on table %s", change.kind, change.table.game.id)
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks[game_id]
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: int):
+        """Hold a table's lock: its moves, votes and timers run one at a time."""
+        entry = self._locks.setdefault(game_id, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[game_id]
 
     # --- the lobby ---------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int, engine_name: str, user_id: int, name: str,
@@ -269,11 +324,15 @@ class TableService:
         return table
 
     # --- acting ---------------------------------------------------------------------
-    async def act(self, game_id: int, user_id: int, action: Action, expected_seq: int | None = None) -> Table:
+    async def act(self, game_id: int, user_id: int, action: Action, chosen_at: int | None = None) -> Table:
+        """Play a seat's move. ``chosen_at``: the step the player chose it at; the move is refused if the table
+        has moved on since, except by other players' secret choices (checked under the lock, so players
+        choosing in secret at the same moment are all accepted, in any order)."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             seat = self.player_seat(table, user_id)
-            if expected_seq is not None and expected_seq != table.seq:
+            if chosen_at is not None and chosen_at != table.seq and \
+                    await self.unchanged_for(table, seat, chosen_at) is None:
                 raise Refusal("The game has moved on since these choices were shown; open them again "
                               "to see your moves now.")
             table = await self._settle(table)
@@ -287,17 +346,35 @@ class TableService:
         return table
 
     async def recover(self) -> int:
-        """At start: draw every chance an active table awaits, so no table waits for ever. Returns how many."""
-        drawn = 0
+        """At start: draw every chance an active table awaits, and set again a timer its step needs that is
+        missing, so no table waits for ever. Returns how many tables needed either."""
+        mended = 0
         for game in await self.store.games(statuses=("active",)):
             try:
                 async with self.lock(game.id):
                     table = await self.load(game.id)
-                    if await self._settle(table) is not table:
-                        drawn += 1
+                    settled = await self._settle(table)
+                    if settled is not table or await self._restore_timers(settled):
+                        mended += 1
             except Exception:  # one broken table must not keep the others stuck
                 log.exception("table %s could not be recovered", game.id)
-        return drawn
+        return mended
+
+    async def _restore_timers(self, table: Table) -> bool:
+        """The timers the table's step needs that are missing (the store lost one, or an old version dropped
+        it), planned as if the step had just begun. True if any was missing."""
+        if table.game.status != "active":
+            return False
+        c = Commit(first_seq=table.seq + 1, entries=[])
+        await self._plan_turn(table, table.state, self.clock.now(), c, actors=set())
+        have = {t.kind for t in await self.store.timers(table.game.id)}
+        c.timers = [t for t in c.timers if t[0] != "window"]
+        if window := table.engine.awaiting(table.state).window:  # its start is not stored: a whole window again
+            c.timers.append(("window", self.clock.now() + window, {"seq": table.seq}))
+        missing = [(kind, due, payload) for kind, due, payload in c.timers if kind not in have]
+        for kind, due, payload in missing:
+            await self.store.set_timer(table.game.id, kind, due, payload)
+        return bool(missing)
 
     def player_seat(self, table: Table, user_id: int) -> int:
         """The user's seat at a table in play, or a Refusal saying why they cannot act there."""
@@ -356,7 +433,7 @@ class TableService:
             self._cache.pop(game.id, None)
             raise Refusal("Someone else moved at the same moment, so your move was not applied; "
                           "look at the table and try again.") from None
-        self._cache[game.id] = (game.undos, last, state)
+        self._remember(game.id, (game.undos, last, state))
         table = await self.load(game.id)
         await self._tell(Change(kind, table, entries=numbered, before=before))
         return table
@@ -525,19 +602,29 @@ class TableService:
         except SeqConflict:
             self._cache.pop(game.id, None)
             raise Refusal("Someone moved at the same moment, so nothing was undone.") from None
-        self._cache[game.id] = (game.undos + 1, seq - 1, before)
+        self._remember(game.id, (game.undos + 1, seq - 1, before))
         table = await self.load(game.id)
         await self._tell(Change("undo", table))
         return table
 
     # --- ending and replacing ------------------------------------------------------------------
-    async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> Table:
+    async def abandon(self, game_id: int, user_id: int, is_admin: bool) -> Table | None:
+        """End a table for good. A table that cannot be loaded is ended too (without a notice, which could not
+        be shown): None is returned then."""
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            if table.game.status not in ("lobby", "active"):
+            game = await self.store.game(game_id) if is_id(game_id) else None
+            if game is None:
+                raise Refusal(f"There is no table {game_id}.")
+            if game.status not in ("lobby", "active"):
                 raise Refusal(f"Table {game_id} has already ended.")
-            if user_id != table.game.creator_id and not is_admin:
+            if user_id != game.creator_id and not is_admin:
                 raise Refusal("Only the table's creator or a member with Manage Server can abandon it.")
+            try:
+                table = await self._load(game)
+            except Unloadable:
+                await self.store.update_game(game_id, self.clock.now(), status="abandoned")
+                await self.store.clear_timer(game_id)
+                return None
             return await self._notify(table, "abandoned", {}, change="abandoned", status="abandoned")
 
     async def replace(self, game_id: int, user_id: int, seat: int, new_user: int, new_name: str,

@@ -14,14 +14,24 @@ RETRY_AFTER = 30.0
 WAKE_EVENT = "timers_changed"  # dispatched after each commit, since it may set an earlier timer
 
 
+#: A timer that fails (the database busy, a bug) is tried again later, this many times, each wait twice the last.
+TRIES = 6
+
+
 async def run_due(bot: BoardBot) -> int:
     fired = 0
-    for timer in await bot.tables.store.due_timers(bot.clock.now()):
+    store = bot.tables.store
+    for timer in await store.due_timers(bot.clock.now()):
         try:
             await bot.tables.fire(timer)
         except Exception:
-            log.exception("timer %s of table %s failed", timer.kind, timer.game_id)
-            await bot.tables.store.clear_timer(timer.game_id, timer.kind)
+            failed = int(timer.payload.get("failed", 0)) + 1
+            log.exception("timer %s of table %s failed (%s of %s)", timer.kind, timer.game_id, failed, TRIES)
+            if failed < TRIES:  # not dropped: a lost auto-pass would leave the table waiting for ever
+                await store.set_timer(timer.game_id, timer.kind, bot.clock.now() + RETRY_AFTER * 2 ** (failed - 1),
+                                      dict(timer.payload, failed=failed))
+            else:
+                await store.clear_timer(timer.game_id, timer.kind)
         fired += 1
     return fired
 

@@ -15,7 +15,7 @@ from bot.errors import Refusal
 from bot.interact import answer
 from bot.items import TableItem, chosen, table_id
 from bot.move_items import PanelButton, PanelMenu, compact, legal_move
-from bot.present import Presenter, register
+from bot.present import Presenter, fill, register
 from bot.table_ui import confirm_reply
 from bot.tables import Change, Table
 from engines.boss import FAMILIES, Boss, card_name, money, price_text
@@ -34,10 +34,7 @@ def _names(table: Table) -> list[str]:
 
 
 def event_line(event: dict[str, Any], names: list[str]) -> str:
-    text = event["text"]
-    for i, seat in enumerate(event["seats"]):
-        text = text.replace(f"[{i}]", names[seat] if seat is not None and 0 <= seat < len(names) else "?")
-    return text
+    return fill(event, lambda seat: names[seat] if type(seat) is int and 0 <= seat < len(names) else "?")
 
 
 def _fams(fams: list[str]) -> str:

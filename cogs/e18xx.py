@@ -38,7 +38,7 @@ from bot.items import number
 from bot.move_items import JSON, PanelButton, PanelMenu, legal_move
 from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
 from bot.place import Place
-from bot.present import Presenter, register
+from bot.present import Presenter, fill, register
 from bot.table_ui import hand_reply
 from bot.tables import Change, Table
 from cogs.table import table_autocomplete
@@ -94,10 +94,7 @@ def _who(names: list[str], seat: int | str | None) -> str:
 
 def event_line(event: dict[str, Any], names: list[str]) -> str:
     """An engine event with [0], [1] … replaced by the names of its seats."""
-    text = event["text"]
-    for i, seat in enumerate(event["seats"]):
-        text = text.replace(f"[{i}]", _who(names, seat) if isinstance(seat, int) else "?")
-    return text
+    return fill(event, lambda seat: _who(names, seat) if isinstance(seat, int) else "?")
 
 
 def _cut(text: str, limit: int = LABEL) -> str:
@@ -753,7 +750,7 @@ async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any
     g = G(table.state)
     label = E18xxPresenter().move_label(table, move)
     corp = acting_corp(g, seat, move)
-    table = await tables.act(table.game.id, user_id, move, expected_seq=table.seq)
+    table = await tables.act(table.game.id, user_id, move, chosen_at=table.seq)
     reply = hand_reply(table, seat)
     head = f"You played **{label}**" + (f" as president of {corp}" if corp else "") + "."
     reply["content"] = f"{head}\n{reply['content']}"[:2000]

@@ -442,7 +442,7 @@ class StackConfirm(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                 raise Refusal("The game has moved on since this stack was shown; open it again.")
             cards = table.state["players"][seat]["cards"]
             move = {"type": "stack", "n": self.n, "order": [cards[i] for i in PERMS[self.perm]]}
-            table = await tables.act(self.gid, interaction.user.id, move, expected_seq=table.seq)
+            table = await tables.act(self.gid, interaction.user.id, move, chosen_at=self.seq)
             return confirm_reply(table, seat, move, was_secret=True)
 
         await answer(interaction, work)

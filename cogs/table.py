@@ -46,7 +46,8 @@ async def table_autocomplete(interaction: discord.Interaction, current: str) -> 
     for g in games:
         if not place.sees(g):
             continue
-        name = f"{g.id} · {engines.get(g.engine).title} · {g.status}"
+        title = engines.get(g.engine).title if g.engine in engines.ENGINES else g.engine
+        name = f"{g.id} · {title} · {g.status}"
         if current in str(g.id) or current.lower() in name.lower():
             choices.append(app_commands.Choice(name=name[:100], value=g.id))
     return choices[:25]
@@ -148,8 +149,12 @@ class TableCog(commands.Cog):
                 return "You are not seated at any open table."
             lines = []
             for g in games:
-                t = await self.bot.tables.load(g.id)
                 where = f"<#{g.channel_id}>"
+                try:
+                    t = await self.bot.tables.load(g.id)
+                except Refusal as e:  # one unreadable table must not hide the others
+                    lines.append(f"• Table {g.id} in {where}: {e}")
+                    continue
                 if g.status == "lobby":
                     now = "waiting for players"
                 else:

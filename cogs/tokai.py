@@ -23,7 +23,7 @@ from bot.interact import answer
 from bot.items import NOT_OFFERED, number
 from bot.move_items import STALE, PanelButton, PanelMenu, compact, legal_move
 from bot.place import Place
-from bot.present import Presenter, register
+from bot.present import Presenter, fill, register
 from bot.table_ui import hand_reply
 from bot.tables import Change, Table
 from cogs.table import table_autocomplete
@@ -55,10 +55,7 @@ def yen(n: int) -> str:
 
 def event_line(event: dict[str, Any], names: list[str]) -> str:
     """An engine event with [0], [1] … replaced by the names of its seats."""
-    text = event["text"]
-    for i, seat in enumerate(event["seats"]):
-        text = text.replace(f"[{i}]", _who(names, seat) if isinstance(seat, int) else "?")
-    return text
+    return fill(event, lambda seat: _who(names, seat) if isinstance(seat, int) else "?")
 
 
 def step_token(state: dict[str, Any]) -> str:
@@ -403,7 +400,7 @@ async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any
     """Play the move and answer with what was played (labelled in the state it was chosen in), then the panel."""
     pres = TokaiPresenter()
     label = pres.move_label(table, move)
-    table = await tables.act(table.game.id, user_id, move, expected_seq=table.seq)
+    table = await tables.act(table.game.id, user_id, move, chosen_at=table.seq)
     reply = hand_reply(table, seat)
     reply["content"] = f"You played **{label}**.\n{reply['content']}"[:2000]
     return reply

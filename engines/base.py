@@ -84,6 +84,8 @@ class Engine:
     selfplay_auto: float = 0.0
     #: The players' actions and the types of their fields (engines/fields.py), checked before ``_apply``.
     actions: dict[str, dict[str, str]] = {}
+    #: False when every seat's view is the public one: the runtime then never looks for private changes.
+    has_secrets: bool = True
 
     # --- to implement -------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int) -> State:

@@ -65,13 +65,22 @@ def replay_export(doc: dict[str, Any]) -> tuple[Engine, State]:
     import engines
 
     if doc.get("format") != FORMAT:
-        raise ValueError("This file is not a game log exported by the bot.")
+        raise RuleError("This file is not a game log exported by the bot.")
+    for key, kind, what in (("game", str, "a game name"), ("options", dict, "its options"),
+                            ("seats", int, "a number of seats"), ("actions", list, "a list of actions")):
+        if key not in doc:
+            raise RuleError(f"This file is not a whole game log: it has no {key!r} ({what}).")
+        if type(doc[key]) is not kind:
+            raise RuleError(f"This file is not a game log the bot can read: its {key!r} is not {what}.")
     try:
         engine = engines.get(doc["game"])
     except KeyError as e:
-        if "game" not in doc:
-            raise
-        raise ValueError(e.args[0]) from None
+        raise RuleError(e.args[0]) from None
     state = engine.setup(doc["options"], doc["seats"])
-    entries = [(a["seq"], a["seat"], a["action"]) for a in doc["actions"]]
+    entries = []
+    for n, a in enumerate(doc["actions"], 1):
+        if type(a) is not dict or type(a.get("seq")) is not int or type(a.get("seat")) is not int \
+                or type(a.get("action")) is not dict:
+            raise RuleError(f"Entry {n} of the log is not a numbered action of a seat.")
+        entries.append((a["seq"], a["seat"], a["action"]))
     return engine, replay(engine, state, entries)

@@ -89,6 +89,12 @@ class OutboxRow:
     game_id: int | None
     payload: dict[str, Any]
     attempts: int
+    due_at: float = 0.0  # not before: a failed message waits before it is tried again
+
+    @property
+    def route(self) -> tuple[str, int]:
+        """Its recipient or channel: messages on one route go in order, routes go side by side."""
+        return self.kind, self.target_id
 
 
 @dataclass
@@ -149,6 +155,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def due_timers(self, now: float) -> list[TimerRow]: ...
     @abc.abstractmethod
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        """A table's timers, due or not."""
+    @abc.abstractmethod
     async def next_timer_due(self) -> float | None: ...
 
     # outbox
@@ -156,15 +165,17 @@ class Store(abc.ABC):
     async def enqueue(self, kind: str, target_id: int, game_id: int | None, payload: dict[str, Any],
                       now: float) -> int: ...
     @abc.abstractmethod
-    async def pending(self, limit: int = 50) -> list[OutboxRow]: ...
+    async def pending(self, limit: int = 50, route: tuple[str, int] | None = None) -> list[OutboxRow]:
+        """Unsent rows not given up, oldest first (only ``route``'s, if given)."""
     @abc.abstractmethod
-    async def last_sent(self) -> float | None:
-        """When the outbox last sent anything (for pacing)."""
+    async def route_heads(self, limit: int = 500) -> list[OutboxRow]:
+        """The oldest unsent row of each route, oldest first."""
     @abc.abstractmethod
     async def mark_sent(self, outbox_id: int, now: float) -> None: ...
     @abc.abstractmethod
-    async def mark_failed(self, outbox_id: int, why: str | None) -> None:
-        """Count a failed attempt; with ``why`` the message is given up for good."""
+    async def mark_failed(self, outbox_id: int, why: str | None, retry_at: float = 0.0) -> None:
+        """Count a failed attempt; with ``why`` the message is given up for good, else it waits until
+        ``retry_at``."""
 
     # users
     @abc.abstractmethod

@@ -28,6 +28,34 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+class DatabaseUnusable(Exception):
+    """The database file cannot serve the bot; the message says why, for the admin."""
+
+
+def check_database(path: str | Path) -> None:
+    """Before the bot starts: the file (or the folder it will be made in) must be a sound, writable SQLite
+    database, so a bad path stops the start with a sentence, not at the first move."""
+    path = Path(path)
+    if path.exists() and not path.is_file():
+        raise DatabaseUnusable(f"{path} is not a file.")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    except (OSError, sqlite3.Error) as e:
+        raise DatabaseUnusable(f"{path} cannot be opened ({e}).") from None
+    try:
+        problems = [row[0] for row in db.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise DatabaseUnusable(f"{path} is damaged ({'; '.join(problems[:3])}).")
+        db.execute("BEGIN IMMEDIATE")  # a write probe, rolled back: a read-only file or folder fails here
+        db.execute("CREATE TABLE start_check (x)")
+        db.execute("ROLLBACK")
+    except sqlite3.DatabaseError as e:
+        raise DatabaseUnusable(f"{path} is not a usable SQLite database ({e}).") from None
+    finally:
+        db.close()
+
+
 class SqliteStore(Store):
     def __init__(self, path: str | Path):
         self.path = str(path)
@@ -246,6 +274,10 @@ class SqliteStore(Store):
                                 (now,))
         return [TimerRow(g, k, d, json.loads(p)) for g, k, d, p in rows]
 
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        rows = await self._rows("SELECT game_id, kind, due_at, payload FROM timers WHERE game_id = ?", (game_id,))
+        return [TimerRow(g, k, d, json.loads(p)) for g, k, d, p in rows]
+
     async def next_timer_due(self) -> float | None:
         rows = await self._rows("SELECT MIN(due_at) FROM timers")
         return rows[0][0]
@@ -256,19 +288,25 @@ class SqliteStore(Store):
                                   "VALUES (?, ?, ?, ?, ?)", (kind, target_id, game_id, json.dumps(payload), now))])
         return oid
 
-    async def pending(self, limit: int = 50) -> list[OutboxRow]:
-        rows = await self._rows("SELECT id, kind, target_id, game_id, payload, attempts FROM outbox "
-                                "WHERE sent_at IS NULL AND failed IS NULL ORDER BY id LIMIT ?", (limit,))
-        return [OutboxRow(i, k, t, g, json.loads(p), a) for i, k, t, g, p, a in rows]
+    _OUTBOX = "SELECT id, kind, target_id, game_id, payload, attempts, due_at FROM outbox "
 
-    async def last_sent(self) -> float | None:
-        return (await self._rows("SELECT MAX(sent_at) FROM outbox"))[0][0]
+    async def pending(self, limit: int = 50, route: tuple[str, int] | None = None) -> list[OutboxRow]:
+        where, args = ("AND kind = ? AND target_id = ? ", route) if route else ("", ())
+        rows = await self._rows(self._OUTBOX + "WHERE sent_at IS NULL AND failed IS NULL " + where +
+                                "ORDER BY id LIMIT ?", (*args, limit))
+        return [OutboxRow(i, k, t, g, json.loads(p), a, d) for i, k, t, g, p, a, d in rows]
+
+    async def route_heads(self, limit: int = 500) -> list[OutboxRow]:
+        rows = await self._rows(self._OUTBOX + "WHERE id IN (SELECT MIN(id) FROM outbox WHERE sent_at IS NULL AND "
+                                "failed IS NULL GROUP BY kind, target_id) ORDER BY id LIMIT ?", (limit,))
+        return [OutboxRow(i, k, t, g, json.loads(p), a, d) for i, k, t, g, p, a, d in rows]
 
     async def mark_sent(self, outbox_id: int, now: float) -> None:
         await self._tx([("UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?", (now, outbox_id))])
 
-    async def mark_failed(self, outbox_id: int, why: str | None) -> None:
-        await self._tx([("UPDATE outbox SET attempts = attempts + 1, failed = ? WHERE id = ?", (why, outbox_id))])
+    async def mark_failed(self, outbox_id: int, why: str | None, retry_at: float = 0.0) -> None:
+        await self._tx([("UPDATE outbox SET attempts = attempts + 1, failed = ?, due_at = ? WHERE id = ?",
+                         (why, retry_at, outbox_id))])
 
     # --- users -------------------------------------------------------------------
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:

@@ -9,7 +9,8 @@ from bot.config import Settings
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    return Settings(token=None, db_path=tmp_path / "games.sqlite3", dm_interval=0)
+    # no pacing: SimCord's clock stands still between steps, and a paced message would wait for advance_time
+    return Settings(token=None, db_path=tmp_path / "games.sqlite3", dm_interval=0, send_rate=0)
 
 
 @pytest.fixture

@@ -52,11 +52,10 @@ async def main(db: str, sink_path: str, seed: int) -> None:
             pass
         wake.clear()
 
-    outbox = Outbox(store, deliver, rest)
+    outbox = Outbox(store, deliver, rest, wake.set, now=svc.clock.now)
 
     async def told(change) -> None:
         outbox.poke()
-        wake.set()
 
     svc.listeners.append(told)
     await svc.recover()
@@ -85,7 +84,7 @@ async def main(db: str, sink_path: str, seed: int) -> None:
                         return say({"id": cmd["id"], "gid": t.game.id, "refused": "over"})
                     seat = rng.choice(sorted(t.engine.awaiting(t.state).seats))
                     move = rng.choice(t.engine.legal(t.state, seat))
-                    await svc.act(t.game.id, t.game.user_at(seat).user_id, move, expected_seq=t.seq)
+                    await svc.act(t.game.id, t.game.user_at(seat).user_id, move, chosen_at=t.seq)
                     say({"id": cmd["id"], "gid": t.game.id, "seq": t.seq + 1, "seat": seat, "action": move})
             elif cmd["op"] == "drain":  # after every other command has answered
                 while len(tasks) > 1 or await store.pending():

@@ -161,3 +161,44 @@ def test_sync_without_a_token_exits_2_with_a_sentence(tmp_path):
     assert r.returncode == 2
     assert "sync needs DISCORD_TOKEN (set it in .env)." in r.stderr
     assert "Traceback" not in r.stderr
+
+
+# --- a database the bot cannot use ----------------------------------------------------------------
+def _corrupt(path: Path) -> None:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE t (x TEXT)")
+    db.executemany("INSERT INTO t VALUES (?)", [(f"row {i}" * 20,) for i in range(2000)])
+    db.commit()
+    db.close()
+    with path.open("r+b") as f:  # the header stays sound; pages in the middle do not
+        f.seek(4096 * 3)
+        f.write(b"\x13" * 4096 * 4)
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda p: p.write_bytes(b"this is not a database, just some text" * 100), "is not a usable SQLite database"),
+    (_corrupt, ""),
+    (lambda p: p.mkdir(), "is not a file."),
+    (None, "cannot be opened"),
+], ids=["garbage", "partly-corrupt", "a-folder", "unwritable-place"])
+def test_the_bot_refuses_to_start_on_a_database_it_cannot_use(tmp_path, make, why):
+    path = tmp_path / "bot.sqlite3"
+    if make is None:
+        path = Path("/proc/self/no/bot.sqlite3")  # a place nobody, root included, can write
+    else:
+        make(path)
+    env = {**os.environ, "BOT_DB_PATH": str(path), "DISCORD_TOKEN": ""}
+    r = run_bot("run", cwd=tmp_path, env=env)
+    assert r.returncode == 3, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"error: the database cannot be used: {path} ") and why in r.stderr, r.stderr
+    assert "Set BOT_DB_PATH to a writable file." in r.stderr
+
+
+def test_a_setting_that_is_no_number_is_named(tmp_path):
+    r = run_bot("run", cwd=tmp_path, env={**os.environ, "BOT_DM_INTERVAL": "fast", "DISCORD_TOKEN": ""})
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == ("error: a setting in the environment or .env is not valid: "
+                                "BOT_DM_INTERVAL must be a number, not 'fast'.")

@@ -57,7 +57,7 @@ async def test_offline_tables_come_back_after_a_restart(tmp_path):
     from bot.offline import restore_tables
     from tests.helpers import create_table, table_message
 
-    settings = Settings(token=None, db_path=tmp_path / "offline.sqlite3", dm_interval=0)
+    settings = Settings(token=None, db_path=tmp_path / "offline.sqlite3", dm_interval=0, send_rate=0)
     for session in (1, 2):
         bot = create_bot(settings, sync_on_start=True)
         async with simcord.run(bot) as env:
@@ -87,7 +87,8 @@ async def test_time_passes_at_its_real_pace_in_the_offline_table(tmp_path):
     from bot.offline import keep_time
     from tests.helpers import start_table
 
-    bot = create_bot(Settings(token=None, db_path=tmp_path / "offline.sqlite3", dm_interval=0), sync_on_start=True)
+    bot = create_bot(Settings(token=None, db_path=tmp_path / "offline.sqlite3", dm_interval=0, send_rate=0),
+                     sync_on_start=True)
     async with simcord.run(bot, check_errors=False) as env:
         guild = env.create_guild("Offline table")
         channel = guild.create_text_channel("table")

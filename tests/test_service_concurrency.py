@@ -115,8 +115,8 @@ async def test_the_same_click_twice_with_the_shown_seq_is_applied_once(service):
     gid = await started_table(service, 3, random_seats=False)
     table = await service.load(gid)
     ann = user_at(table, 0)
-    results = await asyncio.gather(service.act(gid, ann, bet(1), expected_seq=table.seq),
-                                   service.act(gid, ann, bet(1), expected_seq=table.seq), return_exceptions=True)
+    results = await asyncio.gather(service.act(gid, ann, bet(1), chosen_at=table.seq),
+                                   service.act(gid, ann, bet(1), chosen_at=table.seq), return_exceptions=True)
     errors = [r for r in results if isinstance(r, BaseException)]
     assert len(errors) == 1 and isinstance(errors[0], Refusal) and str(errors[0]) == STALE
     assert await player_actions(service, gid) == [(0, bet(1))]
@@ -127,24 +127,45 @@ async def test_a_secret_pick_sent_twice_with_the_shown_seq_is_applied_once(servi
     gid = await started_table(service, 2, random_seats=False)
     table = await to_card_choice(service, gid)
     ann, card = user_at(table, 0), min(table.state["hands"][0])
-    results = await asyncio.gather(service.act(gid, ann, pick(card), expected_seq=table.seq),
-                                   service.act(gid, ann, pick(card), expected_seq=table.seq), return_exceptions=True)
+    results = await asyncio.gather(service.act(gid, ann, pick(card), chosen_at=table.seq),
+                                   service.act(gid, ann, pick(card), chosen_at=table.seq), return_exceptions=True)
     assert sum(isinstance(r, Refusal) for r in results) == 1
     assert await player_actions(service, gid, after_seq=table.seq) == [(0, pick(card))]
+
+
+async def test_secret_picks_made_at_the_same_moment_are_all_accepted(service):
+    # Everyone chose on the same panel step; the others' picks coming first must not make a pick stale.
+    gid = await started_table(service, 4, random_seats=False)
+    table = await to_card_choice(service, gid)
+    picks = {seat: min(table.state["hands"][seat]) for seat in range(4)}
+    results = await asyncio.gather(*(service.act(gid, user_at(table, seat), pick(card), chosen_at=table.seq)
+                                     for seat, card in picks.items()), return_exceptions=True)
+    assert [r for r in results if isinstance(r, BaseException)] == []
+    assert sorted(await player_actions(service, gid, after_seq=table.seq)) == sorted(
+        (seat, pick(card)) for seat, card in picks.items())
+
+
+async def test_a_pick_shown_before_a_bet_is_stale(service):
+    # Only other players' secret choices keep a panel fresh: a public move in between makes it stale.
+    gid = await started_table(service, 3, random_seats=False)
+    shown = await service.load(gid)
+    await service.act(gid, user_at(shown, 0), bet(0))
+    with pytest.raises(Refusal, match="moved on"):
+        await service.act(gid, user_at(shown, 1), bet(1), chosen_at=shown.seq)
 
 
 async def test_a_stale_move_is_refused_and_changes_nothing(service):
     gid = await started_table(service, 3, random_seats=False)
     shown = await service.load(gid)
-    await service.act(gid, user_at(shown, 0), bet(0), expected_seq=shown.seq)
+    await service.act(gid, user_at(shown, 0), bet(0), chosen_at=shown.seq)
     now = await service.load(gid)
     with pytest.raises(Refusal) as err:
-        await service.act(gid, user_at(shown, 1), bet(2), expected_seq=shown.seq)  # shown before ann's bet
+        await service.act(gid, user_at(shown, 1), bet(2), chosen_at=shown.seq)  # shown before ann's bet
     assert str(err.value) == STALE
     after = await service.load(gid)
     assert (after.seq, after.state) == (now.seq, now.state)
     # the same move against the current seq goes through
-    await service.act(gid, user_at(shown, 1), bet(2), expected_seq=now.seq)
+    await service.act(gid, user_at(shown, 1), bet(2), chosen_at=now.seq)
     assert (await service.load(gid)).state["bets"] == [0, 2, None]
 
 

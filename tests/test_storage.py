@@ -167,18 +167,28 @@ async def test_outbox_pending_mark_sent_and_mark_failed(store):
     c = await store.enqueue("dm", 12, None, {"n": 3}, now=1.0)
     assert [o.id for o in await store.pending()] == [a, b, c]  # oldest first
     assert [o.id for o in await store.pending(limit=2)] == [a, b]
-    assert await store.last_sent() is None
     await store.mark_sent(a, now=2.0)
-    assert await store.last_sent() == 2.0
-    await store.mark_failed(b, None)  # a retryable failure: still pending, one attempt counted
+    await store.mark_failed(b, None, retry_at=9.0)  # a retryable failure: still pending, waiting, one attempt
     pend = {o.id: o for o in await store.pending()}
-    assert set(pend) == {b, c} and pend[b].attempts == 1 and pend[c].attempts == 0
-    await store.mark_failed(b, None)
+    assert set(pend) == {b, c} and (pend[b].attempts, pend[b].due_at) == (1, 9.0) and pend[c].attempts == 0
+    await store.mark_failed(b, None, retry_at=20.0)
     assert next(o for o in await store.pending() if o.id == b).attempts == 2
     await store.mark_failed(c, "DMs closed")  # given up for good
     assert [o.id for o in await store.pending()] == [b]
     rows = await store._rows("SELECT id, sent_at, attempts, failed FROM outbox ORDER BY id")
     assert rows == [(a, 2.0, 1, None), (b, None, 2, None), (c, None, 1, "DMs closed")]
+
+
+async def test_each_route_shows_its_oldest_pending_row(store):
+    gid = await new_game(store)
+    ids = [await store.enqueue(kind, target, gid, {"n": n}, now=1.0)
+           for n, (kind, target) in enumerate([("dm", 11), ("channel", 2), ("dm", 11), ("dm", 12), ("channel", 2)])]
+    assert [(o.id, o.route) for o in await store.route_heads()] == [
+        (ids[0], ("dm", 11)), (ids[1], ("channel", 2)), (ids[3], ("dm", 12))]
+    await store.mark_sent(ids[0], now=2.0)
+    await store.mark_failed(ids[1], "given up")
+    assert [o.id for o in await store.route_heads()] == [ids[2], ids[3], ids[4]]
+    assert [o.id for o in await store.pending(route=("dm", 11))] == [ids[2]]
 
 
 async def test_a_cancellation_during_commit_stays_a_cancellation(store, monkeypatch):
@@ -203,7 +213,8 @@ async def test_a_cancellation_during_commit_stays_a_cancellation(store, monkeypa
     with pytest.raises(asyncio.CancelledError):
         await store.mark_sent(a, now=2.0)
     monkeypatch.undo()
-    assert await store.last_sent() == 2.0, "the COMMIT had gone through"
+    assert await store._rows("SELECT sent_at FROM outbox WHERE id = ?", (a,)) == [(2.0,)], \
+        "the COMMIT had gone through"
 
 
 # --- timers ----------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ async def test_choice_window_expires_into_lowest_cards_without_revealing_who(wor
 
 @pytest.fixture
 def slow_outbox(settings):
-    # 10 s between DMs: longer than SimCord's settle time, so a restart lands mid-burst
+    # 10 s between two messages on one route: longer than SimCord's settle time, so a restart lands mid-burst
     return create_bot(Settings(token=None, db_path=settings.db_path, dm_interval=10), sync_on_start=True,
                       rng=random.Random(2))
 
@@ -73,48 +73,63 @@ def simcord_bot(request, settings):
     return create_bot(settings, sync_on_start=True, rng=random.Random(3))
 
 
-@pytest.mark.usefixtures("slow_outbox")
-async def test_outbox_sends_every_dm_exactly_once_across_a_restart(simcord_env):
-    env = simcord_env
+async def two_tables_of_five(env):
+    """Two tables dealing hands to the same five players: two DMs for each, and two channel posts."""
     g = env.create_guild("Game night")
     ch = g.create_text_channel("table")
     members = [g.add_member(env.create_user(n)) for n in ("ann", "ben", "cat", "dan", "eve")]
     svc = env.bot.tables
-    # two tables dealing hands to five players each: a burst of ten DMs
     for _ in range(2):
         t = await svc.create(guild_id=g.id, channel_id=ch.id, engine_name="dicehand", user_id=members[0].id,
                              name="ann", options={})
         for m in members[1:]:
             await svc.join(t.game.id, m.id, m.name)
         await svc.start(t.game.id, members[0].id)
-    queued = [r for r in await svc.store.pending(500) if r.kind == "dm"]
-    assert len(queued) >= 9, "the burst is queued, not sent at once"
-    await env.advance_time(25)  # a few go out
-    sent_early = sum(len(m.user.dm_channel.history()) for m in members)
-    assert 0 < sent_early < 10
+    return members
+
+
+def dm_times(member):
+    return [msg.created_at for msg in member.user.dm_channel.history()]
+
+
+@pytest.mark.usefixtures("slow_outbox")
+async def test_outbox_sends_every_dm_exactly_once_across_a_restart(simcord_env):
+    env = simcord_env
+    members = await two_tables_of_five(env)
+    await env.advance_time(5)  # each player's first hand is out, the second waits its route's turn
+    assert {m.name: len(dm_times(m)) for m in members} == {m.name: 1 for m in members}
     await env.restart_bot()
     await env.advance_time(200)
-    per_user = {m.name: len(m.user.dm_channel.history()) for m in members}
+    per_user = {m.name: len(dm_times(m)) for m in members}
     assert per_user == {m.name: 2 for m in members}, per_user
     assert await env.bot.tables.store.pending(500) == []
-    times = sorted(msg.created_at for m in members for msg in m.user.dm_channel.history())
-    gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
-    assert min(gaps) >= 9.9, "the outbox keeps its rate limit"
+
+
+@pytest.mark.usefixtures("slow_outbox")
+async def test_the_outbox_paces_each_route_and_lets_routes_go_side_by_side(simcord_env):
+    env = simcord_env
+    members = await two_tables_of_five(env)
+    await env.advance_time(60)
+    firsts = [dm_times(m)[0] for m in members]
+    assert (max(firsts) - min(firsts)).total_seconds() < 1, "one player's DMs do not hold up another's"
+    for m in members:
+        first, second = dm_times(m)
+        assert (second - first).total_seconds() >= 9.9, "a route keeps its own pace"
 
 
 async def test_a_failing_outbox_pass_is_retried_and_nothing_is_lost(world, caplog, monkeypatch):
     env, g, ch, (ann, ben, cat) = world
     store = env.bot.tables.store
-    real_pending, failures = store.pending, []
+    real_heads, failures = store.route_heads, []
 
-    async def flaky_pending(*args, **kwargs):
-        rows = await real_pending(*args, **kwargs)
+    async def flaky_heads(*args, **kwargs):
+        rows = await real_heads(*args, **kwargs)
         if rows and any(r.kind == "dm" for r in rows) and not failures:
             failures.append(1)
             raise OSError("database went away for a moment")
         return rows
 
-    monkeypatch.setattr(store, "pending", flaky_pending)
+    monkeypatch.setattr(store, "route_heads", flaky_heads)
     gid = await start_table(ch, ann, [ben], players=2)
     assert failures, "the pass that had the hands to send failed"
     await env.advance_time(31)
@@ -122,3 +137,64 @@ async def test_a_failing_outbox_pass_is_retried_and_nothing_is_lost(world, caplo
         [dm] = m.user.dm_channel.history()
         assert f"Table {gid} · Dice & Hands" in dm.content
     assert any("outbox pass failed" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_timer_that_fails_is_tried_again_not_dropped(world, monkeypatch):
+    env, g, ch, (ann, ben, cat) = world
+    gid = await start_table(ch, ann, [ben], players=2, autopass_hours=2.0, reminder_hours=0.0)
+    svc = env.bot.tables
+    real, calls = svc.fire, []
+
+    async def flaky(timer):
+        calls.append(timer.kind)
+        if len(calls) == 1:
+            raise OSError("disk busy")
+        await real(timer)
+
+    monkeypatch.setattr(svc, "fire", flaky)
+    turn = (await svc.load(gid)).state["turn"]
+    await env.advance_time(2 * 3600 + 10)
+    assert (await svc.load(gid)).state["bets"][turn] is None and calls == ["autopass"]
+    await env.advance_time(60)
+    assert (await svc.load(gid)).state["bets"][turn] == 0 and calls == ["autopass", "autopass"]
+
+
+async def test_a_lost_autopass_timer_is_set_again_at_start(world):
+    env, g, ch, (ann, ben, cat) = world
+    gid = await start_table(ch, ann, [ben], players=2, autopass_hours=2.0, reminder_hours=0.0)
+    turn = (await env.bot.tables.load(gid)).state["turn"]
+    await env.bot.tables.store.clear_timer(gid)  # as a kill between a timer's clearing and its move once could
+    await env.restart_bot()
+    assert [t.kind for t in await env.bot.tables.store.timers(gid)] == ["autopass"]
+    await env.advance_time(2 * 3600 + 60)
+    assert (await env.bot.tables.load(gid)).state["bets"][turn] == 0
+
+
+async def test_a_dm_discord_fails_is_tried_again_later_until_it_goes_out(world):
+    env, g, ch, (ann, ben, cat) = world
+    env.inject_error("POST", f"/channels/{ben.user.dm_channel.id}/messages", status=503, times=3)
+    gid = await start_table(ch, ann, [ben, cat], players=3)
+    assert ben.user.dm_channel.history() == [] and len(cat.user.dm_channel.history()) == 1, \
+        "one player's failing DMs hold up nobody else"
+    await env.advance_time(10)  # tried again after 5 s: still failing
+    assert ben.user.dm_channel.history() == []
+    await env.advance_time(120)  # after 15 s and 45 s more, Discord takes it
+    [dm] = ben.user.dm_channel.history()
+    assert f"Table {gid} · Dice & Hands" in dm.content
+    assert not any("could not be delivered" in (m.content or "") for m in ch.history())
+
+
+async def test_a_dm_that_never_goes_out_is_given_up_and_the_player_told_in_the_channel(world):
+    env, g, ch, (ann, ben, cat) = world
+    env.inject_error("POST", f"/channels/{ben.user.dm_channel.id}/messages", status=503, times=None)
+    gid = await start_table(ch, ann, [ben, cat], players=3)
+    await env.advance_time(20 * 60)  # still trying after twenty minutes
+    assert not any("could not be delivered" in (m.content or "") for m in ch.history())
+    assert [r.id for r in await env.bot.tables.store.pending(route=("dm", ben.id))]
+    await env.advance_time(30 * 60)
+    notices = [m.content for m in ch.history() if "could not be delivered" in (m.content or "")]
+    assert notices == [f"<@{ben.id}>, a DM from me to you could not be delivered, so I stopped trying. Use the "
+                       "**My hand & moves** button on the table message to see your hand."]
+    assert await env.bot.tables.store.pending(route=("dm", ben.id)) == []
+    t = await env.bot.tables.load(gid)
+    assert t.game.status == "active" and ben.user.dm_channel.history() == []

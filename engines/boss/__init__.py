@@ -105,10 +105,14 @@ class Boss(Engine):
     }
 
     # --- setup ------------------------------------------------------------------
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        opts = super().check_options(options)
+        if opts["board"] not in BOARDS:  # refused when the table is made, not first found at its start
+            raise RuleError("This server has no printed board; an admin sets BOT_BOSS_BOARD to a board file.")
+        return opts
+
     def setup(self, options: dict[str, Any], seats: int) -> State:
         opts = self.check_setup(options, seats)
-        if opts["board"] not in BOARDS:
-            raise RuleError("This server has no printed board; an admin sets BOT_BOSS_BOARD to a board file.")
         board = BOARDS[opts["board"]]
         tiles = [d for d in board["deals"] if not (opts["short"] and d["number"] in (3, 6, 9))]
         return {

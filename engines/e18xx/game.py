@@ -299,6 +299,8 @@ class E18xxGame(Engine):
             "over": state["over"], "events": [dict(e) for e in state["events"][-20:]],
         }
 
+    has_secrets = False  # a seat's view is the public one
+
     def view(self, state: State, seat: int) -> dict[str, Any]:
         return self.public(state)  # an 18xx game has no secrets
 

@@ -813,6 +813,8 @@ class TokaiBaron(Engine):
     def public(self, state: State) -> dict[str, Any]:
         return json.loads(json.dumps(state))
 
+    has_secrets = False  # a seat's view is the public one
+
     def view(self, state: State, seat: int) -> dict[str, Any]:
         return self.public(state)
 

@@ -1,0 +1,122 @@
+"""What one bot process holds: many tables at once, the whole bot in SimCord, moves at a set rate.
+
+    python bench/bench_load.py [--tables 200] [--rates 2,4,8,16] [--seconds 60]
+
+For each rate, moves are played at that many a second (SimCord's virtual clock; each second's moves spread over
+the tables, each a legal move of an awaited seat, through the table service as a click would) while the outbox
+sends the narration, pings and DMs they cause at the bot's default pace (one message a second per channel or
+player, 40 a second in all). It prints, per rate: the outbox backlog (rows waiting) at the middle and at the end of
+the run and the age of the oldest waiting row, whether the backlog is bounded (the end is not above the middle by
+more than one second of messages), the p50 / p99 wall time of a move's answer (commit, table message edit,
+listeners), and the process's peak memory. The sustained rate is the highest whose backlog stays bounded.
+
+Every table has its own channel, as a busy bot's tables are spread over many servers: the per-channel pace then
+limits no single table, and what is measured is the bot as a whole."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when run as a script
+
+import simcord  # noqa: E402
+
+from bot.app import create_bot  # noqa: E402
+from bot.config import Settings  # noqa: E402
+
+
+def p99(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(0.99 * (len(xs) - 1)))]
+
+
+async def open_tables(env, tables: int) -> list[int]:
+    guild = env.create_guild("Load")
+    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(3 * tables)]
+    svc = env.bot.tables
+    gids = []
+    for t in range(tables):
+        ch = guild.create_text_channel(f"table-{t}")
+        ann, ben, cat = members[3 * t:3 * t + 3]
+        table = await svc.create(guild_id=guild.id, channel_id=ch.id, engine_name="dicehand", user_id=ann.id,
+                                 name=ann.name, options={"rounds": 5}, reminder_hours=0)
+        for m in (ben, cat):
+            await svc.join(table.game.id, m.id, m.name)
+        await svc.start(table.game.id, ann.id)
+        gids.append(table.game.id)
+    return gids
+
+
+async def backlog(store) -> tuple[int, float | None]:
+    """(rows waiting, when the oldest was queued)."""
+    (n, oldest), = await store._rows("SELECT COUNT(*), MIN(created_at) FROM outbox "
+                                     "WHERE sent_at IS NULL AND failed IS NULL")
+    return n, oldest
+
+
+async def run_rate(db: Path, tables: int, rate: int, seconds: int, seed: int) -> dict:
+    bot = create_bot(Settings(token=None, db_path=db), sync_on_start=True, rng=random.Random(seed))
+    rng = random.Random(seed)
+    answers: list[float] = []
+    async with simcord.run(bot) as env:
+        svc = env.bot.tables
+        gids = await open_tables(env, tables)
+        await env.advance_time(30)  # the opening DMs and posts go out before the clock starts
+        start_n, _ = await backlog(svc.store)
+        turn, middle = 0, None
+        for second in range(seconds):
+            for _ in range(rate):
+                gid = gids[turn % len(gids)]
+                turn += 1
+                table = await svc.load(gid)
+                if table.game.status != "active":  # finished: its turn is skipped
+                    continue
+                seat = rng.choice(sorted(table.engine.awaiting(table.state).seats))
+                move = rng.choice(table.engine.legal(table.state, seat))
+                t = time.perf_counter()
+                await svc.act(gid, table.game.user_at(seat).user_id, move, chosen_at=table.seq)
+                answers.append(time.perf_counter() - t)
+            await env.advance_time(1)
+            if second == seconds // 2:
+                middle = await backlog(svc.store)
+        end = await backlog(svc.store)
+        now = env.bot.clock.now()
+        await env.bot.close()
+    return {"rate": rate, "start": start_n, "middle": middle[0], "end": end[0],
+            "oldest": (now - end[1]) if end[1] is not None else 0.0, "moves": len(answers),
+            "p50": statistics.median(answers), "p99": p99(answers)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--rates", default="2,4,8,16", help="moves a second to try, comma-separated")
+    ap.add_argument("--seconds", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    rates = [int(r) for r in a.rates.split(",")]
+    print(f"load: {a.tables} tables of Dice & Hands (3 players, a channel each), {a.seconds} s of virtual time "
+          f"per rate; the outbox at its default pace (1 message/s per route, 40/s in all)")
+    sustained = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, rate in enumerate(rates):
+            r = asyncio.run(run_rate(Path(tmp) / f"load{i}.sqlite3", a.tables, rate, a.seconds, a.seed))
+            bounded = r["end"] <= r["middle"] + 40
+            sustained = max(sustained, rate) if bounded else sustained
+            print(f"  {rate:3} moves/s: {r['moves']} moves; backlog {r['middle']} rows at {a.seconds // 2} s, "
+                  f"{r['end']} at {a.seconds} s, oldest waiting {r['oldest']:.1f} s "
+                  f"({'bounded' if bounded else 'GROWING'}); answer p50 {r['p50'] * 1000:.1f} ms, "
+                  f"p99 {r['p99'] * 1000:.1f} ms")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"sustained: {sustained} moves/s with a bounded backlog; peak memory {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
