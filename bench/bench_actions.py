@@ -3,12 +3,14 @@
 1. Through SimCord (the real discord.py machinery against a simulated Discord): the time
    from pressing a move button ("Bet 1" on the ephemeral move panel) to its answer, which
    includes the durable write to SQLite and the table message update, and the time of a
-   `/game create`. Median and p99 over the samples.
-2. Through the TableService directly (no Discord): player actions committed per second.
-3. Raw `Store.commit` of one-action commits per second, the floor the service is built on,
-   and the ratio of (2) to (3).
+   `/game create`. Median and p99 over the samples. Then, for every game, pressing "My hand & moves"
+   until its panel answers.
+2. Through the TableService directly (no Discord), every game: each move's act timed (load, apply,
+   chance draws, whom to tell, commit), p50 / p99 / max, beside a raw one-action commit timed right
+   after each act in the same run, and the stored game loaded cold by a new service.
+3. Raw `Store.commit` of one-action commits per second, the floor the service is built on.
 
-Run from the repository root:  python bench/bench_actions.py   (under a minute)
+Run from the repository root:  python bench/bench_actions.py   (about a minute)
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when r
 
 import simcord  # noqa: E402
 
+import engines  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from bot.clock import FakeClock  # noqa: E402
 from bot.config import Settings  # noqa: E402
@@ -95,29 +98,91 @@ async def bench_simcord(db: Path, samples: int) -> tuple[list[float], list[float
     return bets, creates
 
 
-# --- 2. TableService without Discord ----------------------------------------------------------------
-async def bench_service(db: Path, seconds: float) -> tuple[int, float]:
+async def bench_panels(db: Path, samples: int) -> dict[str, list[float]]:
+    """Every game in SimCord: pressing "My hand & moves" on the table message until the panel answers, for the
+    seat the game waits for, with a seeded move played through the service between presses."""
+    bot = create_bot(Settings(token=None, db_path=db, dm_interval=0, send_rate=0), sync_on_start=True,
+                     rng=random.Random(1))
+    rng = random.Random(4)
+    out: dict[str, list[float]] = {}
+    async with simcord.run(bot) as env:
+        guild = env.create_guild("Bench")
+        svc = env.bot.tables
+        for name, players in GAMES.items():
+            ch = guild.create_text_channel(name)
+            members = [guild.add_member(env.create_user(f"{name}{i}")) for i in range(players)]
+            table = await svc.create(guild_id=guild.id, channel_id=ch.id, engine_name=name, user_id=members[0].id,
+                                     name=members[0].name, options={}, max_players=players, reminder_hours=0)
+            gid = table.game.id
+            for m in members[1:]:
+                await svc.join(gid, m.id, m.name)
+            table = await svc.start(gid, members[0].id)
+            by_id, engine, times = {m.id: m for m in members}, table.engine, []
+            while len(times) < samples and table.game.status == "active":
+                seat = rng.choice(sorted(engine.awaiting(table.state).seats))
+                member = by_id[table.game.user_at(seat).user_id]
+                t = time.perf_counter()
+                await member.click(table_message(ch, gid), label="My hand & moves")
+                times.append(time.perf_counter() - t)
+                move = rng.choice(engine.legal(table.state, seat))
+                if engine.selfplay_auto and rng.random() < engine.selfplay_auto:
+                    move = engine.auto_action(table.state, seat) or move
+                table = await svc.act(gid, member.id, move)
+                await env.advance_time(16 * 60)  # let each ephemeral panel's view expire (see bench/README.md)
+            out[engine.title] = times
+        await env.bot.close()
+    return out
+
+
+# --- 2. TableService without Discord, every game ------------------------------------------------------
+GAMES = {"dicehand": 3, "fourbit": 4, "boss": 5, "tokai": 4, "1889": 4}
+
+
+async def bench_games(db: Path, moves: int) -> None:
+    """Each game played through TableService.act for ``moves`` moves (seeded, as selfplay chooses), each act timed,
+    with a raw one-action Store.commit timed after each act in the same run (the machine's noise hits both);
+    then the stored game loaded cold (a new service: snapshot plus the log after it)."""
     store = SqliteStore(db)
     await store.open()
-    service = TableService(store, FakeClock(), rng=random.Random(2))
-    rng = random.Random(3)
-    users = [(101, "ann"), (102, "ben"), (103, "cat")]
-    acted = 0
-    start = time.perf_counter()
     try:
-        while time.perf_counter() - start < seconds:
-            table = await service.create(guild_id=1, channel_id=2, engine_name="dicehand", user_id=users[0][0],
-                                         name=users[0][1], options={"rounds": 5}, max_players=3)
+        raw_gid = await store.create_game(guild_id=1, channel_id=2, engine="dicehand", data_version=1, options={},
+                                          creator_id=101, max_players=3, random_seats=False, reminder_hours=0,
+                                          autopass_hours=0, now=0.0)
+        raw_seq = 0
+        for name, players in GAMES.items():
+            service = TableService(store, FakeClock(), rng=random.Random(2))
+            rng = random.Random(3)
+            engine = engines.get(name)
+            users = [(101 + i, f"p{i}") for i in range(players)]
+            table = await service.create(guild_id=1, channel_id=2, engine_name=name, user_id=users[0][0],
+                                         name=users[0][1], options={}, max_players=players)
             gid = table.game.id
-            for uid, name in users[1:]:
-                await service.join(gid, uid, name)
+            for uid, uname in users[1:]:
+                await service.join(gid, uid, uname)
             table = await service.start(gid, users[0][0])
-            while table.game.status == "active":
-                seat = min(table.engine.awaiting(table.state).seats)
-                move = rng.choice(table.engine.legal(table.state, seat))
+            acts, commits = [], []
+            while len(acts) < moves and table.game.status == "active":
+                seat = rng.choice(sorted(engine.awaiting(table.state).seats))
+                move = rng.choice(engine.legal(table.state, seat))
+                if engine.selfplay_auto and rng.random() < engine.selfplay_auto:
+                    move = engine.auto_action(table.state, seat) or move
+                t = time.perf_counter()
                 table = await service.act(gid, table.game.user_at(seat).user_id, move, chosen_at=table.seq)
-                acted += 1
-        return acted, time.perf_counter() - start
+                acts.append(time.perf_counter() - t)
+                raw_seq += 1
+                t = time.perf_counter()
+                await store.commit(raw_gid, Commit(first_seq=raw_seq, entries=[(0, {"type": "bet", "amount": 1})]),
+                                   now=float(raw_seq))
+                commits.append(time.perf_counter() - t)
+            cold = []
+            for _ in range(5):
+                t = time.perf_counter()
+                await TableService(store, FakeClock()).load(gid)
+                cold.append(time.perf_counter() - t)
+            print(f"  {engine.title[:24]:24} act p50 {ms(statistics.median(acts))}  p99 {ms(p99(acts))}  "
+                  f"max {ms(max(acts))}  n={len(acts)}  |  raw commit p50 {ms(statistics.median(commits))}  "
+                  f"act/commit p50 {statistics.median(acts) / statistics.median(commits):.1f}x  |  "
+                  f"cold load {ms(statistics.median(cold))} (seq {table.seq})")
     finally:
         await store.close()
 
@@ -141,7 +206,7 @@ async def bench_store(db: Path, seconds: float) -> tuple[int, float]:
         await store.close()
 
 
-async def main(samples: int, seconds: float) -> None:
+async def main(samples: int, seconds: float, moves: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         print(f"SimCord: pressing a move button (Bet 1) until its answer, {samples} samples "
@@ -150,21 +215,23 @@ async def main(samples: int, seconds: float) -> None:
         print(f"  bet button   median {ms(statistics.median(bets))}  p99 {ms(p99(bets))}  n={len(bets)}")
         print(f"  /game create median {ms(statistics.median(creates))}  p99 {ms(p99(creates))}  n={len(creates)}")
 
-        acted, took = await bench_service(tmp / "service.sqlite3", seconds)
-        service_rate = acted / took
-        print(f"TableService.act (no Discord): {acted} actions in {took:.1f} s = {service_rate:.0f} actions/s "
-              f"({ms(took / acted)} each)")
+        print(f"SimCord, every game: pressing \"My hand & moves\" until the panel answers, {samples} samples each")
+        for title, times in (await bench_panels(tmp / "panels.sqlite3", samples)).items():
+            print(f"  {title[:24]:24} median {ms(statistics.median(times))}  p99 {ms(p99(times))}  n={len(times)}")
+
+        print(f"TableService.act for every game ({moves} moves each, no Discord), a raw commit timed after each:")
+        await bench_games(tmp / "games.sqlite3", moves)
 
         commits, took = await bench_store(tmp / "store.sqlite3", seconds)
         store_rate = commits / took
         print(f"Store.commit raw: {commits} commits in {took:.1f} s = {store_rate:.0f} commits/s "
               f"({ms(took / commits)} each)")
-        print(f"ratio service/raw store: {service_rate / store_rate:.2f}")
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--samples", type=int, default=100, help="bet button presses to time through SimCord")
-    ap.add_argument("--seconds", type=float, default=6.0, help="duration of each of the two SQLite runs")
+    ap.add_argument("--samples", type=int, default=100, help="bet presses, and panel presses per game")
+    ap.add_argument("--seconds", type=float, default=6.0, help="duration of the raw commit run")
+    ap.add_argument("--moves", type=int, default=300, help="moves of each game through the table service")
     args = ap.parse_args()
-    asyncio.run(main(args.samples, args.seconds))
+    asyncio.run(main(args.samples, args.seconds, args.moves))

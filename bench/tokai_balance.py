@@ -37,10 +37,9 @@ FEW = 20
 RESERVE = 10_000
 
 
-def gift_game(args: tuple[int, int, int]) -> list[tuple[str, float]]:
-    """[(card, the share of the win of the seat given it)] for one seeded game with ``k`` cards given at random."""
-    seed, players, k = args
-    rng = random.Random(seed)
+def gift_hook(rng: random.Random, players: int, k: int):
+    """(hook, given, owed): the experiment as a selfplay hook. When play starts it gives ``k`` random cards to random
+    seats (recorded in ``given``); from then on each seat pays what it owes (``owed``) out of its cash above RESERVE."""
     engine, given, owed = engines.get("tokai"), [], [0] * players
 
     def give(state: dict) -> dict:
@@ -61,8 +60,16 @@ def gift_game(args: tuple[int, int, int]) -> list[tuple[str, float]]:
                 owed[seat] -= pay
         return state
 
-    state = play_one("tokai", players, rng, hook=give)["state"]
-    scores = [s - debt for s, debt in zip(engine.scores(state), owed, strict=True)]
+    return give, given, owed
+
+
+def gift_game(args: tuple[int, int, int]) -> list[tuple[str, float]]:
+    """[(card, the share of the win of the seat given it)] for one seeded game with ``k`` cards given at random."""
+    seed, players, k = args
+    rng = random.Random(seed)
+    hook, given, owed = gift_hook(rng, players, k)
+    state = play_one("tokai", players, rng, hook=hook)["state"]
+    scores = [s - debt for s, debt in zip(engines.get("tokai").scores(state), owed, strict=True)]
     top = [s for s, v in enumerate(scores) if v == max(scores)]
     return [(card, 1 / len(top) if seat in top else 0.0) for card, seat in given]
 

@@ -117,7 +117,10 @@ def notice_text(table: Table, payload: dict[str, Any]) -> str | None:
     if kind == "ping":
         if game.status != "active":
             return None
-        return f"Table {game.id} · {engine.title}: {users}, your move ({engine.awaiting(table.state).prompt})."
+        aw = engine.awaiting(table.state)
+        # rendered when sent: a player who has moved since it was queued is not called to move
+        still = [u for u in payload.get("users", []) if game.seat_of(u) in aw.pinged]
+        return f"Table {game.id} · {engine.title}: {mentions(still)}, your move ({aw.prompt})." if still else None
     if kind == "autopass":
         if payload.get("secret"):
             return f"Table {game.id}: time ran out, so a choice was made for {users}."

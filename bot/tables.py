@@ -45,21 +45,12 @@ class Table:
     def private(self, seat: int, state: State | None = None) -> dict[str, Any]:
         """What only this seat knows: its view less the public part."""
         state = self.state if state is None else state
-        if state is None or not self.engine.has_secrets:
-            return {}
-        return self._less(self.engine.view(state, seat), self.engine.public(state))
+        return {} if state is None else self.engine.private(state, seat)
 
     def privates(self, state: State | None) -> list[dict[str, Any]]:
-        """Every seat's private part, the public part computed once."""
+        """Every seat's private part."""
         n = len(self.game.seats)
-        if state is None or not self.engine.has_secrets:
-            return [{}] * n
-        pub = self.engine.public(state)
-        return [self._less(self.engine.view(state, seat), pub) for seat in range(n)]
-
-    @staticmethod
-    def _less(view: dict[str, Any], pub: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in view.items() if pub.get(k, object()) != v}
+        return [{} for _ in range(n)] if state is None else self.engine.privates(state, n)
 
 
 @dataclass

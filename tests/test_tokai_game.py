@@ -62,6 +62,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from engines.base import CHANCE
 from engines.log import replay
 from engines.tokai import network as nw
@@ -312,6 +314,16 @@ def run_script() -> tuple[dict, list[tuple[int, int, dict]], Ledger]:
         assert [set(p["riding"]) for p in s["players"]] == books.riding, where
     assert [p["cash"] for p in s["players"]] == books.cash == [c * 1000 for c in TURNS[-1][3]]
     return s, log, books
+
+
+# The game was written for the first edition's prices; the engine's arithmetic does not depend on them.
+FIRST_EDITION = {"shinkansen": 70_000, "jr_tokaido": 60_000}
+
+
+@pytest.fixture(autouse=True)
+def first_edition_prices(monkeypatch):
+    for card, yen in FIRST_EDITION.items():
+        monkeypatch.setitem(nw.route_cards()[card], "price", yen)
 
 
 def test_scripted_two_player_game():

@@ -5,7 +5,11 @@ are checked by name, plus the general rules: exact steps, no revisits, changes o
 skipping, one charge per payee, the Shinkansen's fares, arrival ends the move."""
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.tokai import movement as mv
 from engines.tokai import network as nw
@@ -206,3 +210,38 @@ def test_one_charge_per_payee_and_the_split_nagoya_main_line():
 def test_shinkansen_fares(owner, expected):
     path = ride("名古屋", ("jr_shinkansen", "岐阜羽島"))
     assert mv.fare(path, {"shinkansen": owner}, ME) == expected
+
+
+# --- the search against its definition --------------------------------------------------------------------------
+def endpoints_by_definition(start, steps, visited, express, destination, owners, me, riding, via):
+    """Every walk, each path's key computed whole: the definition ``mv.endpoints`` must match exactly."""
+    best = {}
+    for path in mv.walks(start, steps, frozenset(visited), express, destination):
+        if via and not mv._passes_in_order(path, via):
+            continue
+        key = (sum(mv.fare(path, owners, me, riding).values()), mv.line_changes(path), len(path), path)
+        if path[-1][0] not in best or key < best[path[-1][0]][0]:
+            best[path[-1][0]] = (key, path)
+    return {end: path for end, (_, path) in best.items()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_search_finds_exactly_the_cheapest_paths_of_the_definition(data):
+    rng = random.Random(data.draw(st.integers(0, 10**6)))
+    points_ = sorted(nw.movement_graph())
+    cards = sorted(nw.route_cards())
+    start = rng.choice(points_)
+    owners = {c: rng.choice([None, None, ME, B]) for c in cards}
+    riding = rng.sample(cards, 2) if rng.random() < 0.3 else []
+    destination = rng.choice(points_) if rng.random() < 0.5 else None
+    visited = rng.sample(points_, 5) if rng.random() < 0.5 else []
+    args = dict(visited=[p for p in visited if p != start], express=rng.random() < 0.5, destination=destination,
+                owners=owners, me=ME, riding=riding)
+    steps = data.draw(st.integers(1, 7))
+    want = endpoints_by_definition(start, steps, via=(), **args)
+    assert mv.endpoints(start, steps, **args) == want
+    if want:  # waypoints: a point some cheapest path passes
+        path = want[rng.choice(sorted(want))]
+        via = [p for p, _ in path[1:-1]][:1]
+        assert mv.endpoints(start, steps, via=via, **args) == endpoints_by_definition(start, steps, via=via, **args)

@@ -928,7 +928,13 @@ class Boss(Engine):
         }
 
     def view(self, state: State, seat: int) -> dict[str, Any]:
-        return self.public(state) | {"hand": dict(sorted(state["hands"][seat].items())), "cash": state["cash"][seat]}
+        return self.public(state) | self.private(state, seat)
+
+    def private(self, state: State, seat: int) -> dict[str, Any]:
+        return {"hand": dict(sorted(state["hands"][seat].items())), "cash": state["cash"][seat]}
+
+    def privates(self, state: State, seats: int) -> list[dict[str, Any]]:
+        return [self.private(state, s) for s in range(seats)]
 
     def scores(self, state: State) -> list[int] | None:
         return list(state["cash"]) if state["phase"] == "over" else None

@@ -9,7 +9,7 @@ import copy
 import itertools
 from typing import Any
 
-from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, RuleError, State
+from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, RuleError, State, clone
 from engines.fourbit.data import ACADEMY as ACADEMY_ID
 from engines.fourbit.data import (
     ACTION_COINS,
@@ -242,7 +242,7 @@ class FourBit(Engine):
         ok = []
         for a in cands:
             try:
-                self._resolve_step(copy.deepcopy(s), a)
+                self._resolve_step(clone(s), a)  # tried on a copy
                 ok.append(a)
             except RuleError:
                 pass

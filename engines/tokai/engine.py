@@ -88,7 +88,7 @@ class TokaiBaron(Engine):
     title = "Tokai Baron (東海男爵)"
     min_players = 2
     max_players = 6
-    data_version = 1
+    data_version = 2  # 2: the Shinkansen and the Tokaido line cost more (balance; data/NOTE.md)
     selfplay_auto = 0.95  # a uniform walker traps itself under the no-revisit rule; selfplay mostly heads home
     #: Every player action and its fields (engines/fields.py). A move names its end (``to``, optionally ``via``
     #: waypoints in order) or its whole walk (``path``: [point, line or null] pairs), which ``_move`` checks.

@@ -132,15 +132,57 @@ def endpoints(
     way forward revisits a point (rule 13.1: the player is out)."""
     owners = owners or {}
     riding = frozenset(riding)
+    if steps <= 0 or start == destination:
+        return {}
+    # The same search as ``walks``, with each path's key (fare, line changes, length) built hop by hop instead of
+    # recomputed for every complete path: a roll of 12 in central Nagoya has tens of thousands of paths.
+    graph, hop_card, via = nw.movement_graph(), _hop_card(), tuple(via)
+    charge: dict[tuple[str, bool], tuple[object, int]] = {}
     best: dict[str, tuple[tuple, Path]] = {}
-    for path in walks(start, steps, frozenset(visited), express, destination):
-        if via and not _passes_in_order(path, via):
-            continue
-        key = (sum(fare(path, owners, me, riding).values()), line_changes(path), len(path), path)
-        end = path[-1][0]
-        if end not in best or key < best[end][0]:
-            best[end] = (key, path)
-    return {end: path for end, (_, path) in best.items()}
+    path: Path = [(start, None)]
+    seen = set(visited) | {start}
+
+    def go(here: str, line_in: str | None, used: int, must_stay: bool, due: dict, total: int, still: frozenset,
+           changes: int, waypoint: int) -> None:
+        for there, tags in graph[here].items():
+            if there in seen:
+                continue
+            for line in sorted(tags):
+                if must_stay and line != line_in:
+                    continue
+                passed = _passes(line, there, express, destination)
+                count = used if passed else used + 1
+                card = hop_card[(line, here, there)]
+                left = still & {card} if still else still  # leaving a line ends its grandfathering
+                key = (card, card in left)
+                if key not in charge:
+                    charge[key] = _charge(card, owners, me, key[1])
+                payee, amount = charge[key]
+                was = due.get(payee, 0)
+                now_due, now_total = (due, total) if amount <= was else ({**due, payee: amount}, total - was + amount)
+                now_changes = changes + (line_in is not None and line != line_in)
+                reached = waypoint + (waypoint < len(via) and there == via[waypoint])
+                path.append((there, line))
+                if there == destination or (count == steps and not passed):
+                    if reached == len(via):
+                        mark = (now_total, now_changes, len(path))
+                        old = best.get(there)
+                        if old is None or mark < old[0] or (mark == old[0] and path < old[1]):
+                            best[there] = (mark, list(path))
+                elif count < steps or passed:
+                    seen.add(there)
+                    go(there, line, count, passed, now_due, now_total, left, now_changes, reached)
+                    seen.discard(there)
+                path.pop()
+
+    go(start, None, 0, False, {}, 0, riding, 0, 0)
+    return {end: p for end, (_, p) in best.items()}
+
+
+@cache
+def _hop_card() -> dict[tuple[str, str, str], str]:
+    """(line, from, to) -> route-card id, both ways: the search's lookup, without building a set per hop."""
+    return {(line, a, b): card for (line, ends), card in _card_of_hop().items() for a in ends for b in ends if a != b}
 
 
 # ---------------------------------------------------------------- fares
