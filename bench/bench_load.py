@@ -1,6 +1,6 @@
 """What one bot process holds: many tables at once, the whole bot in SimCord, moves at a set rate.
 
-    python bench/bench_load.py [--tables 200] [--rates 2,4,8,16] [--seconds 60]
+    python bench/bench_load.py [--tables 10] [--rates 2,5,10,20] [--seconds 30]
 
 For each rate, moves are played at that many a second (SimCord's virtual clock; each second's moves spread over
 the tables, each a legal move of an awaited seat, through the table service as a click would) while the outbox
@@ -10,8 +10,11 @@ the run and the age of the oldest waiting row, whether the backlog is bounded (t
 more than one second of messages), the p50 / p99 wall time of a move's answer (commit, table message edit,
 listeners), and the process's peak memory. The sustained rate is the highest whose backlog stays bounded.
 
-Every table has its own channel, as a busy bot's tables are spread over many servers: the per-channel pace then
-limits no single table, and what is measured is the bot as a whole."""
+Every table has its own channel, as a busy bot's tables are spread over many servers. A table ends after a few
+dozen moves (Dice & Hands, 5 rounds); a finished table's turns are skipped, so the last rate may play fewer moves.
+
+Beyond about ten tables SimCord stops settling while the opening burst goes out: it reports "unknown wait (Future)"
+in the outbox task (also with one send at a time; the cause is not found yet), so the run stays at ten tables."""
 from __future__ import annotations
 
 import argparse
@@ -96,9 +99,9 @@ async def run_rate(db: Path, tables: int, rate: int, seconds: int, seed: int) ->
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=200)
-    ap.add_argument("--rates", default="2,4,8,16", help="moves a second to try, comma-separated")
-    ap.add_argument("--seconds", type=int, default=60)
+    ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--rates", default="2,5,10,20", help="moves a second to try, comma-separated")
+    ap.add_argument("--seconds", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     rates = [int(r) for r in a.rates.split(",")]

@@ -98,7 +98,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--cards", type=int, default=6, help="cards given at random in each game")
+    ap.add_argument("--cards", type=int, default=12, help="cards given at random in each game")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--price", action="append", default=[], metavar="CARD=YEN", help="try another price for a card")
