@@ -13,8 +13,9 @@ listeners), and the process's peak memory. The sustained rate is the highest who
 Every table has its own channel, as a busy bot's tables are spread over many servers. A table ends after a few
 dozen moves (Dice & Hands, 5 rounds); a finished table's turns are skipped, so the last rate may play fewer moves.
 
-Beyond about ten tables SimCord stops settling while the opening burst goes out: it reports "unknown wait (Future)"
-in the outbox task (also with one send at a time; the cause is not found yet), so the run stays at ten tables."""
+With 200 tables SimCord stops settling after about 18 s of virtual time: it reports "unknown wait (Future)" in the
+outbox's sends, a pass's sends (up to 40 at once) waiting inside discord.py, most likely on its rate-limit buckets,
+which SimCord does not know as idle. The default therefore stays at ten tables."""
 from __future__ import annotations
 
 import argparse

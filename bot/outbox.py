@@ -36,9 +36,6 @@ class Outbox:
         self._dirty = True  # set when a commit may have queued something
         self._stopping = False
         self._route_free: dict[tuple[str, int], float] = {}  # route -> when it may send again
-        # the overall rate as a token bucket (at most a second's worth saved up): a pass sends as many rows as
-        # there are tokens, and the loop rests until the next token, rather than each send sleeping on its own
-        self._tokens, self._tokens_at = rate, now()
 
     async def run(self) -> None:
         """Deliver pending rows until stopped: each pass sends the oldest due row of every route, side by side."""
@@ -48,12 +45,13 @@ class Outbox:
                 heads = await self.store.route_heads(ROUTES_PER_PASS)
                 now = self.now()
                 due = [row for row in heads if self._ready_at(row) <= now]
-                if self.rate:
-                    self._refill(now)
-                    due = due[:max(0, int(self._tokens))]
+                if self.rate:  # at most a second's worth of the overall rate in one pass
+                    due = due[:max(1, int(self.rate))]
                 if due:
                     await asyncio.gather(*(self._one(row) for row in due))
                     self._forget_idle_routes()
+                    if self.rate:  # the next pass waits its turn of the overall rate
+                        await asyncio.sleep(len(due) / self.rate)
                     continue
             except Exception:  # a failing pass must not stop the outbox for good
                 log.exception("outbox pass failed; retrying shortly")
@@ -61,13 +59,7 @@ class Outbox:
                 continue
             if not self._dirty:
                 later = min((self._ready_at(row) for row in heads), default=math.inf)
-                if self.rate and heads and self._tokens < 1:  # waiting for the overall rate
-                    later = max(later, now + (1 - self._tokens) / self.rate)
                 await self.rest(min(SAFETY_POLL, later - now))
-
-    def _refill(self, now: float) -> None:
-        self._tokens = min(self.rate, self._tokens + (now - self._tokens_at) * self.rate)
-        self._tokens_at = now
 
     def _ready_at(self, row: OutboxRow) -> float:
         return max(row.due_at, self._route_free.get(row.route, 0.0))
@@ -82,12 +74,9 @@ class Outbox:
             self._route_free[row.route] = self.now() + RETRY_AFTER
 
     async def pace(self, row: OutboxRow) -> None:
-        """Before each message: take a token of the overall rate, and wait for the row's route to allow one more
-        (only a row of several messages, such as narration with pictures, ever waits here)."""
+        """Before each message: wait for the row's route to allow one more (only a row of several messages, such
+        as narration with pictures, ever waits here; the overall rate is kept between passes)."""
         now = self.now()
-        if self.rate:
-            self._refill(now)
-            self._tokens -= 1  # may go below zero: the next pass then waits for it
         at = max(now, self._route_free.get(row.route, 0.0))
         self._route_free[row.route] = at + self.interval  # taken before sleeping: a concurrent sender queues after
         if at > now:
