@@ -31,6 +31,7 @@ import engines  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from bot.clock import FakeClock  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.selfplay import selfplay_move  # noqa: E402
 from bot.tables import TableService  # noqa: E402
 from storage.base import Commit  # noqa: E402
 from storage.sqlite import SqliteStore  # noqa: E402
@@ -124,10 +125,7 @@ async def bench_panels(db: Path, samples: int) -> dict[str, list[float]]:
                 t = time.perf_counter()
                 await member.click(table_message(ch, gid), label="My hand & moves")
                 times.append(time.perf_counter() - t)
-                move = rng.choice(engine.legal(table.state, seat))
-                if engine.selfplay_auto and rng.random() < engine.selfplay_auto:
-                    move = engine.auto_action(table.state, seat) or move
-                table = await svc.act(gid, member.id, move)
+                table = await svc.act(gid, member.id, selfplay_move(engine, table.state, seat, rng))
                 await env.advance_time(16 * 60)  # let each ephemeral panel's view expire (see bench/README.md)
             out[engine.title] = times
         await env.bot.close()
@@ -163,9 +161,7 @@ async def bench_games(db: Path, moves: int) -> None:
             acts, commits = [], []
             while len(acts) < moves and table.game.status == "active":
                 seat = rng.choice(sorted(engine.awaiting(table.state).seats))
-                move = rng.choice(engine.legal(table.state, seat))
-                if engine.selfplay_auto and rng.random() < engine.selfplay_auto:
-                    move = engine.auto_action(table.state, seat) or move
+                move = selfplay_move(engine, table.state, seat, rng)
                 t = time.perf_counter()
                 table = await service.act(gid, table.game.user_at(seat).user_id, move, chosen_at=table.seq)
                 acts.append(time.perf_counter() - t)

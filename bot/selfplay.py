@@ -12,12 +12,22 @@ from collections.abc import Callable
 from typing import Any
 
 import engines
-from engines.base import CHANCE
+from engines.base import CHANCE, Engine
 from engines.log import run_chance
 
 
 class NeverEnds(Exception):
     pass
+
+
+def selfplay_move(engine: Engine, state: dict[str, Any], seat: int, rng: random.Random,
+                  moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The move selfplay makes for a seat: a uniform legal one, or the engine's idle-player default as often as
+    the engine asks (``selfplay_auto``)."""
+    move = rng.choice(engine.legal(state, seat) if moves is None else moves)
+    if engine.selfplay_auto and rng.random() < engine.selfplay_auto:
+        move = engine.auto_action(state, seat) or move
+    return move
 
 
 def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any] | None = None,
@@ -45,9 +55,7 @@ def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any
         moves = engine.legal(state, seat)
         if not moves:
             raise NeverEnds(f"{name}: seat {seat} is awaited but has no legal move")
-        move = rng.choice(moves)
-        if engine.selfplay_auto and rng.random() < engine.selfplay_auto:
-            move = engine.auto_action(state, seat) or move
+        move = selfplay_move(engine, state, seat, rng, moves)
         state = engine.apply(state, seat, move)
         log.append({"seat": seat, "action": move})
         actions += 1

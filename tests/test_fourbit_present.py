@@ -11,8 +11,7 @@ import discord
 from bot.table_ui import hand_view
 from bot.tables import Change, Table
 from cogs.fourbit import FourBitPresenter
-from engines.base import CHANCE
-from engines.chance import draw
+from engines.log import run_chance
 from tests.fourbit_helpers import E, act, decline, end_round, game, skip, step, take, use
 
 P = FourBitPresenter()
@@ -72,12 +71,9 @@ def test_upkeep_buttons_show_the_cost():
 def _random_states(seed: int, n: int):
     """Awaited (state, seat) pairs of a random game where players mostly act rather than skip."""
     rng = random.Random(seed)
-    s = E.setup({}, n)
+    s, _ = run_chance(E, E.setup({}, n), rng)
     while not E.is_over(s):
         aw = E.awaiting(s)
-        if aw.chance:
-            s = E.apply(s, CHANCE, draw(aw.chance, rng))
-            continue
         if s["phase"] == "work" and s["round"] == 1 and not s["reveal"]:
             for p in s["players"]:
                 p.update(wood=40, stone=40, coins=50, level=5)
@@ -85,7 +81,8 @@ def _random_states(seed: int, n: int):
         yield s, seat
         legal = E.legal(s, seat)
         doing = [a for a in legal if a["type"] not in ("skip", "decline", "pass")]
-        s = E.apply(s, seat, rng.choice(doing) if doing and rng.random() < 0.8 else rng.choice(legal))
+        s, _ = run_chance(E, E.apply(s, seat, rng.choice(doing) if doing and rng.random() < 0.8 else rng.choice(legal)),
+                          rng)
 
 
 def test_every_panel_fits_discord_and_labels_are_distinct():
