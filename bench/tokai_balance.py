@@ -74,19 +74,24 @@ def gift_game(args: tuple[int, int, int]) -> list[tuple[str, float]]:
     return [(card, 1 / len(top) if seat in top else 0.0) for card, seat in given]
 
 
-def set_prices(prices: dict[str, int]) -> None:
-    """Try other prices (in this process): the cards' data is read once and kept."""
+def set_trial(prices: dict[str, int], payout: tuple[int, int] | None = None) -> None:
+    """Try other prices, or another payout rule (base, yen a hop), in this process: the data is read once and kept."""
     for card in nw.load_route_cards()["cards"]:
         card["price"] = prices.get(card["id"], card["price"])
+    if payout is not None:
+        chart = nw.load_payouts()
+        chart["thousands_of_yen"] = [[nw.payout_for_hops(nw.payout_hops(a, b), *payout) // nw.PAYOUT_UNIT
+                                      if a != b else 0 for b in chart["points"]] for a in chart["points"]]
 
 
 def balance(games: int, players: int, cards: int, seed: int = 0, workers: int = 2,
-            prices: dict[str, int] | None = None) -> dict[str, tuple[int, float]]:
+            prices: dict[str, int] | None = None,
+            payout: tuple[int, int] | None = None) -> dict[str, tuple[int, float]]:
     """{card: (games it was given in, its owners' win rate)}."""
     owned: dict[str, int] = defaultdict(int)
     wins: dict[str, float] = defaultdict(float)
     jobs = [(seed + i, players, cards) for i in range(games)]
-    with Pool(workers, initializer=set_prices, initargs=(prices or {},)) as pool:
+    with Pool(workers, initializer=set_trial, initargs=(prices or {}, payout)) as pool:
         for result in pool.imap_unordered(gift_game, jobs, chunksize=4):
             for card, won in result:
                 owned[card] += 1
@@ -102,16 +107,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--price", action="append", default=[], metavar="CARD=YEN", help="try another price for a card")
+    ap.add_argument("--payout", metavar="BASE,PER_HOP", help="try another payout rule: yen per trip plus yen a hop")
     a = ap.parse_args()
     prices = {card: int(yen) for card, yen in (p.split("=") for p in a.price)}
-    set_prices(prices)
+    payout = tuple(int(x) for x in a.payout.split(",")) if a.payout else None
+    set_trial(prices, payout)
     start = time.perf_counter()
-    stats = balance(a.games, a.players, a.cards, a.seed, a.workers, prices)
+    stats = balance(a.games, a.players, a.cards, a.seed, a.workers, prices, payout)
     fair = 1 / a.players
     cards = nw.route_cards()
     print(f"tokai balance: {a.games} games at {a.players} players, {a.cards} cards given at random in each, seeds "
           f"{a.seed}..{a.seed + a.games - 1}, {time.perf_counter() - start:.0f} s; fair share {fair:.0%}"
-          + (f"; prices tried: {prices}" if prices else ""))
+          + (f"; prices tried: {prices}" if prices else "") + (f"; payout tried: {payout}" if payout else ""))
     worst = 0.0
     for card, (n, rate) in sorted(stats.items(), key=lambda kv: -kv[1][1]):
         mark = "  (few games)" if n < FEW else ""

@@ -2,6 +2,7 @@
 message, the outbox of DMs and channel pings, and the closed-DM fallback."""
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -189,7 +190,9 @@ class Delivery:
         change = await self.bot.tables.change_at(p["game_id"], p["first"], p["last"], p["digest"])
         if change is None:
             return  # the moves it told of were undone before it went out
-        lines = presenter_for(change.table.engine.name).announce(change)
+        # Drawing a picture takes tens of milliseconds (a late 1889 map, PNG encoding): done in a worker thread,
+        # the event loop meanwhile answers other players. The change is a fresh copy, nobody else's to mutate.
+        lines = await asyncio.to_thread(presenter_for(change.table.engine.name).announce, change)
         for part, (text, picture) in enumerate(lines):
             await self._post(row, part, text, picture=picture)
         if lines:

@@ -198,3 +198,33 @@ async def test_a_dm_that_never_goes_out_is_given_up_and_the_player_told_in_the_c
     assert await env.bot.tables.store.pending(route=("dm", ben.id)) == []
     t = await env.bot.tables.load(gid)
     assert t.game.status == "active" and ben.user.dm_channel.history() == []
+
+
+async def test_narration_and_its_pictures_are_drawn_off_the_event_loop(world, monkeypatch):
+    """Drawing a picture takes tens of milliseconds: the outbox draws a change's narration in a worker thread,
+    so the event loop goes on answering players meanwhile."""
+    import asyncio
+
+    from bot.present import presenter_for
+
+    env, g, ch, (ann, ben, cat) = world
+    presenter = presenter_for("dicehand")  # Dice & Hands narrates nothing itself: the spy's line stands in
+    on_loop = []
+
+    def spy(change):
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:  # no loop in this thread: a worker's
+            on_loop.append(False)
+        return [(f"Table {change.table.game.id}: drawn by the worker, move {len(on_loop)}.", None)]
+
+    monkeypatch.setattr(presenter, "announce", spy)
+    gid = await start_table(ch, ann, [ben], players=2, reminder_hours=0.0)
+    for _ in range(2):  # both players bet: the round's bets are told
+        table = await env.bot.tables.load(gid)
+        await env.bot.tables.act(gid, table.game.user_at(table.state["turn"]).user_id, {"type": "bet", "amount": 1})
+    await env.advance_time(5)
+    assert on_loop and not any(on_loop)
+    posted = [m.content for m in ch.history()]
+    assert f"Table {gid}: drawn by the worker, move 1." in posted, "what the worker drew is what is posted"

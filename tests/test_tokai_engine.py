@@ -427,3 +427,34 @@ def test_a_player_out_of_moves_in_a_bonus_part_pays_no_fares_everything_goes_to_
     me = before["players"][seat]
     assert s["bank"] == before["bank"] + me["cash"] and s["players"][seat]["cash"] == 0
     assert all(s["owners"][c] is None for c in me["cards"])
+
+
+def test_auto_move_weighs_the_fare_against_the_hops_it_saves():
+    """An idle player's move is nearest the destination *for the fare*: a hop nearer is worth HOP_WORTH yen, so it
+    does not pay 5,000 to a rival's line to end one hop nearer, but does to end many hops nearer."""
+    from engines.tokai.engine import HOP_WORTH
+
+    base = opening()
+    for card, owner in base["owners"].items():
+        if owner is None:  # seat 1 owns every line seat 0 does not
+            base["owners"][card] = 1
+            base["players"][1]["cards"].append(card)
+    base["players"][0]["riding"] = []
+    checked = 0
+    for dest in ("kariya", "toyohashi", "gifu", "inuyama", "tajimi", "kuwana"):
+        s = to_destination(base, dest)
+        for a, b in ((1, 2), (2, 3), (3, 4), (4, 5), (5, 6)):
+            t = E.apply(s, CHANCE, dice([a, b]))
+            if t["turn"].get("stage") != "move":
+                continue
+            left, extra = E.hops_left(t, 0), E.extra_fares(t, 0)
+            live = [to for to in t["turn"]["moves"] if left[to] is not None]
+            nearest = min(live, key=lambda to: (left[to], to))
+            chosen = E.auto_action(t, 0)["to"]
+            assert left[chosen] is not None
+            cost = {to: extra[to] + HOP_WORTH * left[to] for to in live}
+            assert cost[chosen] == min(cost.values())
+            if extra[chosen] < extra[nearest]:
+                checked += 1  # it ended farther, to pay less: by less than the fare it saved
+                assert 0 < HOP_WORTH * (left[chosen] - left[nearest]) <= extra[nearest] - extra[chosen]
+    assert checked, "some roll had a nearer ending on a rival's line and a cheaper one a little farther"

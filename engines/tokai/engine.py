@@ -42,6 +42,7 @@ from engines.tokai import network as nw
 TICKET = debts.EXPRESS_TICKET
 BANK = mv.BANK
 RESERVE = 10_000  # cash an auto-played purchase leaves for fares
+HOP_WORTH = 1_000  # what an auto-played move pays to end a hop nearer its destination: an own line's fare
 
 
 @cache
@@ -744,9 +745,10 @@ class TokaiBaron(Engine):
 
     def auto_action(self, state: State, seat: int) -> Action | None:
         """What an absent player does when their time runs out: the move that brings them nearest their
-        destination; on arrival the dearest line that leaves them 10,000 yen for fares (a line counts at face value
-        in the assets, so buying never lowers a score); otherwise the cautious choice (stop pre-buying once allowed,
-        pass on bids, accept the high bid, sell the cheapest line to the bank)."""
+        destination for the fare (a hop nearer is worth HOP_WORTH yen, so a rival's line at 5,000 is ridden only
+        where it saves about five hops); on arrival the dearest line that leaves them 10,000 yen for fares (a line
+        counts at face value in the assets, so buying never lowers a score); otherwise the cautious choice (stop
+        pre-buying once allowed, pass on bids, accept the high bid, sell the cheapest line to the bank)."""
         moves = self.legal(state, seat)
         if not moves:
             return None
@@ -763,10 +765,24 @@ class TokaiBaron(Engine):
             return min((m for m in moves if m["type"] == "sell"), key=lambda m: (price(m["card"]), m["card"]))
         if "buy" in kinds:  # pre-purchase below 20,000: the cheapest thing on offer
             return min(moves, key=lambda m: (price(m["card"]), m["card"]))
-        if "move" in kinds:  # arrive if possible, else end nearest the destination; a dead end comes last
-            left = self.hops_left(state, seat)
-            return min(moves, key=lambda m: (left[m["to"]] is None, left[m["to"]] or 0, m["to"]))
+        if "move" in kinds:  # nearest the destination for the fare; a dead end comes last
+            left, extra = self.hops_left(state, seat), self.extra_fares(state, seat)
+            return min(moves, key=lambda m: (left[m["to"]] is None,
+                                             extra[m["to"]] + HOP_WORTH * (left[m["to"]] or 0),
+                                             left[m["to"]] or 0, m["to"]))
         return moves[0]
+
+    @staticmethod
+    def extra_fares(state: State, seat: int) -> dict[str, int]:
+        """For each endpoint of the move: what its cheapest path adds to this turn's fares (all payees together)."""
+        me, turn = state["players"][seat], state["turn"]
+        before = _tuple_path(turn["path"])
+        paid = sum(mv.fare(before, state["owners"], seat, me["riding"]).values())
+        out = {}
+        for to, path in turn["moves"].items():
+            joined = before + ([(me["pos"], None)] if len(before) > 1 else []) + _tuple_path(path)[1:]
+            out[to] = sum(mv.fare(joined, state["owners"], seat, me["riding"]).values()) - paid
+        return out
 
     @staticmethod
     def hops_left(state: State, seat: int) -> dict[str, int | None]:

@@ -135,48 +135,57 @@ def endpoints(
     if steps <= 0 or start == destination:
         return {}
     # The same search as ``walks``, with each path's key (fare, line changes, length) built hop by hop instead of
-    # recomputed for every complete path: a roll of 12 in central Nagoya has tens of thousands of paths.
-    graph, hop_card, via = nw.movement_graph(), _hop_card(), tuple(via)
-    charge: dict[tuple[str, bool], tuple[object, int]] = {}
+    # recomputed for every complete path: a roll of 12 in central Nagoya has about 20,000 partial paths, so each
+    # hop's work is kept to a few lookups (the hops' cards and express flags are precomputed; a card's fare is
+    # looked up once per search).
+    adj, via, nvia = _adjacency(), tuple(via), len(via)
+    plain: dict[str, tuple[object, int]] = {}  # card -> (payee, fare) when not grandfathered
     best: dict[str, tuple[tuple, Path]] = {}
     path: Path = [(start, None)]
     seen = set(visited) | {start}
 
     def go(here: str, line_in: str | None, used: int, must_stay: bool, due: dict, total: int, still: frozenset,
            changes: int, waypoint: int) -> None:
-        for there, tags in graph[here].items():
-            if there in seen:
-                continue
-            for line in sorted(tags):
-                if must_stay and line != line_in:
-                    continue
-                passed = _passes(line, there, express, destination)
-                count = used if passed else used + 1
-                card = hop_card[(line, here, there)]
-                left = still & {card} if still else still  # leaving a line ends its grandfathering
-                key = (card, card in left)
-                if key not in charge:
-                    charge[key] = _charge(card, owners, me, key[1])
-                payee, amount = charge[key]
-                was = due.get(payee, 0)
-                now_due, now_total = (due, total) if amount <= was else ({**due, payee: amount}, total - was + amount)
-                now_changes = changes + (line_in is not None and line != line_in)
-                reached = waypoint + (waypoint < len(via) and there == via[waypoint])
-                path.append((there, line))
-                if there == destination or (count == steps and not passed):
-                    if reached == len(via):
-                        mark = (now_total, now_changes, len(path))
-                        old = best.get(there)
-                        if old is None or mark < old[0] or (mark == old[0] and path < old[1]):
-                            best[there] = (mark, list(path))
-                elif count < steps or passed:
-                    seen.add(there)
-                    go(there, line, count, passed, now_due, now_total, left, now_changes, reached)
-                    seen.discard(there)
-                path.pop()
+        for there, line, card, express_pass in adj[here]:
+            if there in seen or (must_stay and line != line_in):
+                continue  # no point twice; no change of trains at a station the express passes
+            passed = express and express_pass and there != destination
+            count = used if passed else used + 1
+            left = still & {card} if still else still  # leaving a line ends its grandfathering
+            if left:
+                payee, amount = _charge(card, owners, me, True)
+            else:
+                if (got := plain.get(card)) is None:
+                    got = plain[card] = _charge(card, owners, me, False)
+                payee, amount = got
+            was = due.get(payee, 0)
+            now_due, now_total = (due, total) if amount <= was else ({**due, payee: amount}, total - was + amount)
+            now_changes = changes + 1 if line_in is not None and line != line_in else changes
+            reached = waypoint + 1 if waypoint < nvia and there == via[waypoint] else waypoint
+            path.append((there, line))
+            if there == destination or (count == steps and not passed):
+                if reached == nvia:
+                    mark = (now_total, now_changes, len(path))
+                    old = best.get(there)
+                    if old is None or mark < old[0] or (mark == old[0] and path < old[1]):
+                        best[there] = (mark, list(path))
+            elif count < steps or passed:
+                seen.add(there)
+                go(there, line, count, passed, now_due, now_total, left, now_changes, reached)
+                seen.discard(there)
+            path.pop()
 
     go(start, None, 0, False, {}, 0, riding, 0, 0)
     return {end: p for end, (_, p) in best.items()}
+
+
+@cache
+def _adjacency() -> dict[str, tuple[tuple[str, str, str, bool], ...]]:
+    """here -> ((there, line, card, is ``there`` an express-pass point of that line), ...), in the order ``walks``
+    tries them, so both searches meet paths in the same order."""
+    graph, hop_card, express_pass = nw.movement_graph(), _hop_card(), _express_pass()
+    return {here: tuple((there, line, hop_card[(line, here, there)], there in express_pass[line])
+                        for there, tags in graph[here].items() for line in sorted(tags)) for here in graph}
 
 
 @cache

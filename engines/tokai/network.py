@@ -18,6 +18,7 @@ ANY = "any"  # the 任意 cell of the 東 table: the player names any destinatio
 # Hops are counted on the ordinary lines only: the Shinkansen is a faster, dearer way to make the same trip,
 # just as JR charges a Shinkansen trip's base fare by the ordinary line's distance.
 YEN_PER_HOP = 680
+PAYOUT_BASE = 0
 PAYOUT_UNIT = 1000
 PAYOUT_SKIPS = frozenset({"jr_shinkansen"})
 
@@ -132,9 +133,11 @@ def payout_hops(a: str, b: str) -> int:
     return _payout_hops_from(a)[b]
 
 
-def payout_for_hops(n: int) -> int:
-    """680 yen a hop, to the nearest 1,000 (680 x n never ends in exactly 500, so there is no tie to break)."""
-    return (n * YEN_PER_HOP + PAYOUT_UNIT // 2) // PAYOUT_UNIT * PAYOUT_UNIT
+def payout_for_hops(n: int, base: int | None = None, per_hop: int | None = None) -> int:
+    """PAYOUT_BASE plus YEN_PER_HOP a hop, to the nearest 1,000 (a half rounds up)."""
+    base = PAYOUT_BASE if base is None else base
+    per_hop = YEN_PER_HOP if per_hop is None else per_hop
+    return (base + n * per_hop + PAYOUT_UNIT // 2) // PAYOUT_UNIT * PAYOUT_UNIT
 
 
 def payout(a: str, b: str) -> int:
