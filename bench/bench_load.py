@@ -1,6 +1,6 @@
 """What one bot process holds: many tables at once, the whole bot in SimCord, moves at a set rate.
 
-    python bench/bench_load.py [--tables 10] [--rates 2,5,10,20] [--seconds 30]
+    python bench/bench_load.py [--tables 200] [--rates 5,10,15,20] [--seconds 30]
 
 For each rate, moves are played at that many a second (SimCord's virtual clock; each second's moves spread over
 the tables, each a legal move of an awaited seat, through the table service as a click would) while the outbox
@@ -8,7 +8,8 @@ sends the narration, pings and DMs they cause at the bot's default pace (one mes
 player, 40 a second in all). It prints, per rate: the outbox backlog (rows waiting) at the middle and at the end of
 the run and the age of the oldest waiting row, whether the backlog is bounded (the end is not above the middle by
 more than one second of messages), the p50 / p99 wall time of a move's answer (commit, table message edit,
-listeners), and the process's peak memory. The sustained rate is the highest whose backlog stays bounded.
+listeners), the messages queued per move, and the process's peak memory. The sustained rate is the highest
+whose backlog stays bounded and whose work keeps pace with the real clock (below).
 
 Every table has its own channel, as a busy bot's tables are spread over many servers. A table ends after a few
 dozen moves (Dice & Hands, 5 rounds); a finished table's turns are skipped, so the last rate may play fewer moves.
@@ -68,6 +69,12 @@ async def open_tables(env, tables: int) -> list[int]:
     return gids
 
 
+async def queued(store) -> int:
+    """Rows ever queued (sent, waiting or failed)."""
+    (n,), = await store._rows("SELECT COUNT(*) FROM outbox")
+    return n
+
+
 async def backlog(store) -> tuple[int, float | None]:
     """(rows waiting, when the oldest was queued)."""
     (n, oldest), = await store._rows("SELECT COUNT(*), MIN(created_at) FROM outbox "
@@ -85,6 +92,7 @@ async def run_rate(db: Path, tables: int, rate: int, seconds: int, seed: int) ->
         for _ in range(OPENING):  # the opening DMs and posts go out before the clock starts
             await env.advance_time(1)
         start_n, _ = await backlog(svc.store)
+        queued_before = await queued(svc.store)
         turn, middle = 0, None
         began = time.perf_counter()
         for second in range(seconds):
@@ -103,18 +111,20 @@ async def run_rate(db: Path, tables: int, rate: int, seconds: int, seed: int) ->
             if second == seconds // 2:
                 middle = await backlog(svc.store)
         wall = (time.perf_counter() - began) / seconds
+        messages = await queued(svc.store) - queued_before
         end = await backlog(svc.store)
         now = env.bot.clock.now()
         await env.bot.close()
     return {"rate": rate, "start": start_n, "middle": middle[0], "end": end[0],
             "oldest": (now - end[1]) if end[1] is not None else 0.0, "moves": len(answers),
-            "p50": statistics.median(answers), "p99": p99(answers), "wall": wall}
+            "p50": statistics.median(answers), "p99": p99(answers), "wall": wall,
+            "per_move": messages / max(1, len(answers))}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=10)
-    ap.add_argument("--rates", default="2,5,10,20", help="moves a second to try, comma-separated")
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--rates", default="5,10,15,20", help="moves a second to try, comma-separated")
     ap.add_argument("--seconds", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
@@ -128,7 +138,8 @@ def main() -> None:
             bounded = r["end"] <= r["middle"] + 40
             keeps_pace = r["wall"] <= 1.0
             sustained = max(sustained, rate) if bounded and keeps_pace else sustained
-            print(f"  {rate:3} moves/s: {r['moves']} moves; backlog {r['middle']} rows at {a.seconds // 2} s, "
+            print(f"  {rate:3} moves/s: {r['moves']} moves, {r['per_move']:.1f} messages each; "
+                  f"backlog {r['middle']} rows at {a.seconds // 2} s, "
                   f"{r['end']} at {a.seconds} s, oldest waiting {r['oldest']:.1f} s "
                   f"({'bounded' if bounded else 'GROWING'}); answer p50 {r['p50'] * 1000:.1f} ms, "
                   f"p99 {r['p99'] * 1000:.1f} ms; {r['wall']:.2f} s of wall time per virtual second"

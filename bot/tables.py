@@ -155,7 +155,8 @@ class TableService:
         else:  # never loaded, or another process undid a move since
             snap = await self.store.latest_snapshot(game_id)
             seq, state = snap if snap else (0, engine.setup(game.options, len(game.seats)))
-        tail = await self.store.actions(game_id, after_seq=seq)
+        # the game row says how far its log goes: a table cached at that point needs no read of its log
+        tail = [] if seq == game.last_seq else await self.store.actions(game_id, after_seq=seq)
         state = replay(engine, state, [(a.seq, a.seat, a.action) for a in tail])
         seq = tail[-1].seq if tail else seq
         self._remember(game_id, (game.undos, seq, state))

@@ -40,6 +40,7 @@ class GameRow:
     updated_at: float
     undos: int = 0  # bumped by every undo: a cached state from before it is stale
     seats: list[SeatRow] = field(default_factory=list)
+    last_seq: int = 0  # the seq of its last stored action when it was read
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)

@@ -17,6 +17,11 @@ MAX_SEQ = 2**63 - 1
 _GAME_COLUMNS = ("id, guild_id, channel_id, engine, data_version, options, status, creator_id, max_players, "
                  "random_seats, reminder_hours, autopass_hours, message_id, last_ping_key, pending, "
                  "created_at, updated_at, undos")
+# A game row is read with its seats and the seq of its last action, in one query: a move reads its game twice.
+_GAME_SELECT = (f"SELECT {_GAME_COLUMNS}, "
+                "(SELECT json_group_array(json_array(position, seat, user_id, name)) FROM seats "
+                "WHERE seats.game_id = games.id), "
+                "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id) FROM games")
 _UPDATABLE = {"status", "message_id", "last_ping_key", "pending", "options", "random_seats",
               "reminder_hours", "autopass_hours"}
 
@@ -154,21 +159,17 @@ class SqliteStore(Store):
              int(random_seats), reminder_hours, autopass_hours, now, now))])
         return gid
 
-    def _game(self, r: tuple, seats: list[SeatRow]) -> GameRow:
+    def _game(self, r: tuple) -> GameRow:
+        seats = sorted((SeatRow(*seat) for seat in json.loads(r[18])), key=lambda seat: seat.position)
         return GameRow(id=r[0], guild_id=r[1], channel_id=r[2], engine=r[3], data_version=r[4],
                        options=json.loads(r[5]), status=r[6], creator_id=r[7], max_players=r[8],
                        random_seats=bool(r[9]), reminder_hours=r[10], autopass_hours=r[11], message_id=r[12],
                        last_ping_key=r[13], pending=json.loads(r[14]), created_at=r[15], updated_at=r[16],
-                       undos=r[17], seats=seats)
-
-    async def _seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._rows("SELECT position, seat, user_id, name FROM seats WHERE game_id = ? ORDER BY position",
-                                (game_id,))
-        return [SeatRow(*r) for r in rows]
+                       undos=r[17], seats=seats, last_seq=r[19])
 
     async def game(self, game_id: int) -> GameRow | None:
-        rows = await self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return self._game(rows[0], await self._seats(game_id)) if rows else None
+        rows = await self._rows(f"{_GAME_SELECT} WHERE id = ?", (game_id,))
+        return self._game(rows[0]) if rows else None
 
     async def games(self, *, channel_id=None, user_id=None, statuses=("lobby", "active")) -> list[GameRow]:
         where = [f"status IN ({', '.join('?' * len(statuses))})"]
@@ -179,9 +180,9 @@ class SqliteStore(Store):
         if user_id is not None:
             where.append("id IN (SELECT game_id FROM seats WHERE user_id = ?)")
             args.append(user_id)
-        rows = await self._rows(f"SELECT {_GAME_COLUMNS} FROM games WHERE {' AND '.join(where)} ORDER BY id",
+        rows = await self._rows(f"{_GAME_SELECT} WHERE {' AND '.join(where)} ORDER BY id",
                                 tuple(args))
-        return [self._game(r, await self._seats(r[0])) for r in rows]
+        return [self._game(r) for r in rows]
 
     @staticmethod
     def _update_stmt(game_id: int, now: float, fields: dict[str, Any]) -> tuple[str, tuple]:

@@ -325,3 +325,29 @@ async def test_players_are_seated_in_joining_order_without_random_seats(service)
     gid = await started_table(service, 3, random_seats=False)
     t = await service.load(gid)
     assert [user_at(t, i) for i in range(3)] == [uid for uid, _ in PLAYERS[:3]]
+
+
+async def test_a_cached_table_reads_its_log_only_when_another_process_added_to_it(two_processes):
+    """A move reads its game row twice (before and after its commit); the row says how far the log goes, so a
+    table cached at that point is not read again, and a move stored by another process still is."""
+    a, b = two_processes
+    gid = await started_table(a)
+    reads = []
+    real = a.store.actions
+
+    async def counting(game_id, after_seq=0):
+        reads.append(after_seq)
+        return await real(game_id, after_seq=after_seq)
+
+    a.store.actions = counting
+    table = await a.load(gid)
+    reads.clear()
+    again = await a.load(gid)
+    assert reads == [] and again.seq == table.seq and again.state == table.state
+    other = await b.load(gid)
+    await b.act(gid, user_at(other, other.state["turn"]), bet(1))
+    seen = await a.load(gid)
+    assert reads == [table.seq], "the move b stored is read from the log"
+    assert seen.seq == table.seq + 1 and seen.state == (await b.load(gid)).state
+    assert seen.game.last_seq == seen.seq and [s.position for s in seen.game.seats] == sorted(
+        s.position for s in seen.game.seats)
