@@ -137,9 +137,10 @@ GAMES = {"dicehand": 3, "fourbit": 4, "boss": 5, "tokai": 4, "1889": 4}
 
 
 async def bench_games(db: Path, moves: int) -> None:
-    """Each game played through TableService.act for ``moves`` moves (seeded, as selfplay chooses), each act timed,
-    with a raw one-action Store.commit timed after each act in the same run (the machine's noise hits both);
-    then the stored game loaded cold (a new service: snapshot plus the log after it)."""
+    """Each game played through TableService.act for ``moves`` moves (seeded, as selfplay chooses; a game that ends
+    sooner is followed by another), each act timed, with a raw one-action Store.commit timed after each act in the
+    same run (the machine's noise hits both); then the last stored game loaded cold (a new service: snapshot plus
+    the log after it)."""
     store = SqliteStore(db)
     await store.open()
     try:
@@ -152,24 +153,25 @@ async def bench_games(db: Path, moves: int) -> None:
             rng = random.Random(3)
             engine = engines.get(name)
             users = [(101 + i, f"p{i}") for i in range(players)]
-            table = await service.create(guild_id=1, channel_id=2, engine_name=name, user_id=users[0][0],
-                                         name=users[0][1], options={}, max_players=players)
-            gid = table.game.id
-            for uid, uname in users[1:]:
-                await service.join(gid, uid, uname)
-            table = await service.start(gid, users[0][0])
-            acts, commits = [], []
-            while len(acts) < moves and table.game.status == "active":
-                seat = rng.choice(sorted(engine.awaiting(table.state).seats))
-                move = selfplay_move(engine, table.state, seat, rng)
-                t = time.perf_counter()
-                table = await service.act(gid, table.game.user_at(seat).user_id, move, chosen_at=table.seq)
-                acts.append(time.perf_counter() - t)
-                raw_seq += 1
-                t = time.perf_counter()
-                await store.commit(raw_gid, Commit(first_seq=raw_seq, entries=[(0, {"type": "bet", "amount": 1})]),
-                                   now=float(raw_seq))
-                commits.append(time.perf_counter() - t)
+            acts, commits, games = [], [], 0
+            while len(acts) < moves:  # a short game (Dice & Hands) is played again until the moves are timed
+                table = await service.create(guild_id=1, channel_id=2, engine_name=name, user_id=users[0][0],
+                                             name=users[0][1], options={}, max_players=players)
+                gid, games = table.game.id, games + 1
+                for uid, uname in users[1:]:
+                    await service.join(gid, uid, uname)
+                table = await service.start(gid, users[0][0])
+                while len(acts) < moves and table.game.status == "active":
+                    seat = rng.choice(sorted(engine.awaiting(table.state).seats))
+                    move = selfplay_move(engine, table.state, seat, rng)
+                    t = time.perf_counter()
+                    table = await service.act(gid, table.game.user_at(seat).user_id, move, chosen_at=table.seq)
+                    acts.append(time.perf_counter() - t)
+                    raw_seq += 1
+                    t = time.perf_counter()
+                    await store.commit(raw_gid, Commit(first_seq=raw_seq, entries=[(0, {"type": "bet", "amount": 1})]),
+                                       now=float(raw_seq))
+                    commits.append(time.perf_counter() - t)
             cold = []
             for _ in range(5):
                 t = time.perf_counter()
@@ -178,7 +180,7 @@ async def bench_games(db: Path, moves: int) -> None:
             print(f"  {engine.title[:24]:24} act p50 {ms(statistics.median(acts))}  p99 {ms(p99(acts))}  "
                   f"max {ms(max(acts))}  n={len(acts)}  |  raw commit p50 {ms(statistics.median(commits))}  "
                   f"act/commit p50 {statistics.median(acts) / statistics.median(commits):.1f}x  |  "
-                  f"cold load {ms(statistics.median(cold))} (seq {table.seq})")
+                  f"cold load {ms(statistics.median(cold))} (seq {table.seq}, game {games})")
     finally:
         await store.close()
 

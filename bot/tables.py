@@ -414,7 +414,7 @@ class TableService:
         after = Table(game, engine, state, last)
         for seat in private_diff(after, before, state):
             row = game.user_at(seat)
-            if row and not await self.store.dm_closed(row.user_id):
+            if row and not row.dm_closed:
                 c.outbox.append(("dm", row.user_id, {"game_id": game.id, "seat": seat}))
         await self._plan_turn(after, before, now, c, actors={s for s, _ in moves}, revealed=revealed)
         if game.pending.get("undo") or (game.pending.get("replace") and entries):
@@ -426,7 +426,10 @@ class TableService:
             raise Refusal("Someone else moved at the same moment, so your move was not applied; "
                           "look at the table and try again.") from None
         self._remember(game.id, (game.undos, last, state))
-        table = await self.load(game.id)
+        if seat_order is None:
+            table = Table(game.committed(c.game_fields, now, last), engine, state, last)
+        else:  # the start seats the players: read them back
+            table = await self.load(game.id)
         await self._tell(Change(kind, table, entries=numbered, before=before))
         return table
 
@@ -454,7 +457,7 @@ class TableService:
             for s in sorted(fresh):
                 row = game.user_at(s)
                 dm = ("dm", row.user_id, {"game_id": game.id, "seat": s})
-                if dm not in c.outbox and not await self.store.dm_closed(row.user_id):
+                if dm not in c.outbox and not row.dm_closed:
                     c.outbox.append(dm)
         if key != last:
             c.game_fields["last_ping_key"] = json.dumps(key)
@@ -587,7 +590,7 @@ class TableService:
         undone = Table(game, table.engine, before, seq - 1)
         for s in private_diff(undone, table.state, before):
             row = game.user_at(s)
-            if row and not await self.store.dm_closed(row.user_id):
+            if row and not row.dm_closed:
                 c.outbox.append(("dm", row.user_id, {"game_id": game.id, "seat": s}))
         try:
             await self.store.undo_last(game.id, seq, self.clock.now(), game.undos, then=c)

@@ -3,7 +3,7 @@ implementation (storage/sqlite.py), a server database could be another."""
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -17,6 +17,7 @@ class SeatRow:
     seat: int | None
     user_id: int
     name: str
+    dm_closed: bool = False  # the player's DMs refused the bot's last message (read with the game)
 
 
 @dataclass
@@ -44,6 +45,11 @@ class GameRow:
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def committed(self, fields: dict[str, Any], now: float, last_seq: int) -> GameRow:
+        """The row as a commit leaves it that set ``fields`` at ``now`` with its log ending at ``last_seq``, the seats
+        unchanged: what reading it back returns, without the read (a round trip to the database)."""
+        return replace(self, **fields, updated_at=now, last_seq=last_seq)
 
     def user_at(self, seat: int) -> SeatRow | None:
         return next((s for s in self.seats if s.seat == seat), None)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import sqlite3
 from importlib import resources
@@ -17,9 +18,11 @@ MAX_SEQ = 2**63 - 1
 _GAME_COLUMNS = ("id, guild_id, channel_id, engine, data_version, options, status, creator_id, max_players, "
                  "random_seats, reminder_hours, autopass_hours, message_id, last_ping_key, pending, "
                  "created_at, updated_at, undos")
-# A game row is read with its seats and the seq of its last action, in one query: a move reads its game twice.
+# A game row is read with its seats (and whether each player's DMs are closed) and the seq of its last action,
+# in one query: each is a round trip to aiosqlite's thread, and a move reads its game twice.
 _GAME_SELECT = (f"SELECT {_GAME_COLUMNS}, "
-                "(SELECT json_group_array(json_array(position, seat, user_id, name)) FROM seats "
+                "(SELECT json_group_array(json_array(position, seat, user_id, name, COALESCE("
+                "(SELECT dm_closed FROM users WHERE users.user_id = seats.user_id), 0))) FROM seats "
                 "WHERE seats.game_id = games.id), "
                 "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id) FROM games")
 _UPDATABLE = {"status", "message_id", "last_ping_key", "pending", "options", "random_seats",
@@ -117,26 +120,18 @@ class SqliteStore(Store):
     async def schema_version(self) -> int:
         return (await self._rows("SELECT MAX(version) FROM schema_version"))[0][0]
 
-    async def _tx(self, statements: list[tuple[str, tuple]],
-                  log_at: tuple[int, int, int] | None = None) -> list[int | None]:
-        """Run statements in one immediate transaction; return each lastrowid. With
-        ``log_at=(game_id, last_seq, undos)`` first check that the game's log still ends at
-        last_seq with that many undos, else raise SeqConflict and change nothing."""
+    async def _tx(self, statements: list[tuple[str, tuple]], guarded: bool = False) -> None:
+        """Run statements in one immediate transaction; ``guarded``: the first must change exactly one row, else
+        raise SeqConflict and change nothing (see _guard). Each call is a round trip to aiosqlite's thread, so
+        consecutive statements with the same SQL (a move's actions, its outbox rows) go in one executemany."""
         async with self._write:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
-                if log_at is not None:
-                    game_id, last_seq, undos = log_at
-                    rows = await self._rows("SELECT (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?), "
-                                            "undos FROM games WHERE id = ?", (game_id, game_id))
-                    if not rows or rows[0] != (last_seq, undos):
-                        raise SeqConflict(f"game {game_id} moved on: log at {rows[0] if rows else None}")
-                ids = []
-                for sql, args in statements:
-                    async with self.db.execute(sql, args) as cur:
-                        ids.append(cur.lastrowid)
+                for i, (sql, same) in enumerate(itertools.groupby(statements, key=lambda statement: statement[0])):
+                    cur = await self.db.executemany(sql, [args for _, args in same])
+                    if guarded and i == 0 and cur.rowcount != 1:
+                        raise SeqConflict("the game's log moved on")
                 await self.db.execute("COMMIT")
-                return ids
             except BaseException:
                 try:
                     await self.db.execute("ROLLBACK")
@@ -144,23 +139,28 @@ class SqliteStore(Store):
                     pass  # a cancelled COMMIT still ran in sqlite's thread: nothing is left to roll back
                 raise  # the original error or cancellation, never the failed rollback
 
+    async def _insert(self, sql: str, args: tuple) -> int:
+        """One INSERT, its own transaction; returns the new row's id."""
+        async with self._write:
+            (rowid,) = await self.db.execute_insert(sql, args)
+            return rowid
+
     async def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
-        async with self.db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        return list(await self.db.execute_fetchall(sql, args))
 
     # --- games and seats ---------------------------------------------------
     async def create_game(self, *, guild_id, channel_id, engine, data_version, options, creator_id,
                           max_players, random_seats, reminder_hours, autopass_hours, now) -> int:
-        (gid,) = await self._tx([(
+        return await self._insert(
             "INSERT INTO games (guild_id, channel_id, engine, data_version, options, status, creator_id, "
             "max_players, random_seats, reminder_hours, autopass_hours, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, engine, data_version, json.dumps(options), creator_id, max_players,
-             int(random_seats), reminder_hours, autopass_hours, now, now))])
-        return gid
+             int(random_seats), reminder_hours, autopass_hours, now, now))
 
     def _game(self, r: tuple) -> GameRow:
-        seats = sorted((SeatRow(*seat) for seat in json.loads(r[18])), key=lambda seat: seat.position)
+        seats = sorted((SeatRow(p, s, u, n, bool(closed)) for p, s, u, n, closed in json.loads(r[18])),
+                       key=lambda seat: seat.position)
         return GameRow(id=r[0], guild_id=r[1], channel_id=r[2], engine=r[3], data_version=r[4],
                        options=json.loads(r[5]), status=r[6], creator_id=r[7], max_players=r[8],
                        random_seats=bool(r[9]), reminder_hours=r[10], autopass_hours=r[11], message_id=r[12],
@@ -206,11 +206,22 @@ class SqliteStore(Store):
 
     # --- the action log -------------------------------------------------------
     async def commit(self, game_id: int, c: Commit, now: float) -> None:
-        log_at = (game_id, c.first_seq - 1, c.undos) if c.entries and c.undos is not None else None
+        statements = self._commit_stmts(game_id, c, now)
+        guarded = bool(c.entries) and c.undos is not None
+        if guarded:  # the game's row is updated first, only if its log still ends where the move was computed
+            statements.insert(0, self._guard(statements.pop(), c.first_seq - 1, c.undos))
         try:
-            await self._tx(self._commit_stmts(game_id, c, now), log_at)
+            await self._tx(statements, guarded=guarded)
         except sqlite3.IntegrityError as e:
             raise SeqConflict(f"game {game_id} already has an action at {c.first_seq}") from e
+
+    @staticmethod
+    def _guard(update: tuple[str, tuple], last_seq: int, undos: int) -> tuple[str, tuple]:
+        """An update of a game's row that changes it only if its log ends at last_seq with that many undos: run
+        first in a guarded transaction, it checks that no other process moved the game on, in the same round trip."""
+        sql, args = update
+        return (f"{sql} AND undos = ? AND (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = games.id) = ?",
+                (*args, undos, last_seq))
 
     def _commit_stmts(self, game_id: int, c: Commit, now: float) -> list[tuple[str, tuple]]:
         stmts = [("INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
@@ -246,13 +257,13 @@ class SqliteStore(Store):
         if then is not None and then.entries:
             raise ValueError("an undo stores no new actions")
         await self._tx([
+            self._guard(("UPDATE games SET undos = undos + 1 WHERE id = ?", (game_id,)), seq, undos),
             ("INSERT INTO undone_actions SELECT game_id, seq, seat, action, at, ? FROM actions "
              "WHERE game_id = ? AND seq = ?", (now, game_id, seq)),
             ("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)),
             ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq)),
-            ("UPDATE games SET undos = undos + 1 WHERE id = ?", (game_id,)),
             *(self._commit_stmts(game_id, then, now) if then is not None else []),
-        ], log_at=(game_id, seq, undos))
+        ], guarded=True)
 
     async def latest_snapshot(self, game_id: int, at_most: int | None = None) -> tuple[int, dict[str, Any]] | None:
         rows = await self._rows("SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? "
@@ -285,9 +296,8 @@ class SqliteStore(Store):
 
     # --- outbox ----------------------------------------------------------------
     async def enqueue(self, kind, target_id, game_id, payload, now) -> int:
-        (oid,) = await self._tx([("INSERT INTO outbox (kind, target_id, game_id, payload, created_at) "
-                                  "VALUES (?, ?, ?, ?, ?)", (kind, target_id, game_id, json.dumps(payload), now))])
-        return oid
+        return await self._insert("INSERT INTO outbox (kind, target_id, game_id, payload, created_at) "
+                                  "VALUES (?, ?, ?, ?, ?)", (kind, target_id, game_id, json.dumps(payload), now))
 
     _OUTBOX = "SELECT id, kind, target_id, game_id, payload, attempts, due_at FROM outbox "
 

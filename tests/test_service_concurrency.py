@@ -328,8 +328,8 @@ async def test_players_are_seated_in_joining_order_without_random_seats(service)
 
 
 async def test_a_cached_table_reads_its_log_only_when_another_process_added_to_it(two_processes):
-    """A move reads its game row twice (before and after its commit); the row says how far the log goes, so a
-    table cached at that point is not read again, and a move stored by another process still is."""
+    """A move reads its game row; the row says how far the log goes, so a table cached at that point is not read
+    again, and a move stored by another process still is."""
     a, b = two_processes
     gid = await started_table(a)
     reads = []
@@ -351,3 +351,25 @@ async def test_a_cached_table_reads_its_log_only_when_another_process_added_to_i
     assert seen.seq == table.seq + 1 and seen.state == (await b.load(gid)).state
     assert seen.game.last_seq == seen.seq and [s.position for s in seen.game.seats] == sorted(
         s.position for s in seen.game.seats)
+
+
+async def test_the_table_a_move_returns_is_the_one_a_new_read_finds(service, tmp_path):
+    """A move builds its table from what it committed, without reading the row back: every field (status at the
+    end, the ping key, a pending undo vote, whose DMs are closed) is what a fresh process reads."""
+    import random
+
+    from tests.service_helpers import random_move
+    gid = await started_table(service, players=3)
+    await service.store.set_dm_closed(PLAYERS[2][0], True)
+    table, rng, undo_asked = await service.load(gid), random.Random(5), False
+    while table.game.status == "active":
+        user, _, move = random_move(table, rng)
+        table = await service.act(gid, user, move)
+        other = await open_service(tmp_path / "g.sqlite3")
+        fresh = await other.load(gid)
+        await other.store.close()
+        assert (table.game, table.seq, table.state) == (fresh.game, fresh.seq, fresh.state)
+        if not undo_asked and table.game.status == "active" and (await service.request_undo(gid, user))[1]:
+            undo_asked = True  # a vote is open: the next move carries the pending field it changes
+    assert undo_asked and table.game.status == "over"
+    assert [s.dm_closed for s in table.game.in_seat_order()].count(True) == 1

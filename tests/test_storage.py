@@ -159,6 +159,26 @@ async def test_undo_last_refuses_to_remove_an_action_that_is_not_the_last(store)
     assert await count(store, "undone_actions", gid) == 0
 
 
+async def test_a_move_computed_on_the_log_is_stored_only_while_the_log_still_ends_there(store):
+    """A commit carrying the undo count it was computed against checks, in the same transaction, that no undo
+    happened and that the log ends just before it: no gap, no action stored after it by another process."""
+    gid = await new_game(store)
+    await store.commit(gid, Commit(first_seq=1, entries=[(0, bet(1))], undos=0), now=1.0)
+    await store.commit(gid, Commit(first_seq=2, entries=[(1, bet(1))], undos=0), now=2.0)
+    await store.undo_last(gid, 2, now=3.0, undos=0)
+    before = await store.game(gid)
+    refused = [Commit(first_seq=2, entries=[(1, bet(2))], undos=0, outbox=[("dm", 12, {})]),  # before the undo
+               Commit(first_seq=3, entries=[(1, bet(2))], undos=1, outbox=[("dm", 12, {})]),  # a gap after seq 1
+               Commit(first_seq=1, entries=[(1, bet(2))], undos=1, outbox=[("dm", 12, {})])]  # seq 1 is taken
+    for c in refused:
+        with pytest.raises(SeqConflict):
+            await store.commit(gid, c, now=4.0)
+    assert [a.seq for a in await store.actions(gid)] == [1]
+    assert await store.game(gid) == before and await count(store, "outbox", gid) == 0
+    await store.commit(gid, Commit(first_seq=2, entries=[(1, bet(2))], undos=1), now=5.0)
+    assert [(a.seq, a.action) for a in await store.actions(gid)] == [(1, bet(1)), (2, bet(2))]
+
+
 # --- outbox ----------------------------------------------------------------------------------------
 async def test_outbox_pending_mark_sent_and_mark_failed(store):
     gid = await new_game(store)

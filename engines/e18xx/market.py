@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 Stacks = dict[str, list[str]]
 
@@ -154,7 +155,13 @@ class Market:
             return self.rows[row][col]
         return None
 
+    @cached_property
+    def _by_id(self) -> dict[str, Cell]:
+        return {cell.id: cell for cell in self.cells}
+
     def by_id(self, cell_id: str) -> Cell:
+        if (found := self._by_id.get(cell_id)) is not None:  # a state's own ids: asked for every price read
+            return found
         price, row, col = parse_cell_id(cell_id)
         found = self.cell(row, col)
         if found is None or found.price != price:
