@@ -419,6 +419,7 @@ class TableService:
         await self._plan_turn(after, before, now, c, actors={s for s, _ in moves}, revealed=revealed)
         if game.pending.get("undo") or (game.pending.get("replace") and entries):
             c.game_fields["pending"] = {k: v for k, v in game.pending.items() if k != "undo"}
+        c.clear_timers = [kind for kind in c.clear_timers if kind in game.timers]  # no statement for a timer not set
         try:
             await self.store.commit(game.id, c, now)
         except SeqConflict:
@@ -427,7 +428,7 @@ class TableService:
                           "look at the table and try again.") from None
         self._remember(game.id, (game.undos, last, state))
         if seat_order is None:
-            table = Table(game.committed(c.game_fields, now, last), engine, state, last)
+            table = Table(game.committed(c, now), engine, state, last)
         else:  # the start seats the players: read them back
             table = await self.load(game.id)
         await self._tell(Change(kind, table, entries=numbered, before=before))

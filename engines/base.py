@@ -185,9 +185,14 @@ class Engine:
             raise RuleError("It is not your turn." if aw.seats or aw.chance else "The game is over.")
         else:
             check_action(action, self.actions)
-        new = clone(state)
+        new = self.clone(state)
         self._apply(new, seat, action)
         return new
+
+    def clone(self, state: State) -> State:
+        """The copy ``apply`` changes. An engine whose state holds a large part it only ever replaces, never
+        changes in place, may share that part between the copies."""
+        return clone(state)
 
     def is_over(self, state: State) -> bool:
         return self.scores(state) is not None

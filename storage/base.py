@@ -42,14 +42,17 @@ class GameRow:
     undos: int = 0  # bumped by every undo: a cached state from before it is stale
     seats: list[SeatRow] = field(default_factory=list)
     last_seq: int = 0  # the seq of its last stored action when it was read
+    timers: frozenset[str] = frozenset()  # the kinds of its timers set when it was read
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
-    def committed(self, fields: dict[str, Any], now: float, last_seq: int) -> GameRow:
-        """The row as a commit leaves it that set ``fields`` at ``now`` with its log ending at ``last_seq``, the seats
-        unchanged: what reading it back returns, without the read (a round trip to the database)."""
-        return replace(self, **fields, updated_at=now, last_seq=last_seq)
+    def committed(self, c: Commit, now: float) -> GameRow:
+        """The row as a commit at ``now`` leaves it that seats nobody: what reading it back returns, without the
+        read (a round trip to the database)."""
+        timers = (self.timers - set(c.clear_timers)) | {kind for kind, _, _ in c.timers}
+        return replace(self, **c.game_fields, updated_at=now, last_seq=c.first_seq + len(c.entries) - 1,
+                       timers=timers)
 
     def user_at(self, seat: int) -> SeatRow | None:
         return next((s for s in self.seats if s.seat == seat), None)

@@ -18,13 +18,14 @@ MAX_SEQ = 2**63 - 1
 _GAME_COLUMNS = ("id, guild_id, channel_id, engine, data_version, options, status, creator_id, max_players, "
                  "random_seats, reminder_hours, autopass_hours, message_id, last_ping_key, pending, "
                  "created_at, updated_at, undos")
-# A game row is read with its seats (and whether each player's DMs are closed) and the seq of its last action,
-# in one query: each is a round trip to aiosqlite's thread, and a move reads its game twice.
+# A game row is read with its seats (and whether each player's DMs are closed), the seq of its last action and the
+# kinds of its timers, in one query: each query is a round trip to aiosqlite's thread.
 _GAME_SELECT = (f"SELECT {_GAME_COLUMNS}, "
                 "(SELECT json_group_array(json_array(position, seat, user_id, name, COALESCE("
                 "(SELECT dm_closed FROM users WHERE users.user_id = seats.user_id), 0))) FROM seats "
                 "WHERE seats.game_id = games.id), "
-                "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id) FROM games")
+                "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id), "
+                "(SELECT json_group_array(kind) FROM timers WHERE timers.game_id = games.id) FROM games")
 _UPDATABLE = {"status", "message_id", "last_ping_key", "pending", "options", "random_seats",
               "reminder_hours", "autopass_hours"}
 
@@ -165,7 +166,7 @@ class SqliteStore(Store):
                        options=json.loads(r[5]), status=r[6], creator_id=r[7], max_players=r[8],
                        random_seats=bool(r[9]), reminder_hours=r[10], autopass_hours=r[11], message_id=r[12],
                        last_ping_key=r[13], pending=json.loads(r[14]), created_at=r[15], updated_at=r[16],
-                       undos=r[17], seats=seats, last_seq=r[19])
+                       undos=r[17], seats=seats, last_seq=r[19], timers=frozenset(json.loads(r[20])))
 
     async def game(self, game_id: int) -> GameRow | None:
         rows = await self._rows(f"{_GAME_SELECT} WHERE id = ?", (game_id,))

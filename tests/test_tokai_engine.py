@@ -458,3 +458,24 @@ def test_auto_move_weighs_the_fare_against_the_hops_it_saves():
                 checked += 1  # it ended farther, to pay less: by less than the fare it saved
                 assert 0 < HOP_WORTH * (left[chosen] - left[nearest]) <= extra[nearest] - extra[chosen]
     assert checked, "some roll had a nearer ending on a rival's line and a cheaper one a little farther"
+
+
+def test_a_move_never_changes_the_state_it_was_played_on():
+    """A roll's moves are shared between a state and its copy (TokaiBaron.clone): whatever is played, including a
+    move along waypoints or a whole named path, the state before stays as it was."""
+    rng = random.Random(11)
+    state, _ = run_chance(E, E.setup({}, 4), rng)
+    named = 0
+    for _ in range(600):
+        if E.is_over(state):
+            break
+        seat = rng.choice(sorted(E.awaiting(state).seats))
+        move = rng.choice(E.legal(state, seat))
+        if move["type"] == "move" and state["turn"]["moves"] and rng.random() < 0.5:
+            move = {"type": "move", "path": state["turn"]["moves"][move["to"]]}  # the whole path, as a player may
+            named += 1
+        before = json.dumps(state)
+        after, _ = run_chance(E, E.apply(state, seat, move), rng)
+        assert json.dumps(state) == before
+        state = after
+    assert named > 10

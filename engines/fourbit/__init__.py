@@ -859,15 +859,19 @@ class FourBit(Engine):
                 "final": copy.deepcopy(s["final"]), "ranking": self.ranking(s) if s["final"] else None}
 
     def view(self, s: State, seat: int) -> dict[str, Any]:
-        v = self.public(s)
+        return self.public(s) | self.private(s, seat)
+
+    def private(self, s: State, seat: int) -> dict[str, Any]:
         p = s["players"][seat]
-        v["my_plans"] = list(p["plans"])
-        v["my_cards"] = list(p["cards"])
+        v = {"my_plans": list(p["plans"]), "my_cards": list(p["cards"])}
         if s["phase"] == "draft":
             v["draft_hand"] = list(s["draft"]["hands"][seat])
             v["draft_pick"] = s["draft"]["picks"][seat]
         v["my_choice"] = copy.deepcopy(s["choices"][seat])
         return v
+
+    def privates(self, s: State, seats: int) -> list[dict[str, Any]]:
+        return [self.private(s, seat) for seat in range(seats)]
 
     def label(self, a: Action) -> str:
         t = a.get("type")

@@ -33,7 +33,7 @@ import json
 from functools import cache
 from typing import Any
 
-from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, RuleError, State
+from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, RuleError, State, clone
 from engines.tokai import debts
 from engines.tokai import destinations as ds
 from engines.tokai import movement as mv
@@ -448,6 +448,16 @@ class TokaiBaron(Engine):
         turn["moves"] = dict(sorted(moves.items()))
         turn["stage"] = "move"
 
+    def clone(self, state: State) -> State:
+        # A roll's moves (every ending with its path: up to ~40 KB after a roll of 12) are only ever replaced, never
+        # changed in place, so the copy shares them: copying them was a quarter of a move's cost.
+        turn = state.get("turn")
+        if not turn or not turn.get("moves"):
+            return clone(state)
+        new = clone({k: {**v, "moves": {}} if k == "turn" else v for k, v in state.items()})
+        new["turn"]["moves"] = turn["moves"]
+        return new
+
     @staticmethod
     def _endpoints(state: State, seat: int, via: list[str] | tuple = ()) -> dict[str, list]:
         me = state["players"][seat]
@@ -491,7 +501,7 @@ class TokaiBaron(Engine):
                 path = turn["moves"][to]
         if len(turn["path"]) > 1:
             turn["path"].append([me["pos"], None])  # a pause between the normal and the bonus move
-        turn["path"].extend(path[1:])
+        turn["path"].extend([list(hop) for hop in path[1:]])  # its own hops, not the shared moves' ones
         me["visited"].extend(p for p, _ in path[1:])
         me["pos"] = path[-1][0]
         turn["moves"] = {}
