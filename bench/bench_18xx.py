@@ -1,14 +1,15 @@
-"""How fast the 18xx engine is on 1889: replaying each recorded 18xx.games fixture, the auto-router on the late
-operating rounds of game 314, and selfplay.
+"""How fast the 18xx engine is on 1889: replaying each recorded 18xx.games fixture beside the 18xx.games engine,
+the legal moves at a track step, the auto-router on the late operating rounds of game 314, and selfplay.
 
 1. Replay: each 1889 fixture in ../shared/data/18xx/fixtures replayed whole through engines/e18xx/replay.py
-   (reading the export included), median of several runs, and recorded actions per second. The issue's peer is
-   the 18xx.games engine (Ruby) loading the same log; it is timed only if `ruby` exists here, and even then not by
-   this script (it needs the tobymao/18xx checkout and its gems), so without it no peer figure is printed.
-2. Router: `best_runs` for all the corporation's trains on the state just before each run_routes of 314's last two
+   (reading the export included), beside the 18xx.games engine (../shared/tools/ref18xx, Ruby) loading the same
+   export in a long-lived process, run by run interleaved; medians, and how many times faster ours is (the
+   target is 5x). Without Ruby or ../shared the peer is named as not timed and ours is printed alone.
+2. legal() at a track step: every track step of 314 and 962, as a live table asks it (target: p99 under 10 ms).
+3. Router: `best_runs` for all the corporation's trains on the state just before each run_routes of 314's last two
    sets of operating rounds (the busiest boards); median and max over those states, each state's time the median
    of several calls. The peer is an exhaustive search over every assignment of legal routes to the trains.
-3. Selfplay: 1889 at 4 players, actions per second (chance draws included) over a few seeded games; a game still
+4. Selfplay: 1889 at 4 players, actions per second (chance draws included) over a few seeded games; a game still
    running after LIMIT actions (random play stuck in the private auction) is named and left out.
 
 Run from the repository root:  python bench/bench_18xx.py [EXPORT.json ...]   (under half a minute)
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when run as a script
 
 from bot.selfplay import NeverEnds, play_one  # noqa: E402
+from engines.e18xx.game import Shikoku1889  # noqa: E402
 from engines.e18xx.replay import replay_export  # noqa: E402
 from engines.e18xx.route import all_routes, best_runs, exhaustive_best, train  # noqa: E402
 from engines.e18xx.state import G  # noqa: E402
@@ -36,6 +40,7 @@ from engines.e18xx.state import G  # noqa: E402
 #: 300-1,300; random play can stay in the private auction for ever, see tests/test_e18xx_selfplay.py).
 LIMIT = 5_000
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx" / "fixtures"
+REF18XX = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx"
 
 
 def timed(fn, repeat: int) -> list[float]:
@@ -51,19 +56,62 @@ def ms(x: float) -> str:
     return f"{x * 1000:.2f} ms"
 
 
+class Peer:
+    """The 18xx.games engine (../shared/tools/ref18xx, Ruby) as a long-lived process: `load PATH` in, the seconds
+    of its in-process load and replay out (JSON parsed before its clock starts, a full GC before each)."""
+
+    def __init__(self, titles: str):
+        env = {**os.environ, "ONLY_TITLES": titles}
+        self.proc = subprocess.Popen([str(REF18XX / "ref18xx"), "serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+        json.loads(self.proc.stdout.readline())  # {"ready": true, ...}
+
+    def load(self, path: Path) -> float:
+        self.proc.stdin.write(f"load {path.resolve()}\n")
+        self.proc.stdin.flush()
+        answer = json.loads(self.proc.stdout.readline())
+        if answer.get("exception") or not answer.get("result_matches"):
+            raise RuntimeError(f"the reference engine did not replay {path.name}: {answer}")
+        return answer["seconds"]
+
+    def close(self) -> None:
+        self.proc.stdin.write("quit\n")
+        self.proc.stdin.flush()
+        self.proc.wait(timeout=10)
+
+
+def peer_or_why() -> tuple[Peer | None, str]:
+    if not (REF18XX / "ref18xx").exists():
+        return None, f"{REF18XX} is absent (a user's clone)"
+    if shutil.which("ruby") is None:
+        return None, "ruby is not installed here (apt-get install -y ruby)"
+    return Peer("g_1889"), ""
+
+
 def bench_replay(repeat: int, paths: list[Path]) -> None:
-    ruby = shutil.which("ruby")
-    print("peer: " + (f"ruby is at {ruby}, but this script does not run the 18xx.games engine (it needs the "
-                      "tobymao/18xx checkout and its gems); no peer figure" if ruby else
-                      "ruby is not installed on this machine, so the 18xx.games engine cannot be run here; "
-                      "no peer figure, our figures only"))
-    for path in paths:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        times = timed(lambda doc=doc: replay_export(doc), repeat)
-        median = statistics.median(times)
-        actions = len(doc["actions"])
-        print(f"replay {path.name}: {actions} actions, median {ms(median)} of {repeat} "
-              f"(min {ms(min(times))}), {actions / median:,.0f} actions/s")
+    """Each export replayed by us and by the reference engine, interleaved run by run (the machine's noise hits
+    both), medians and their ratio. Ours includes reading the export; the peer's excludes parsing the JSON."""
+    peer, why = peer_or_why()
+    print("peer: the 18xx.games engine, " + ("timed in the same run, interleaved" if peer else f"not timed: {why}"))
+    try:
+        for path in paths:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            ours, theirs = [], []
+            for _ in range(repeat):
+                ours += timed(lambda doc=doc: replay_export(doc), 1)
+                if peer:
+                    theirs.append(peer.load(path))
+            median, actions = statistics.median(ours), len(doc["actions"])
+            line = (f"replay {path.name}: {actions} actions, ours median {ms(median)} of {repeat} "
+                    f"({actions / median:,.0f} actions/s)")
+            if theirs:
+                ratio = statistics.median(theirs) / median
+                line += (f", 18xx.games median {ms(statistics.median(theirs))}: ours {ratio:.1f}x faster "
+                         f"(target 5x: {'met' if ratio >= 5 else 'MISSED'})")
+            print(line)
+    finally:
+        if peer:
+            peer.close()
 
 
 def late_run_states() -> list[tuple[dict, dict]]:
@@ -102,6 +150,27 @@ def bench_router(repeat: int) -> None:
           f"{statistics.median(peer) / statistics.median(ours):.1f}x")
 
 
+def bench_track_legal(paths: list[Path]) -> None:
+    """`legal()` for the operating corporation at every track step of the recorded games, as a live table asks it
+    when its player opens the panel (the state taken out of replay mode, so every lay is checked in full)."""
+    engine = Shikoku1889()
+    states: list[dict] = []
+    for path in paths:
+        def keep(action, state):
+            if state["round"]["kind"] == "operating" and state["round"].get("step") == "track":
+                states.append({**state, "trusted": False})
+        replay_export(json.loads(path.read_text(encoding="utf-8")), on_action=keep)
+    times = [timed(lambda s=s: engine.legal(s, min(engine.awaiting(s).seats)), 1)[0] for s in states]
+    print(f"legal() at a track step, {len(states)} states of {', '.join(p.name for p in paths)}: median "
+          f"{ms(statistics.median(times))}, p99 {ms(p99(times))}, max {ms(max(times))} "
+          f"(target p99 < 10 ms: {'met' if p99(times) < 0.010 else 'MISSED'})")
+
+
+def p99(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(0.99 * (len(xs) - 1)))]
+
+
 def bench_selfplay(games: int) -> None:
     actions, seconds, stalled = 0, 0.0, []
     for seed in range(games):
@@ -129,6 +198,7 @@ def main() -> None:
             bench_replay(args.repeat, args.exports)
     else:
         bench_replay(args.repeat, sorted(FIXTURES.glob("1889-*.json")) + args.exports)
+        bench_track_legal([FIXTURES / "1889-314.json", FIXTURES / "1889-962.json"])
         bench_router(args.repeat)
     bench_selfplay(args.games)
 

@@ -168,7 +168,9 @@ class Engine:
         return aw.secret and (seat == CHANCE or aw.seats == frozenset({seat}))
 
     # --- provided -----------------------------------------------------
-    def apply(self, state: State, seat: int, action: Action) -> State:
+    def apply(self, state: State, seat: int, action: Action, *, in_place: bool = False) -> State:
+        """The state after the move; the state given is left as it was, unless ``in_place``: a caller that throws
+        the state away when a move is refused (a replay of a whole log) may save the copy."""
         from engines.fields import check_action, check_chance  # fields.py builds on this module
 
         if type(action) is not dict or type(action.get("type")) is not str:
@@ -185,7 +187,7 @@ class Engine:
             raise RuleError("It is not your turn." if aw.seats or aw.chance else "The game is over.")
         else:
             check_action(action, self.actions)
-        new = self.clone(state)
+        new = state if in_place else self.clone(state)
         self._apply(new, seat, action)
         return new
 

@@ -235,3 +235,71 @@ def test_a_crafted_action_is_refused_with_a_sentence_naming_it():
                       "The price of a bid move must be a whole number")]:
         with pytest.raises(ReplayFailed, match=why):
             replay_recorded(read_recorded(export(actions=[{**bad, "id": 1}])))
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_shortcuts_settle_takes_agree_with_the_full_lists(name):
+    """After every action settle asks whether a step has anything to do; it asks without listing everything: a
+    corporation has a route when a tokened city has track to another stop, a player has a stock move when one
+    purchase, par or sale is found. Both agree with the full lists at every state of the recorded games."""
+    from engines.e18xx import stock
+    from engines.e18xx.route import all_routes
+    doc, _ = load(name)
+    seen = {"route": set(), "stock": set()}
+
+    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
+        g = G(state)
+        for cid in state["corps"]:
+            has = trains.route_available(g, cid)
+            assert has == bool(all_routes(g.board, cid, 2)), (action, cid)
+            seen["route"].add(has)
+        if g.round["kind"] == "stock":
+            for seat in range(g.n):
+                has = stock.has_move(g, seat)
+                assert has == any(m["type"] != "pass" for m in stock.turn_moves(g, seat)), (action, seat)
+                seen["stock"].add(has)
+
+    replay_export(doc, on_action=after)
+    assert seen["stock"] == {True, False}
+    assert seen["route"] == ({True, False} if name == "314.json" else {False})  # the other one ends before any run
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_replay_in_place_ends_in_the_state_of_one_that_copies_every_step(name):
+    """Without a listener a replay applies each action to the same state (no copy to keep); it must end exactly
+    where the replay that hands every intermediate state to a listener ends."""
+    doc, _ = load(name)
+    kept: list[dict[str, Any]] = []
+    _, in_place = replay_export(doc)
+    _, copied = replay_export(doc, on_action=lambda action, state: kept.append(state))
+    assert in_place.state == copied.state and in_place.scores == copied.scores
+    assert len({id(s) for s in kept}) == len(kept)  # each listener saw a state of its own
+
+
+def test_a_board_after_a_lay_derives_its_track_as_a_new_board_reads_it():
+    """A lay on a board whose track is computed derives the new board's track from it (the legal lays try every
+    upgrade on a board of its own): the track, the paths at each end and the reach equal a board read afresh."""
+    from engines.e18xx import operating
+    from engines.e18xx.board import Board, legal_lays
+    doc, _ = load("314.json")
+    states: list[dict[str, Any]] = []
+
+    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
+        if state["round"]["kind"] == "operating" and state["round"].get("step") == "track":
+            states.append(state)
+
+    replay_export(doc, on_action=after)
+    compared = 0
+    for state in states[::4]:
+        g = G(state)
+        corp = operating.current(g)
+        board = g.board
+        board.reachable(corp)  # computes its track
+        for lay in legal_lays(board, corp, g.colours)[:12]:
+            derived = board.lay_tile(lay.hex, lay.tile, lay.rotation)
+            assert "_track" in derived.__dict__ and "_paths_at" in derived.__dict__
+            fresh = Board.from_json(board.map, derived.to_json())
+            assert derived._track == fresh._track and derived._paths_at == fresh._paths_at
+            assert derived.reachable(corp) == fresh.reachable(corp)
+            compared += 1
+    assert compared > 50

@@ -156,11 +156,11 @@ class Boss(Engine):
             return Awaiting(seats, prompt=f"{where}: join, offer or play cards; the boss closes it")
         return Awaiting()
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
+    def apply(self, state: State, seat: int, action: Action, *, in_place: bool = False) -> State:
         # During a deal anyone may act, so a seat number must be checked against the table before a hand is read.
         if type(seat) is int and seat != CHANCE and not 0 <= seat < state["n"]:
             raise RuleError(f"That is not a seat at this table (seats 1 to {state['n']}).")
-        new = super().apply(state, seat, action)
+        new = super().apply(state, seat, action, in_place=in_place)
         if seat != CHANCE:  # each seat's own count of moves: a panel made after move k plays only as move k + 1
             new.setdefault("moved", [0] * new["n"])[seat] += 1
         return new

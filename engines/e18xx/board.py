@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
@@ -186,18 +186,12 @@ class Board:
         return {coord: self.tile(coord).rotated_paths(self.rotation(coord)) for coord in self.map.printed}
 
     @cached_property
-    def _paths_at(self) -> dict[tuple[str, End], tuple[int, ...]]:
-        """(hex, end) -> indexes of the paths of that hex with that end."""
-        found: dict[tuple[str, End], list[int]] = {}
-        for coord, paths in self._track.items():
-            for index, (a, b) in enumerate(paths):
-                found.setdefault((coord, a), []).append(index)
-                if b != a:
-                    found.setdefault((coord, b), []).append(index)
-        return {key: tuple(v) for key, v in found.items()}
+    def _paths_at(self) -> dict[str, dict[End, tuple[int, ...]]]:
+        """hex -> end -> indexes of the paths of that hex with that end."""
+        return {coord: _ends(paths) for coord, paths in self._track.items()}
 
     def paths_at(self, coord: str, end: End) -> tuple[int, ...]:
-        return self._paths_at.get((coord, end), ())
+        return self._paths_at.get(coord, {}).get(end, ())
 
     def node(self, ref: NodeRef):
         return self.tile(ref[0]).nodes[ref[1]]
@@ -297,7 +291,15 @@ class Board:
                         raise RuleError(f"Tile {tile} has no room for {corp}'s token on {coord}.")
                     per_node[new_node][slot] = corp
             tokens[coord] = tuple(tuple(slots) for slots in per_node)
-        return replace(self, laid=laid, tokens=tokens, reserved=reserved)
+        after = replace(self, laid=laid, tokens=tokens, reserved=reserved)
+        # The track of every other hex is this board's: derived here, not recomputed for the whole map (the
+        # legal lays try every upgrade on a board of its own). Set as cached_property would set them.
+        if "_track" in self.__dict__:
+            paths = new_tile.rotated_paths(rotation % 6)
+            after.__dict__["_track"] = {**self._track, coord: paths}
+            if "_paths_at" in self.__dict__:
+                after.__dict__["_paths_at"] = {**self._paths_at, coord: _ends(paths)}
+        return after
 
     def place_token(self, coord: str, corp: str, node: int | None = None) -> Board:
         """Put `corp`'s token in the slot it is owed, else the first free unreserved slot (reach is not checked).
@@ -326,17 +328,32 @@ class Board:
     # ---- reach ----
 
     def reachable(self, corp: str) -> Network:
-        """Walk the track from `corp`'s tokens. A walk stops at offboards and at cities other corporations fill.
-
-        The walk follows track in its direction of travel: entering a hex by one edge, a train may leave only
-        along the paths that start at that edge.
-        """
+        """Walk the track from `corp`'s tokens (see _walk): the nodes, paths and hex edges it reaches."""
         starts = self.token_nodes(corp)
         edges: dict[str, set[int]] = {}
         for coord, _ in starts:  # a corporation may build out of its token hexes in any direction
             edges.setdefault(coord, set()).update(e for e in hexes.EDGES if self.map.linked(coord, e))
         seen_nodes: set[NodeRef] = set(starts)
         seen_paths: set[PathRef] = set()
+        for coord, p, came_in in self._walk(corp, starts):
+            seen_paths.add((coord, p))
+            a, b = self._track[coord][p]
+            for end in (a, b):
+                if isinstance(end, int):
+                    edges.setdefault(coord, set()).add(end)
+                    other = self.map.across(coord, end)
+                    if other:
+                        edges.setdefault(other, set()).add(hexes.opposite(end))
+            out = b if a == came_in else a
+            if isinstance(out, str):
+                seen_nodes.add((coord, int(out[1:])))
+        return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
+
+    def _walk(self, corp: str, starts: list[NodeRef]) -> Iterator[tuple[str, int, End]]:
+        """Every path the walk from `starts` enters, once, as (hex, path index, end it came in by). A walk stops at
+        offboards and at cities other corporations fill. It follows track in its direction of travel: entering a
+        hex by one edge, a train may leave only along the paths that start at that edge. A generator, so a
+        question about one path (_uses_new_track) stops as soon as it is answered."""
         queue: deque[tuple[str, int, End]] = deque()  # (hex, path index, end we came in by)
         expanded: set[NodeRef] = set()
 
@@ -356,19 +373,12 @@ class Board:
             if state in entered:
                 continue
             entered.add(state)
+            yield state
             coord, p, came_in = state
-            seen_paths.add((coord, p))
             a, b = self._track[coord][p]
-            for end in (a, b):
-                if isinstance(end, int):
-                    edges.setdefault(coord, set()).add(end)
-                    other = self.map.across(coord, end)
-                    if other:
-                        edges.setdefault(other, set()).add(hexes.opposite(end))
             out = b if a == came_in else a
             if isinstance(out, str):
                 ref = (coord, int(out[1:]))
-                seen_nodes.add(ref)
                 if self.node(ref).kind != "offboard" and not self.blocks(ref, corp):
                     leave_node(ref)
                 continue
@@ -377,7 +387,6 @@ class Board:
                 back = hexes.opposite(out)
                 for q in self.paths_at(other, back):
                     queue.append((other, q, back))
-        return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
 
     # ---- the state ----
 
@@ -396,6 +405,16 @@ class Board:
             tokens={coord: tuple(tuple(s) for s in per_node) for coord, per_node in data["tokens"].items()},
             reserved=dict(data["reserved"]),
         )
+
+
+def _ends(paths: tuple[tuple[End, End], ...]) -> dict[End, tuple[int, ...]]:
+    """End -> indexes of the paths (of one hex) with that end."""
+    found: dict[End, list[int]] = {}
+    for index, (a, b) in enumerate(paths):
+        found.setdefault(a, []).append(index)
+        if b != a:
+            found.setdefault(b, []).append(index)
+    return {end: tuple(v) for end, v in found.items()}
 
 
 def _slot_for(slots, owed: str | None, corp: str) -> int | None:
@@ -496,18 +515,19 @@ def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
     old, old_paths = board.tile(lay.hex), board.paths(lay.hex)
     after = board.lay_tile(lay.hex, lay.tile, lay.rotation)
     new = after.tile(lay.hex)
-    reached = after.reachable(corp).paths
+    gains = set()  # the new tile's paths that are new track or reach a city that pays more
     for index, new_path in enumerate(after.paths(lay.hex)):
-        if (lay.hex, index) not in reached:
-            continue
         kept = next((p for p in old_paths if path_within(p, new_path, old, new)), None)
         if kept is None:
-            return True
+            gains.add(index)
+            continue
         old_node = next((e for e in kept if isinstance(e, str)), None)
         new_node = next((e for e in new_path if isinstance(e, str)), None)
         if old_node and new_node and _max_revenue(old, old_node) != _max_revenue(new, new_node):
-            return True
-    return False
+            gains.add(index)
+    # does the corporation reach one of them? the walk stops at the first
+    return bool(gains) and any(coord == lay.hex and p in gains
+                               for coord, p, _ in after._walk(corp, after.token_nodes(corp)))
 
 
 def _max_revenue(tile: TileDef, end: str) -> int:

@@ -82,11 +82,12 @@ def replay_recorded(
             deal = beginner_deal(load_title(recorded.title), recorded.seed, len(recorded.players))
             state = engine.apply(state, CHANCE, {"type": "shuffle", "order": [kept.index(pid) for pid in deal]})
         copies: dict[str, str] = {}  # hex -> tile copy id now on it
+        in_place = on_action is None  # a refused action ends the replay, so no state needs keeping unless shown
         for action in recorded.actions:
             seat = None
             try:
                 seat, ours = translate(engine, state, action, seats, copies)
-                state = engine.apply(state, seat, ours)
+                state = engine.apply(state, seat, ours, in_place=in_place)
             except RuleError as e:
                 raise ReplayFailed(action, seat, str(e)) from None
             if action["type"] == "lay_tile":

@@ -70,6 +70,9 @@ class G:
         self.title: Title = load_title(state["title"])
         self.map: MapDef = load_map(f"g{state['title']}")
         self._board: Board | None = None
+        # corporation -> price cell, for the market dict it was read from: the market is replaced, never changed in
+        # place (Market.with_move / with_par), so a new dict there means a new price; asked thousands of times a move
+        self._cells: tuple[dict, dict[str, Cell]] | None = None
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 
@@ -169,10 +172,10 @@ class G:
 
     def cert_count(self, seat: int) -> int:
         key = self.key(seat)
-        holdings = {cid: c["shares"] for cid, c in self.s["corps"].items()}
-        cells = {cid: self.cell(cid) for cid in self.s["corps"]}
+        held = {cid: c["shares"] for cid, c in self.s["corps"].items() if c["shares"].get(key)}
+        cells = {cid: self.cell(cid) for cid in held}
         privates_count = bool(self.title.rules.get("cert_limit_counts_privates", True))
-        return certificate_count(key, holdings, cells, len(self.privates_of(key)), privates_count)
+        return certificate_count(key, held, cells, len(self.privates_of(key)), privates_count)
 
     @property
     def cert_limit(self) -> int:
@@ -198,7 +201,11 @@ class G:
         return self.title.private(pid)
 
     def cell(self, cid: str) -> Cell | None:
-        return self.title.market.position(self.s["market"], cid)
+        market = self.s["market"]
+        if self._cells is None or self._cells[0] is not market:
+            by_id = self.title.market.by_id
+            self._cells = (market, {c: by_id(cell_id) for cell_id, corps in market.items() for c in corps})
+        return self._cells[1].get(cid)
 
     def price(self, cid: str) -> int:
         cell = self.cell(cid)

@@ -17,6 +17,7 @@ last_to_act (seat or None).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from engines.base import Action, RuleError
@@ -67,18 +68,24 @@ def over_limit(g: G, seat: int) -> str | None:
     if count > limit:
         return f"You hold {count} certificates, over the limit of {limit}"
     key = g.key(seat)
-    for cid in g.s["corps"]:
-        cdef = g.cdef(cid)
-        if not within_holding_limit(cdef, g.percent(cid, key), g.cell(cid)):
-            return f"You hold {g.percent(cid, key)}% of {cid}, over the limit of {cdef.holding_limit_percent}%"
+    for cid, corp in g.s["corps"].items():
+        if not corp["shares"].get(key):
+            continue  # asked after every action: only the corporations the player holds
+        cdef, percent = g.cdef(cid), g.percent(cid, key)
+        if not within_holding_limit(cdef, percent, g.cell(cid)):
+            return f"You hold {percent}% of {cid}, over the limit of {cdef.holding_limit_percent}%"
     return None
 
 
 def sales(g: G, seat: int) -> list[Action]:
     """Every stock-round sale open to the player now (one bundle per corporation and percent)."""
-    moves: list[Action] = []
+    return list(_sales(g, seat))
+
+
+def _sales(g: G, seat: int) -> Iterator[Action]:
+    """The sales, one at a time: whether there is one at all is asked after every action (settle)."""
     if not may_sell_now(g):
-        return moves
+        return
     key = g.key(seat)
     for cid, corp in g.s["corps"].items():
         held = corp["shares"].get(key, [])
@@ -90,8 +97,7 @@ def sales(g: G, seat: int) -> list[Action]:
                 continue
             if sale_problem(g, seat, cid, certs, percent) is None:
                 seen.add(percent)
-                moves.append({"type": "sell_shares", "shares": certs, "percent": percent})
-    return moves
+                yield {"type": "sell_shares", "shares": certs, "percent": percent}
 
 
 def must_sell(g: G, seat: int) -> str | None:
@@ -340,7 +346,8 @@ def end_turn(g: G, passed: bool) -> None:
 
 
 def has_move(g: G, seat: int) -> bool:
-    return any(m["type"] != "pass" for m in turn_moves(g, seat))
+    """Whether turn_moves holds more than pass, without listing them: the first purchase, par or sale found."""
+    return next(_purchases(g, seat), None) is not None or next(_sales(g, seat), None) is not None
 
 
 def settle(g: G) -> None:
@@ -378,22 +385,26 @@ def priority_seat(g: G) -> int:
 
 def turn_moves(g: G, seat: int) -> list[Action]:
     """Every purchase, par and sale open to `seat` now, then pass; only sales while he must sell."""
-    r = g.round
-    moves: list[Action] = []
     sells = sales(g, seat)
     if sells and over_limit(g, seat):
         return sells
-    if "buy" not in r["did"]:
-        for cid in g.s["corps"]:
-            if g.cell(cid) is None:
-                for cell in g.title.market.par_cells:
-                    if par_problem(g, seat, cid, cell.id) is None:
-                        moves.append({"type": "par", "corporation": cid, "share_price": cell.id})
-                continue
-            for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
-                if cert and buy_problem(g, seat, cid, cert, source) is None:
-                    moves.append({"type": "buy_shares", "shares": [cert], "percent": g.cdef(cid).cert_percent(cert)})
-    return [*moves, *sells, {"type": "pass"}]
+    return [*_purchases(g, seat), *sells, {"type": "pass"}]
+
+
+def _purchases(g: G, seat: int) -> Iterator[Action]:
+    """Every par and share purchase open to `seat` now, one at a time (a player over a limit is offered only
+    sales by turn_moves, but may still have purchases here: has_move asks whether there is any move at all)."""
+    if "buy" in g.round["did"]:
+        return
+    for cid in g.s["corps"]:
+        if g.cell(cid) is None:
+            for cell in g.title.market.par_cells:
+                if par_problem(g, seat, cid, cell.id) is None:
+                    yield {"type": "par", "corporation": cid, "share_price": cell.id}
+            continue
+        for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
+            if cert and buy_problem(g, seat, cid, cert, source) is None:
+                yield {"type": "buy_shares", "shares": [cert], "percent": g.cdef(cid).cert_percent(cert)}
 
 
 def legal(g: G, seat: int) -> list[Action]:

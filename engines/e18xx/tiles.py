@@ -15,7 +15,7 @@ Borders belong to the printed hex (the map keeps them when tiles are laid), not 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 COLOURS = ("white", "yellow", "green", "brown", "gray")  # the upgrade ladder; red and blue never upgrade
 NODE_KINDS = ("city", "town", "offboard")
@@ -83,7 +83,11 @@ class TileDef:
         return frozenset(end for path in self.rotated_paths(rotation) for end in path if isinstance(end, int))
 
     def rotated_paths(self, rotation: int = 0) -> tuple[tuple[End, End], ...]:
-        return tuple((_turn(a, rotation), _turn(b, rotation)) for a, b in self.paths)
+        return self._rotated_paths[rotation % 6]
+
+    @cached_property
+    def _rotated_paths(self) -> tuple[tuple[tuple[End, End], ...], ...]:
+        return tuple(tuple((_turn(a, r), _turn(b, r)) for a, b in self.paths) for r in range(6))
 
     def city_indexes(self) -> tuple[int, ...]:
         return tuple(i for i, node in enumerate(self.nodes) if node.kind == "city")
@@ -195,6 +199,7 @@ def path_within(old: tuple[End, End], new: tuple[End, End], old_tile: TileDef, n
     )
 
 
+@cache  # a pure function of two tile definitions (few): asked for every hex, tile and rotation
 def keeps_track(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int) -> bool:
     """Every path of the old tile, as laid, lies within some path of the new tile, as it would be laid."""
     new_paths = new.rotated_paths(new_rotation)
@@ -204,6 +209,7 @@ def keeps_track(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int
     )
 
 
+@cache
 def keeps_cities(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int) -> bool:
     """The cities and towns stay apart as 18xx.games keeps them: a new tile's city or town that touches none of
     the old ones' edges must be one the upgrade adds, and when both tiles have several cities each old one's
@@ -218,6 +224,7 @@ def keeps_cities(old: TileDef, old_rotation: int, new: TileDef, new_rotation: in
     return True
 
 
+@cache
 def upgrade_rotations(old: TileDef, old_rotation: int, new: TileDef) -> tuple[int, ...]:
     """Rotations of `new` that keep all of `old`'s track where it lies now, and its cities apart."""
     return tuple(r for r in range(6)
@@ -245,6 +252,7 @@ def city_map(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int) -
     return found
 
 
+@cache
 def upgrades_to(old: TileDef, new: TileDef, special: bool = False) -> bool:
     """May `new` replace `old` at all (some rotation)? A private's special lay skips the label and node-count rules.
 

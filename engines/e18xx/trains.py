@@ -7,7 +7,7 @@ at list price.
 """
 from __future__ import annotations
 
-from engines.e18xx.route import all_routes
+from engines.e18xx.route import chains_from
 from engines.e18xx.state import BANK, G
 
 
@@ -146,7 +146,9 @@ def pay_for_train(g: G, buyer: str, seller: str | None, price: int, president: s
 # ---- what a corporation's trains can do ----------------------------------------------------------------
 
 def route_available(g: G, cid: str) -> bool:
-    return bool(g.board.token_nodes(cid)) and bool(all_routes(g.board, cid, 2))
+    """Whether the corporation has a route at all: one of its tokened cities has track to another stop (a route of
+    two stops, the least there is; all_routes(board, cid, 2) would list them all, after every action)."""
+    return any(chains_from(g.board, ref) for ref in g.board.token_nodes(cid))
 
 
 def must_buy(g: G, cid: str) -> bool:
