@@ -13,7 +13,8 @@ import random
 import pytest
 
 from bot.app import create_bot
-from cogs.e18xx import STALE, run_parts
+from bot.move_items import STALE
+from cogs.e18xx.words import run_parts
 from engines.e18xx import operating
 from engines.e18xx.route import all_routes
 from engines.e18xx.state import G

@@ -12,7 +12,7 @@ from math import hypot
 import pytest
 from PIL import Image, ImageColor
 
-from cogs.e18xx_pictures import (
+from cogs.e18xx.pictures import (
     APO,
     SEA,
     R,

@@ -10,7 +10,7 @@ import re
 import pytest
 from PIL import Image, ImageColor
 
-from cogs.e18xx_pictures import cell_box, render_market
+from cogs.e18xx.pictures import cell_box, render_market
 from engines.e18xx.market import Market
 from tests.e18xx_helpers import SHARED
 

@@ -105,7 +105,7 @@ def test_the_table_and_the_panels_say_what_is_offered():
     from types import SimpleNamespace
 
     from bot.tables import Table
-    from cogs.e18xx import E18xxPresenter
+    from cogs.e18xx.presenter import E18xxPresenter
 
     class Game:
         id, options = 7, {}

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageColor
 
-from cogs.e18xx_pictures import (
+from cogs.e18xx.pictures import (
     SEA,
     R,
     _hex_image,

@@ -16,22 +16,13 @@ import pytest
 import cogs.e18xx as cog
 from bot.present import presenter_for
 from bot.tables import Change, Table
-from cogs.e18xx import (
-    PER_MENU,
-    E18xxPresenter,
-    HexMenu,
-    KindMenu,
-    MoveMenu,
-    MoveNow,
-    e18xx_engines,
-    entries_for,
-    group_of,
-    parse_routes,
-    run_parts,
-    step_token,
-)
+from cogs.e18xx.common import PER_MENU, e18xx_engines
+from cogs.e18xx.panel import HexMenu, KindMenu, MoveMenu, MoveNow, entries_for, group_of, sub_panel
+from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png
+from cogs.e18xx.words import run_parts, step_token
 from engines.e18xx import rounds
 from engines.e18xx.game import Shikoku1889
+from engines.e18xx.route_text import parse_routes
 from engines.e18xx.state import G
 
 E = Shikoku1889()
@@ -230,8 +221,8 @@ def pictures(monkeypatch):
     """Stand-ins for the pictures (a real one is drawn once below), recording what was drawn."""
     drawn = []
     for what in ("map", "market"):
-        monkeypatch.setattr(cog, f"{what}_png", lambda state, w=what: drawn.append(w) or w.encode())
-    monkeypatch.setattr(cog, "charters_png", lambda state, names: drawn.append("charters") or b"charters")
+        monkeypatch.setattr(cog.presenter, f"{what}_png", lambda state, w=what: drawn.append(w) or w.encode())
+    monkeypatch.setattr(cog.presenter, "charters_png", lambda state, names: drawn.append("charters") or b"charters")
     return drawn
 
 
@@ -267,7 +258,7 @@ def test_announce_shows_all_three_pictures_at_the_end(pictures):
 
 def test_the_pictures_are_pngs():
     s = trace()[-1][0]
-    for png in (cog.map_png(s), cog.market_png(s), cog.charters_png(s, list(NAMES))):
+    for png in (map_png(s), market_png(s), charters_png(s, list(NAMES))):
         assert png.startswith(b"\x89PNG")
 
 
@@ -307,7 +298,7 @@ def test_a_crowded_stock_turn_asks_for_the_kind_first():
     assert {"par", "buy", "sell", "lay", "exchange"} <= set(keys)
     assert sorted(map(json.dumps, _offered(view, s, 1))) == sorted(map(json.dumps, E.legal(s, 1)))
     for key in keys:
-        answer = cog.sub_panel(t, 1, key=key)
+        answer = sub_panel(t, 1, key=key)
         assert answer["content"].startswith("Table 7: ")
         got = _offered(answer["view"], s, 1)
         assert sorted(map(json.dumps, got)) == sorted(json.dumps(m) for m in E.legal(s, 1) if group_of(m) == key)
@@ -321,7 +312,7 @@ def test_a_hex_menu_answers_with_the_lays_on_that_hex():
     else:
         raise AssertionError("the trace never offered more than 25 lays: choose a longer game")
     coord = menus[0].item.options[0].value
-    answer = cog.sub_panel(table(s), seat, coord=coord)
+    answer = sub_panel(table(s), seat, coord=coord)
     assert G(s).map.place(coord) in answer["content"]
     got = _offered(answer["view"], s, seat)
     assert got and sorted(map(json.dumps, got)) == sorted(

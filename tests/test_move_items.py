@@ -9,10 +9,11 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-import cogs.e18xx as e18xx
 from bot.errors import Refusal
 from bot.move_items import STALE, PanelButton, PanelMenu, move_of
 from cogs import boss, tokai
+from cogs.e18xx import panel as e18xx
+from cogs.e18xx.words import step_token
 
 
 def turn_token(state: dict) -> str:
@@ -169,7 +170,7 @@ def test_a_code_that_is_not_a_move_is_refused():
 
 async def test_a_move_too_long_for_a_custom_id_is_played_by_its_index(monkeypatch):
     state = {"round": "operating", "n": 7}
-    tok = e18xx.step_token(state)
+    tok = step_token(state)
     route = {"type": "run_routes", "routes": [{"train": "2-0", "hexes": ["J1", "K4", "I4", "F9"] * 10}]}
     moves = [{"type": "pass"}, {"type": "dividend", "kind": "payout"}, route]
     assert e18xx.code_for(2, route) == "#2", "its JSON does not fit, so the index stands for it"

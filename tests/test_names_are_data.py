@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from bot.present import fill
-from cogs import boss, e18xx, tokai
+from cogs import boss, tokai
+from cogs.e18xx import words as e18xx
 
 EVENT = {"text": "[0] pays 5,000 yen to [1].", "seats": [0, 1]}
 

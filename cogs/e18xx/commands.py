@@ -1,0 +1,497 @@
+"""`/18xx`: the moves by name with autocomplete from the legal moves, the pictures, and undo."""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import Refusal
+from bot.interact import answer
+from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
+from bot.place import Place
+from bot.present import register
+from bot.tables import Table
+from cogs.e18xx.common import e18xx_engines, is_18xx
+from cogs.e18xx.panel import MoveNow, act, code_for
+from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
+from cogs.e18xx.words import cut, legal_moves, move_text, private_name, run_text, seat_names, step_token, who
+from cogs.table import table_autocomplete
+from engines.e18xx import operating
+from engines.e18xx.companies import IPO, POOL, sale_bundles
+from engines.e18xx.route_text import parse_routes, train_name
+from engines.e18xx.state import G
+
+
+# --- /18xx ---------------------------------------------------------------------------------------------------------
+async def _find_table(interaction: discord.Interaction, table_id: int | None) -> Table:
+    tables = interaction.client.tables
+    gid = await tables.resolve(Place.of(interaction), table_id, kind=is_18xx, what="18xx")
+    table = await tables.load(gid)
+    if table.state is None:
+        raise Refusal(f"Table {gid} has not started yet.")
+    return table
+
+
+async def _my_table(interaction: discord.Interaction, table_id: int | None) -> tuple[Table, int]:
+    table = await _find_table(interaction, table_id)
+    return table, interaction.client.tables.player_seat(table, interaction.user.id)
+
+
+def _waiting(table: Table, seat: int, doing: str = "move") -> Refusal:
+    """Why a command cannot be used now: whom and what the game waits for."""
+    aw = table.engine.awaiting(table.state)
+    names = seat_names(table)
+    prompt = aw.prompt or "the end of the game"
+    if seat in aw.seats:
+        return Refusal(f"You cannot {doing} now: the game waits for you ({prompt}).")
+    waiting = ", ".join(who(names, s) for s in sorted(aw.seats)) or "nobody"
+    return Refusal(f"You cannot {doing} now: table {table.game.id} is waiting for {waiting} ({prompt}).")
+
+
+def _ns(interaction: discord.Interaction, name: str):
+    return getattr(interaction.namespace, name, None)
+
+
+def _autocomplete(kind: str):
+    """An autocomplete over the user's legal moves of one type: the decorated function turns (g, those moves,
+    names, the interaction) into (name, value) pairs; nothing is offered off the user's table."""
+    def wrap(pairs_of):
+        async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+            try:
+                table, seat = await _my_table(interaction, _ns(interaction, "table"))
+            except Exception:
+                return []
+            moves = [m for m in legal_moves(table, seat) if m.get("type") == kind]
+            return _choices(pairs_of(G(table.state), moves, seat_names(table), interaction), current)
+        return autocomplete
+    return wrap
+
+
+def _choices(pairs, current: str) -> list[app_commands.Choice]:
+    typed = (current or "").strip().lower()
+    out, seen = [], set()
+    for name, value in pairs:
+        if value in seen or (typed and typed not in name.lower() and typed not in str(value).lower()):
+            continue
+        seen.add(value)
+        out.append(app_commands.Choice(name=cut(name, 100), value=value))
+    return out[:25]
+
+
+def _resolve_private(g: G, text: str) -> str:
+    t = text.strip().lower()
+    for pid, _ in g.s["privates"].items():
+        if pid.lower() == t or g.pdef(pid).name.lower() == t:
+            return pid
+    raise Refusal(f"There is no private company called “{text}” in this game.")
+
+
+def _resolve_corp(g: G, text: str) -> str:
+    t = text.strip().lower()
+    for cid in g.s["corps"]:
+        if cid.lower() == t or g.cdef(cid).name.lower() == t:
+            return cid
+    raise Refusal(f"There is no corporation called “{text}” in this game.")
+
+
+@_autocomplete("bid")
+def ac_bid_company(g: G, moves: list, names: list[str], interaction) -> list:
+    low: dict[str, int] = {}
+    for m in moves:
+        low.setdefault(m["company"], m["price"])
+    return [(f"{private_name(g, pid)} from {g.money(p)}", pid) for pid, p in low.items()]
+
+
+@_autocomplete("bid")
+def ac_bid_price(g: G, moves: list, names: list[str], interaction) -> list:
+    pid = (_ns(interaction, "company") or "").upper()
+    return [(move_text(g, m, names), m["price"]) for m in moves if m["company"] == pid]
+
+
+@_autocomplete("par")
+def ac_par_corp(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(f"{g.cdef(m['corporation']).name} ({m['corporation']})", m["corporation"]) for m in moves]
+
+
+@_autocomplete("par")
+def ac_par_price(g: G, moves: list, names: list[str], interaction) -> list:
+    cid = (_ns(interaction, "corporation") or "").upper()
+    return [(move_text(g, m, names), g.title.market.by_id(m["share_price"]).price)
+            for m in moves if m["corporation"] == cid]
+
+
+@_autocomplete("buy_shares")
+def ac_buy_corp(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(move_text(g, m, names), m["shares"][0].rpartition("_")[0]) for m in moves
+            if m.get("entity_type") != "company"]
+
+
+@_autocomplete("sell_shares")
+def ac_sell_corp(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(f"{cid} ({g.cdef(cid).name})", cid)
+            for cid in dict.fromkeys(m["shares"][0].rpartition("_")[0] for m in moves)]
+
+
+@_autocomplete("sell_shares")
+def ac_sell_percent(g: G, moves: list, names: list[str], interaction) -> list:
+    cid = (_ns(interaction, "corporation") or "").upper()
+    return [(move_text(g, m, names), m["percent"]) for m in moves if m["shares"][0].rpartition("_")[0] == cid]
+
+
+@_autocomplete("lay_tile")
+def ac_lay_hex(g: G, moves: list, names: list[str], interaction) -> list:
+    count: dict[str, int] = {}
+    for m in moves:
+        count[m["hex"]] = count.get(m["hex"], 0) + 1
+    return [(f"{g.map.place(h)}: {n} way{'s' if n > 1 else ''}", h) for h, n in count.items()]
+
+
+@_autocomplete("lay_tile")
+def ac_lay_tile(g: G, moves: list, names: list[str], interaction) -> list:
+    coord = (_ns(interaction, "hex") or "").strip().upper()
+    tiles = dict.fromkeys(m["tile"] for m in moves if m["hex"] == coord)
+    return [(f"{t} ({g.map.tiles[t].colour})", t) for t in tiles]
+
+
+@_autocomplete("lay_tile")
+def ac_lay_rotation(g: G, moves: list, names: list[str], interaction) -> list:
+    coord = (_ns(interaction, "hex") or "").strip().upper()
+    tile = str(_ns(interaction, "tile") or "").strip()
+    return [(move_text(g, m, names), m["rotation"]) for m in moves if m["hex"] == coord and m["tile"] == tile]
+
+
+@_autocomplete("place_token")
+def ac_token_hex(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(move_text(g, m, names), m["hex"]) for m in moves]
+
+
+@_autocomplete("buy_train")
+def ac_train(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(move_text(g, m, names), m["train"]) for m in moves]
+
+
+@_autocomplete("buy_train")
+def ac_exchange(g: G, moves: list, names: list[str], interaction) -> list:
+    train_id = (_ns(interaction, "train") or "").strip()
+    return [(move_text(g, m, names), m["exchange"]) for m in moves if m.get("exchange") and m["train"] == train_id]
+
+
+@_autocomplete("buy_company")
+def ac_private(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(private_name(g, m["company"]), m["company"]) for m in moves]
+
+
+@_autocomplete("buy_company")
+def ac_private_price(g: G, moves: list, names: list[str], interaction) -> list:
+    pid = (_ns(interaction, "company") or "").upper()
+    return [(move_text(g, m, names), m["price"]) for m in moves if m["company"] == pid]
+
+
+TABLE = "Which table (only if the channel has several)"
+
+
+def _matching(moves: list[dict[str, Any]], **fields) -> dict[str, Any] | None:
+    return next((m for m in moves if all(m.get(k) == v for k, v in fields.items())), None)
+
+
+class E18xxCog(commands.Cog):
+    e18xx = app_commands.Group(name="18xx", description="18xx games (Shikoku 1889 …): name your moves, see the "
+                                                        "map, market and charters.")
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    async def _act(self, interaction: discord.Interaction, table: Table, seat: int, move: dict[str, Any]):
+        return await act(self.bot.tables, table, seat, interaction.user.id, move)
+
+    @e18xx.command(name="bid", description="Private auction: buy the cheapest private, or bid on a dearer one.")
+    @app_commands.describe(company="The private company", price="Your bid (the cheapest private: its price)",
+                           table=TABLE)
+    @app_commands.autocomplete(company=ac_bid_company, price=ac_bid_price, table=table_autocomplete)
+    async def bid(self, interaction: discord.Interaction, company: str, price: int, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            g = G(t.state)
+            if g.round["kind"] != "auction":
+                raise _waiting(t, seat, "bid")
+            return await self._act(interaction, t, seat,
+                                   {"type": "bid", "company": _resolve_private(g, company), "price": price})
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="par", description="Stock round: start a corporation at a par price.")
+    @app_commands.describe(corporation="The corporation to start", price="Its par price", table=TABLE)
+    @app_commands.autocomplete(corporation=ac_par_corp, price=ac_par_price, table=table_autocomplete)
+    async def par(self, interaction: discord.Interaction, corporation: str, price: int, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            g = G(t.state)
+            cid = _resolve_corp(g, corporation)
+            cell = next((c for c in g.title.market.par_cells if c.price == price), None)
+            if cell is None:
+                prices = ", ".join(g.money(c.price) for c in g.title.market.par_cells)
+                raise Refusal(f"{g.money(price)} is not a par price; the par prices are {prices}.")
+            if g.round["kind"] != "stock":
+                raise _waiting(t, seat, "start a corporation")
+            return await self._act(interaction, t, seat, {"type": "par", "corporation": cid, "share_price": cell.id})
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="buy", description="Stock round: buy one share from the IPO or the bank pool.")
+    @app_commands.describe(corporation="The corporation", source="From the IPO (at par) or the pool (at its price)",
+                           table=TABLE)
+    @app_commands.choices(source=[app_commands.Choice(name="IPO", value="ipo"),
+                                  app_commands.Choice(name="pool", value="pool")])
+    @app_commands.autocomplete(corporation=ac_buy_corp, table=table_autocomplete)
+    async def buy(self, interaction: discord.Interaction, corporation: str, source: str | None = None,
+                  table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            g = G(t.state)
+            cid = _resolve_corp(g, corporation)
+            if g.round["kind"] != "stock":
+                raise _waiting(t, seat, "buy that")
+            legal = [m for m in legal_moves(t, seat) if m["type"] == "buy_shares" and m.get("entity_type") is None
+                     and m["shares"][0].rpartition("_")[0] == cid]
+            where = {IPO: g.corp(cid)["shares"].get(IPO, []), POOL: g.corp(cid)["shares"].get(POOL, [])}
+            for src in ([source] if source else [IPO, POOL]):
+                move = next((m for m in legal if m["shares"][0] in where[src]), None)
+                if move:
+                    return await self._act(interaction, t, seat, move)
+            src = source or (IPO if where[IPO] else POOL)
+            cert = g.ipo_cert(cid) if src == IPO else g.pool_cert(cid)
+            if cert is None:
+                raise Refusal(f"No {cid} share is in the {'IPO' if src == IPO else 'pool'}.")
+            return await self._act(interaction, t, seat, {"type": "buy_shares", "shares": [cert],
+                                                          "percent": g.cdef(cid).cert_percent(cert)})
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="sell", description="Sell shares to the pool (stock round, or to pay for a train).")
+    @app_commands.describe(corporation="The corporation", percent="How much, in percent (10, 20 …)", table=TABLE)
+    @app_commands.autocomplete(corporation=ac_sell_corp, percent=ac_sell_percent, table=table_autocomplete)
+    async def sell(self, interaction: discord.Interaction, corporation: str, percent: int, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            g = G(t.state)
+            cid = _resolve_corp(g, corporation)
+            move = next((m for m in legal_moves(t, seat) if m["type"] == "sell_shares"
+                         and m["shares"][0].rpartition("_")[0] == cid and m["percent"] == percent), None)
+            if move is None:
+                held = g.corp(cid)["shares"].get(g.key(seat), [])
+                if not held:
+                    raise Refusal(f"You hold no {cid} shares.")
+                bundle = next((c for c, p in sale_bundles(g.cdef(cid), held) if p == percent), None)
+                if bundle is None:
+                    raise Refusal(f"You cannot sell {percent}% of {cid}; you hold {g.percent(cid, g.key(seat))}%.")
+                move = {"type": "sell_shares", "shares": bundle, "percent": percent}
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="lay", description="Lay or upgrade a tile (the menus suggest your legal lays).")
+    @app_commands.describe(hex="The hex, like F3", tile="The tile number", rotation="Its rotation, 0 to 5",
+                           table=TABLE)
+    @app_commands.autocomplete(hex=ac_lay_hex, tile=ac_lay_tile, rotation=ac_lay_rotation, table=table_autocomplete)
+    async def lay(self, interaction: discord.Interaction, hex: str, tile: str, rotation: int,
+                  table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            coord = hex.strip().upper()
+            legal = [m for m in legal_moves(t, seat) if m["type"] == "lay_tile"]
+            move = (_matching([m for m in legal if m.get("entity_type") != "company"], hex=coord,
+                              tile=tile.strip(), rotation=rotation)
+                    or _matching(legal, hex=coord, tile=tile.strip(), rotation=rotation))
+            if move is None:
+                if not legal and seat not in t.engine.awaiting(t.state).seats:
+                    raise _waiting(t, seat, "lay a tile")
+                move = {"type": "lay_tile", "hex": coord, "tile": tile.strip(), "rotation": rotation}
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="token", description="Place a station token in a city your track reaches.")
+    @app_commands.describe(hex="The hex of the city", city="Which city of the hex (1 unless it has several)",
+                           table=TABLE)
+    @app_commands.autocomplete(hex=ac_token_hex, table=table_autocomplete)
+    async def token(self, interaction: discord.Interaction, hex: str, city: int = 1, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            coord = hex.strip().upper()
+            if seat not in t.engine.awaiting(t.state).seats:
+                raise _waiting(t, seat, "place a token")
+            move = _matching(legal_moves(t, seat), type="place_token", hex=coord, city=city - 1) or \
+                {"type": "place_token", "hex": coord, "city": city - 1}
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="run", description="Run the trains: see the auto-router's best runs, or name your own.")
+    @app_commands.describe(routes="Your own routes, a train and its stops each: 2: J1 K4 | 3: K4 I4 F9",
+                           table=TABLE)
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def run(self, interaction: discord.Interaction, routes: str = "", table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            g = G(t.state)
+            legal = legal_moves(t, seat)
+            best = next((i for i, m in enumerate(legal) if m["type"] == "run_routes"), None)
+            if best is None:
+                raise _waiting(t, seat, "run trains")
+            cid = operating.current(g)
+            if routes.strip():
+                return await self._act(interaction, t, seat, parse_routes(g, cid, routes))
+            move = legal[best]
+            view = discord.ui.View(timeout=None)
+            view.add_item(MoveNow(t.game.id, step_token(t.state), code_for(best, move),
+                                  f"Accept: {move_text(g, move, seat_names(t))}", discord.ButtonStyle.success))
+            return {"content": f"Table {t.game.id}: {cid}'s best runs (auto-router):\n{run_text(g, move)}\n"
+                               "Accept them, or name your own with `/18xx run routes:2: J1 K4 | 3: K4 I4 F9`.",
+                    "view": view}
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="dividend", description="Pay the revenue out to the shareholders, or withhold it.")
+    @app_commands.describe(kind="Pay out (the price rises) or withhold (the treasury keeps it, the price falls)",
+                           table=TABLE)
+    @app_commands.choices(kind=[app_commands.Choice(name="pay out", value="payout"),
+                                app_commands.Choice(name="withhold", value="withhold")])
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def dividend(self, interaction: discord.Interaction, kind: str, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            if not _matching(legal_moves(t, seat), type="dividend", kind=kind):
+                raise _waiting(t, seat, "pay out or withhold")
+            return await self._act(interaction, t, seat, {"type": "dividend", "kind": kind})
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="buytrain",
+                   description="Buy a train from the depot or another corporation (its president must agree).")
+    @app_commands.describe(train="The train", price="Its price (only from another corporation: ¥1 or more)",
+                           exchange="A train to trade in (D-trains)", table=TABLE)
+    @app_commands.autocomplete(train=ac_train, exchange=ac_exchange, table=table_autocomplete)
+    async def buytrain(self, interaction: discord.Interaction, train: str, price: int | None = None,
+                       exchange: str | None = None, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            want = train.strip().upper()
+            legal = [m for m in legal_moves(t, seat) if m["type"] == "buy_train"]
+            if not legal and seat not in t.engine.awaiting(t.state).seats:
+                raise _waiting(t, seat, "buy a train")
+            fits = [m for m in legal if (m["train"].upper() == want or train_name(m["train"]).upper() == want)
+                    and m.get("exchange") == (exchange.strip() if exchange else None)
+                    and (price is None or m["price"] == price)]
+            if fits:
+                return await self._act(interaction, t, seat, fits[0])
+            ids = [m["train"] for m in legal if m["train"].upper() == want or train_name(m["train"]).upper() == want]
+            if price is None or not ids:
+                offered = ", ".join(dict.fromkeys(train_name(m["train"]) for m in legal)) or "none"
+                raise Refusal(f"You cannot buy that train now (trains you can buy: {offered}).")
+            move = {"type": "buy_train", "train": ids[0], "price": price}
+            if exchange:
+                move["exchange"] = exchange.strip()
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="offer", description="Answer an offer for your train or private, or withdraw your own.")
+    @app_commands.describe(answer_="Accept or decline it (the seller), or withdraw it (the buyer)", table=TABLE)
+    @app_commands.rename(answer_="answer")
+    @app_commands.choices(answer_=[app_commands.Choice(name=n, value=v) for n, v in
+                                   (("accept", "accept_offer"), ("decline", "decline_offer"),
+                                    ("withdraw", "withdraw_offer"))])
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def offer(self, interaction: discord.Interaction, answer_: str, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            move = _matching(legal_moves(t, seat), type=answer_)
+            if move is None:
+                if G(t.state).round.get("offer") and seat in t.engine.awaiting(t.state).seats:
+                    if answer_ == "withdraw_offer":
+                        raise Refusal("Only the buyer withdraws an offer; accept or decline it.")
+                    raise Refusal("Only the seller accepts or declines; you may withdraw your offer.")
+                raise Refusal("No offer is waiting for your answer.")
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="buyprivate",
+                   description="Phases 3-4: your corporation buys a player's private company (its owner must agree).")
+    @app_commands.describe(company="The private company", price="Half to twice its face value", table=TABLE)
+    @app_commands.autocomplete(company=ac_private, price=ac_private_price, table=table_autocomplete)
+    async def buyprivate(self, interaction: discord.Interaction, company: str, price: int, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            g = G(t.state)
+            if seat not in t.engine.awaiting(t.state).seats or g.round["kind"] != "operating":
+                raise _waiting(t, seat, "buy that")
+            return await self._act(interaction, t, seat,
+                                   {"type": "buy_company", "company": _resolve_private(g, company), "price": price})
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="pass", description="Pass: end your turn or the step (no tile, no token, no train …).")
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def pass_(self, interaction: discord.Interaction, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            move = _matching(legal_moves(t, seat), type="pass")
+            if move is None:
+                if seat in t.engine.awaiting(t.state).seats:
+                    raise Refusal("You cannot pass now. " + todo(G(t.state), seat, seat_names(t)).replace("**", ""))
+                raise _waiting(t, seat, "pass")
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    async def _picture(self, interaction: discord.Interaction, table: int | None, what: str):
+        async def work():
+            t = await _find_table(interaction, table)
+            if what == "map":
+                png, text = map_png(t.state), "the map now"
+            elif what == "market":
+                png, text = market_png(t.state), "the stock market now"
+            else:
+                png, text = charters_png(t.state, seat_names(t)), "the corporations now"
+            return {"content": f"Table {t.game.id}: {text}.",
+                    "file": discord.File(io.BytesIO(png), filename=f"table-{t.game.id}-{what}.png")}
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="map", description="The map as it stands: tiles and tokens (only you see it).")
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def map(self, interaction: discord.Interaction, table: int | None = None):
+        await self._picture(interaction, table, "map")
+
+    @e18xx.command(name="market", description="The stock market: every corporation's share price (only you see it).")
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def market(self, interaction: discord.Interaction, table: int | None = None):
+        await self._picture(interaction, table, "market")
+
+    @e18xx.command(name="charters", description="The corporations' charters: treasury, trains, tokens (only you).")
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def charters(self, interaction: discord.Interaction, table: int | None = None):
+        await self._picture(interaction, table, "charters")
+
+    @e18xx.command(name="undo", description="Take back your last move (as /game undo: others it affects agree).")
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def undo(self, interaction: discord.Interaction, table: int | None = None):
+        async def work():
+            t = await _find_table(interaction, table)
+            _, need = await self.bot.tables.request_undo(t.game.id, interaction.user.id)
+            if need:
+                return "Your undo request is posted; the players it affects must agree."
+            return "Your last move was undone."
+
+        await answer(interaction, work)
+
+
+async def setup(bot) -> None:
+    presenter = E18xxPresenter()
+    for engine in e18xx_engines():
+        register(engine.name, presenter)
+    await bot.add_cog(E18xxCog(bot))

@@ -1,0 +1,178 @@
+"""The 18xx move panel: moves as buttons and menus carrying the move (or its index) and the step token."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from math import ceil
+from typing import Any
+
+import discord
+
+from bot.errors import Refusal
+from bot.items import number
+from bot.move_items import JSON, PanelButton, PanelMenu, legal_move
+from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
+from bot.table_ui import hand_reply
+from bot.tables import Table
+from cogs.e18xx.common import FEW, GROUPS, KIND_GROUP, MAX_CODE, PER_MENU, PER_ROW, ROWS, TOKEN, is_18xx
+from cogs.e18xx.words import acting_corp, cut, legal_moves, move_detail, move_label, move_text, seat_names, step_token
+from engines.e18xx.state import G
+
+
+# --- the panel --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    index: int
+    move: dict[str, Any]
+    code: str
+    label: str
+    detail: str | None
+
+
+def code_for(index: int, move: dict[str, Any]) -> str:
+    """The move as JSON when it fits a custom id, else its index in engine.legal (the token pins the state)."""
+    text = json.dumps(move, separators=(",", ":"))
+    return text if len(text) <= MAX_CODE else f"#{index}"
+
+
+def group_of(move: dict[str, Any]) -> str:
+    kind = move.get("type")
+    if kind == "buy_shares":
+        return "exchange" if move.get("entity_type") == "company" else "buy"
+    return KIND_GROUP.get(kind, "other")
+
+
+def entries_for(table: Table, seat: int) -> list[Entry]:
+    moves = legal_moves(table, seat)
+    if not moves:
+        return []
+    g, names = G(table.state), seat_names(table)
+    return [Entry(i, m, code_for(i, m), move_text(g, m, names), move_detail(g, m)) for i, m in enumerate(moves)]
+
+
+def _chunks(items: list, size: int = PER_MENU) -> list[list]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+STYLES = {"pass": discord.ButtonStyle.secondary, "bankrupt": discord.ButtonStyle.danger,
+          "run_routes": discord.ButtonStyle.success, "accept_offer": discord.ButtonStyle.success,
+          "decline_offer": discord.ButtonStyle.danger, "withdraw_offer": discord.ButtonStyle.secondary}
+
+
+def _style(move: dict[str, Any]) -> discord.ButtonStyle:
+    if move.get("type") == "dividend":
+        return discord.ButtonStyle.success if move.get("kind") == "payout" else discord.ButtonStyle.secondary
+    return STYLES.get(move.get("type"), discord.ButtonStyle.primary)
+
+
+def layout(view: discord.ui.View, gid: int, tok: str, entries: list[Entry], g: G, grouped: bool = True) -> None:
+    """Buttons for a few moves; else buttons for the single moves (pass, dividend, run …) and a menu per kind,
+    25 to a menu, lays by hex past 25; when that takes more than five rows, one menu asks for the kind first."""
+    if len(entries) <= FEW:
+        for e in entries:
+            view.add_item(MoveNow(gid, tok, e.code, e.label, _style(e.move)))
+        return
+    singles = [e for e in entries if group_of(e.move) == "other"]
+    groups: dict[str, list[Entry]] = {}
+    for e in entries:
+        if group_of(e.move) != "other":
+            groups.setdefault(group_of(e.move), []).append(e)
+    menus: list[tuple[str, str, list]] = []
+    for key, group in groups.items():
+        if key == "lay" and len(group) > PER_MENU:
+            coords = list(dict.fromkeys(e.move["hex"] for e in group))
+            for k, chunk in enumerate(_chunks(coords)):
+                count = {c: sum(1 for e in group if e.move["hex"] == c) for c in chunk}
+                menus.append(("hex", f"Lay a tile: choose a hex{f' ({k + 1})' if k else ''}",
+                              [(g.map.place(c), c, f"{count[c]} ways to lay a tile here") for c in chunk]))
+        else:
+            many = len(group) > PER_MENU
+            for k, chunk in enumerate(_chunks(group)):
+                menus.append(("moves", GROUPS[key] + (f" ({k + 1})" if many else ""),
+                              [(e.label, e.code, e.detail) for e in chunk]))
+    if grouped and ceil(len(singles) / PER_ROW) + len(menus) > ROWS:
+        menus = [("kind", "What would you like to do?",
+                  [(GROUPS[key], key, f"{len(group)} choices") for key, group in groups.items()])]
+    for e in singles:
+        view.add_item(MoveNow(gid, tok, e.code, e.label, _style(e.move)))
+    room = ROWS - ceil(len(singles) / PER_ROW)
+    for slot, (kind, placeholder, options) in enumerate(menus[:room]):
+        item = {"moves": MoveMenu, "hex": HexMenu, "kind": KindMenu}[kind]
+        view.add_item(item(gid, tok, slot, options, placeholder))
+
+
+def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None = None) -> dict[str, Any]:
+    """The answer to a kind menu (the moves of that kind) or a hex menu (the tile lays on that hex)."""
+    g, entries = G(table.state), entries_for(table, seat)
+    if coord is not None:
+        chosen = [e for e in entries if e.move.get("type") == "lay_tile" and e.move.get("hex") == coord]
+        text = f"the tiles you can lay on {g.map.place(coord)}"
+    else:
+        chosen = [e for e in entries if group_of(e.move) == key]
+        text = GROUPS.get(key, "your moves").lower()
+    if not chosen:
+        raise Refusal("You have no such move now.")
+    view = discord.ui.View(timeout=None)
+    layout(view, table.game.id, step_token(table.state), chosen, g, grouped=False)
+    return {"content": f"Table {table.game.id}: {text}.", "view": view}
+
+
+async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any]) -> dict[str, Any]:
+    """Play the move; answer with what was played (in words of the state it was chosen in), then the panel."""
+    g = G(table.state)
+    label = move_label(table, move)
+    corp = acting_corp(g, seat, move)
+    table = await tables.act(table.game.id, user_id, move, chosen_at=table.seq)
+    reply = hand_reply(table, seat)
+    head = f"You played **{label}**" + (f" as president of {corp}" if corp else "") + "."
+    reply["content"] = f"{head}\n{reply['content']}"[:2000]
+    return reply
+
+
+class _Step:
+    """The 18xx panel's items carry the step token (a panel is good only for the state it was made in) and cut
+    their text with "…"; a choice plays its move: JSON, or ``#<index>`` into engine.legal of that state."""
+
+    serves = staticmethod(is_18xx)
+    token, step, fit = TOKEN, staticmethod(step_token), staticmethod(cut)
+
+    async def choose(self, interaction: discord.Interaction, code: str) -> dict[str, Any]:
+        table, seat = await self.load(interaction)
+        moves = legal_moves(table, seat)
+        if code.startswith("#"):
+            try:
+                move = moves[number(code[1:], len(moves) - 1)]
+            except ValueError:
+                raise Refusal("That choice is no longer available.") from None
+        else:
+            move = legal_move(table, seat, code, moves)
+        return await act(interaction.client.tables, table, seat, interaction.user.id, move)
+
+    async def _sub_panel(self, interaction: discord.Interaction, **which) -> dict[str, Any]:
+        table, seat = await self.load(interaction)
+        return sub_panel(table, seat, **which)
+
+
+class MoveNow(_Step, PanelButton, prefix="ex", code=rf"{JSON}|#\d+"):
+    """A move; pressing plays it."""
+
+
+class MoveMenu(_Step, PanelMenu, prefix="exs"):
+    """Moves; a choice plays it."""
+
+
+class HexMenu(_Step, PanelMenu, prefix="exh"):
+    """A hex to lay a tile on; answers with the lays on that hex."""
+
+    def choose(self, interaction: discord.Interaction, coord: str):
+        return self._sub_panel(interaction, coord=coord)
+
+
+class KindMenu(_Step, PanelMenu, prefix="exk"):
+    """What kind of move; answers with the moves of that kind."""
+
+    def choose(self, interaction: discord.Interaction, key: str):
+        return self._sub_panel(interaction, key=key)
+
+
+DYNAMIC_ITEMS = (MoveNow, MoveMenu, HexMenu, KindMenu)
