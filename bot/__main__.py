@@ -1,4 +1,4 @@
-"""python -m bot [run|sync|replay|selfplay] — see README.md."""
+"""python -m bot [run|sync|replay|selfplay|export] — see README.md."""
 from __future__ import annotations
 
 import argparse
@@ -87,19 +87,45 @@ def cmd_replay(path: str) -> int:
     return 0 if ok else 1
 
 
-def cmd_selfplay(game: str, players: int, seed: int, games: int) -> int:
+def cmd_selfplay(game: str, players: int, seed: int, games: int, export_dir: str | None = None) -> int:
     from bot.selfplay import NeverEnds, selfplay
     from engines.base import RuleError
+    from engines.e18xx.export import NotExportable
 
     try:
-        for line in selfplay(game, players, seed, games):
+        for line in selfplay(game, players, seed, games, export_dir=export_dir):
             print(json.dumps(line))
-    except (NeverEnds, RuleError) as e:
+    except (NeverEnds, RuleError, NotExportable) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except KeyError as e:
-        print(f"error: {e.args[0]}", file=sys.stderr)
+    except (KeyError, OSError) as e:
+        print(f"error: {e.args[-1]}", file=sys.stderr)
         return 2
+    return 0
+
+
+def cmd_export(settings: Settings, game_id: int) -> int:
+    """A stored table's whole log on standard output (an 18xx title in 18xx.games's export format)."""
+    from bot.clock import SystemClock
+    from bot.errors import Refusal
+    from bot.tables import TableService
+    from storage.sqlite import DatabaseUnusable, SqliteStore, check_database
+
+    async def go() -> dict:
+        store = SqliteStore(settings.db_path)
+        await store.open()
+        try:
+            return await TableService(store, SystemClock()).export(game_id)
+        finally:
+            await store.close()
+
+    try:
+        check_database(settings.db_path)
+        doc = asyncio.run(go())
+    except (DatabaseUnusable, Refusal) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(doc, ensure_ascii=False))
     return 0
 
 
@@ -116,11 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--games", type=int, default=1)
+    p.add_argument("--export", metavar="DIR", help="an 18xx title: write each game in 18xx.games's export format")
+    p = sub.add_parser("export", help="print a stored table's whole log as JSON (18xx: in 18xx.games's format)")
+    p.add_argument("game_id", type=int)
     args = parser.parse_args(argv)
     if args.cmd == "replay":
         return cmd_replay(args.log)
     if args.cmd == "selfplay":
-        return cmd_selfplay(args.game, args.players, args.seed, args.games)
+        return cmd_selfplay(args.game, args.players, args.seed, args.games, args.export)
     try:
         settings = Settings.from_env()
     except ValueError as e:
@@ -129,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(settings)
     if args.cmd == "sync":
         return cmd_sync(settings, args.guild or settings.dev_guild)
+    if args.cmd == "export":
+        return cmd_export(settings, args.game_id)
     return cmd_run(settings)
 
 

@@ -7,8 +7,10 @@ in its engine (or in ``legal``) and is reported as one.
 """
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import engines
@@ -61,11 +63,27 @@ def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any
         actions += 1
 
 
-def selfplay(name: str, players: int, seed: int, games: int = 1) -> list[dict[str, Any]]:
+def selfplay(name: str, players: int, seed: int, games: int = 1, export_dir: str | None = None) -> list[dict[str, Any]]:
+    """``games`` games from one seeded generator; with ``export_dir`` (an 18xx title) each is also written there in
+    18xx.games's export format, its ``result`` our final scores, for the site's engine to check
+    (``ref18xx replay DIR/*.json`` says ``matches_recorded`` for each)."""
+    from engines.e18xx.export import NotExportable, export_game
+    from engines.e18xx.game import TITLES
+
+    if export_dir is not None and name not in TITLES:
+        raise NotExportable(f"Only an 18xx title is exported for 18xx.games ({', '.join(TITLES)}), not {name}.")
     rng = random.Random(seed)
     results = []
     for i in range(games):
         r = play_one(name, players, rng)
-        results.append({"game": i + 1, "seed": seed, "players": players, "scores": r["scores"],
-                        "actions": r["actions"]})
+        line = {"game": i + 1, "seed": seed, "players": players, "scores": r["scores"], "actions": r["actions"]}
+        if export_dir is not None:
+            doc = export_game(name, {}, [f"Player {s + 1}" for s in range(players)],
+                              [(e["seat"], e["action"]) for e in r["log"]], game_id=seed * 1000 + i + 1,
+                              description=f"selfplay {name}, {players} players, seed {seed}, game {i + 1}")
+            path = Path(export_dir) / f"{name}-seed{seed}-game{i + 1}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(doc), encoding="utf-8")
+            line["export"] = str(path)
+        results.append(line)
     return results

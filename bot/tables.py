@@ -21,6 +21,8 @@ from bot.errors import Refusal
 from bot.place import Place
 from engines.base import CHANCE, Action, ChanceRequest, Engine, RuleError, State
 from engines.chance import RandomSource, draw
+from engines.e18xx.export import NotExportable, export_game
+from engines.e18xx.game import E18xxGame
 from engines.log import export as export_log
 from engines.log import replay
 from engines.words import chance_label
@@ -688,9 +690,17 @@ class TableService:
 
     # --- reading -----------------------------------------------------------------------------
     async def export(self, game_id: int) -> dict[str, Any]:
+        """The table's whole log: for an 18xx title in 18xx.games's export format (which the site's tools load and
+        `python -m bot replay` reads too), else in ours (engines/log.py)."""
         table = await self.load(game_id)
         rows = await self.store.actions(game_id)
         players = [s.name for s in table.game.in_seat_order()]
+        if isinstance(table.engine, E18xxGame):
+            try:
+                return export_game(table.engine.name, table.game.options, players, [(a.seat, a.action) for a in rows],
+                                   game_id=game_id, description=f"Table {game_id}, played in Discord")
+            except NotExportable as e:
+                raise Refusal(f"Table {game_id} cannot be exported for 18xx.games: {e}") from None
         return export_log(table.engine, table.game.options, players, [(a.seq, a.seat, a.action) for a in rows])
 
     async def resolve(self, place: Place, table_id: int | None = None,

@@ -188,18 +188,24 @@ class TableCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @game.command(name="export", description="Download the whole game log as JSON (python -m bot replay reads it).")
+    @game.command(name="export", description="Download the whole game log as JSON (python -m bot replay reads it; "
+                                               "an 18xx game in 18xx.games's format).")
     @app_commands.autocomplete(table=table_autocomplete)
     async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
         async def work():
             gid = await self._table(interaction, table)
             t = await self.bot.tables.load(gid)
-            if t.game.status in ("lobby", "active"):  # the log holds every hidden card and die
+            if t.game.status == "lobby":
+                raise Refusal(f"Table {gid} has not started: there is no game to export yet.")
+            if t.game.status == "active" and t.engine.has_secrets:  # the log holds every hidden card and die
                 raise Refusal("The log holds every hidden card, so it can be exported only once the game has ended.")
             doc = await self.bot.tables.export(gid)
-            data = json.dumps(doc, indent=1).encode()
-            return {"content": f"The log of table {gid}.",
-                    "file": discord.File(io.BytesIO(data), filename=f"table-{gid}-{doc['game']}.json")}
+            data = json.dumps(doc, indent=1, ensure_ascii=False).encode()
+            if "game" in doc:
+                return {"content": f"The log of table {gid}.",
+                        "file": discord.File(io.BytesIO(data), filename=f"table-{gid}-{doc['game']}.json")}
+            return {"content": f"The log of table {gid} in 18xx.games's format: the site's tools load it.",
+                    "file": discord.File(io.BytesIO(data), filename=f"{doc['title']}-table-{gid}.json")}
 
         await answer(interaction, work)
 

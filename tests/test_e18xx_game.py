@@ -1009,3 +1009,37 @@ def test_a_player_passed_without_being_asked_is_named_in_the_narration():
         auto = e.auto_action(s, seat) if rng.random() < 0.3 else None
         s = e.apply(s, seat, auto or rng.choice(e.legal(s, seat)))
     assert said and len(said[0]["seats"]) == 1, "the seat that passed is named"
+
+
+# ---- what the site's engine showed us (tests/test_e18xx_export.py) ----------------------------------------------
+
+def test_reach_never_turns_back_along_the_same_track():
+    """From a game exported to 18xx.games: AR's token at Tokushima (K8) reaches the towns of J5 and J9 by track
+    that ends there; Ikeda (H7) and L7 lie only beyond a turn back through those towns, over the same hex edges
+    again, which no train could run, so AR reaches neither (the site's graph agrees)."""
+    from engines.e18xx.board import Board, load_map
+    laid = {"K8": ["5", 2], "K6": ["23", 2], "J5": ["58", 5], "J9": ["58", 0], "I8": ["26", 5], "H7": ["5", 5]}
+    board = Board.from_json(load_map("g1889"), {"laid": laid, "tokens": {"K8": [["AR"]]}, "reserved": {}})
+    reach = board.reachable("AR")
+    assert reach.nodes == {("K8", 0), ("J5", 0), ("J9", 0)}
+    assert set(reach.edges) == {"I6", "I8", "J11", "J5", "J7", "J9", "K6", "K8"}
+
+
+def test_a_train_traded_in_for_a_d_goes_back_to_the_bank_for_sale():
+    """From a game exported to 18xx.games: the 5-train traded in for a D is sold again from the bank (the site
+    offers it, and makes a corporation that needs its president's money buy it, being the cheapest)."""
+    from bot.selfplay import play_one
+    for seed in range(40):
+        played = play_one("1889", 4, random.Random(seed), max_actions=5000)
+        state = E.setup({}, 4)
+        for entry in played["log"]:
+            seat, action = entry["seat"], entry["action"]
+            after = E.apply(state, seat, action)
+            if action["type"] == "buy_train" and action.get("exchange") and after["depot"]["discards"] != \
+                    state["depot"]["discards"]:
+                old = action["exchange"]
+                assert old in after["depot"]["discards"] and old in trains.depot_offer(G(after))
+                assert not any(old in c["trains"] for c in after["corps"].values())
+                return
+            state = after
+    pytest.fail("no selfplay game of the first 40 seeds traded a train in")

@@ -11,7 +11,7 @@ them: no track crosses an impassable one, and the lay that first joins track acr
 from __future__ import annotations
 
 import json
-from collections import deque
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
@@ -328,65 +328,77 @@ class Board:
     # ---- reach ----
 
     def reachable(self, corp: str) -> Network:
-        """Walk the track from `corp`'s tokens (see _walk): the nodes, paths and hex edges it reaches."""
+        """What `corp`'s tokens reach (see _walk): the nodes, paths and hex edges."""
         starts = self.token_nodes(corp)
         edges: dict[str, set[int]] = {}
         for coord, _ in starts:  # a corporation may build out of its token hexes in any direction
             edges.setdefault(coord, set()).update(e for e in hexes.EDGES if self.map.linked(coord, e))
         seen_nodes: set[NodeRef] = set(starts)
         seen_paths: set[PathRef] = set()
-        for coord, p, came_in in self._walk(corp, starts):
+        for coord, p in self._walk(corp):
+            if (coord, p) in seen_paths:
+                continue
             seen_paths.add((coord, p))
-            a, b = self._track[coord][p]
-            for end in (a, b):
+            for end in self._track[coord][p]:
                 if isinstance(end, int):
                     edges.setdefault(coord, set()).add(end)
                     other = self.map.across(coord, end)
                     if other:
                         edges.setdefault(other, set()).add(hexes.opposite(end))
-            out = b if a == came_in else a
-            if isinstance(out, str):
-                seen_nodes.add((coord, int(out[1:])))
+                else:
+                    seen_nodes.add((coord, int(end[1:])))
         return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
 
-    def _walk(self, corp: str, starts: list[NodeRef]) -> Iterator[tuple[str, int, End]]:
-        """Every path the walk from `starts` enters, once, as (hex, path index, end it came in by). A walk stops at
-        offboards and at cities other corporations fill. It follows track in its direction of travel: entering a
-        hex by one edge, a train may leave only along the paths that start at that edge. A generator, so a
-        question about one path (_uses_new_track) stops as soon as it is answered."""
-        queue: deque[tuple[str, int, End]] = deque()  # (hex, path index, end we came in by)
-        expanded: set[NodeRef] = set()
+    def _walk(self, corp: str) -> Iterator[PathRef]:
+        """Every path a train of `corp` could run on from one of its tokens, as 18xx.games's graph walks it (a path
+        may come more than once). From each token in turn (its other tokens' cities are not walked through), depth
+        first along chains that never use a path twice nor come back into a hex by an edge they left it by:
+        entering a hex by one edge, a train leaves only along the paths that start at that edge. A walk stops at
+        offboards and at cities other corporations fill. A path stays walked once left, except past a converging
+        exit (an edge several paths of a tile share), where another chain may take it again. A generator: a
+        question about one path stops early."""
+        starts = self.token_nodes(corp)
+        for start in starts:
+            yield from self._walk_node(start, corp, set(starts) - {start}, set(), Counter(), False)
 
-        def leave_node(ref: NodeRef) -> None:
-            if ref in expanded:
-                return
-            expanded.add(ref)
-            coord, index = ref
-            for p in self.paths_at(coord, f"_{index}"):
-                queue.append((coord, p, f"_{index}"))
+    def _walk_node(self, ref: NodeRef, corp: str, nodes: set[NodeRef], paths: set[PathRef], used: Counter,
+                   converging: bool) -> Iterator[PathRef]:
+        if ref in nodes:
+            return
+        nodes.add(ref)
+        coord, index = ref
+        for p in self.paths_at(coord, f"_{index}"):
+            yield from self._walk_path(coord, p, None, ref, corp, nodes, paths, used, converging)
+        if converging:
+            nodes.discard(ref)
 
-        for ref in starts:
-            leave_node(ref)
-        entered: set[tuple[str, int, End]] = set()
-        while queue:
-            state = queue.popleft()
-            if state in entered:
+    def _walk_path(self, coord: str, p: int, came_by: int | None, came_from: NodeRef | None, corp: str,
+                   nodes: set[NodeRef], paths: set[PathRef], used: Counter, converging: bool) -> Iterator[PathRef]:
+        key = (coord, p)
+        ends = self._track[coord][p]
+        if key in paths or any(used[coord, e] for e in ends if isinstance(e, int)):
+            return
+        paths.add(key)
+        yield key
+        for end in ends:  # the nodes on this path, then on along the track
+            if isinstance(end, str):
+                ref = (coord, int(end[1:]))
+                if ref != came_from and self.node(ref).kind != "offboard" and not self.blocks(ref, corp):
+                    yield from self._walk_node(ref, corp, nodes, paths, used, converging)
+        for edge in ends:
+            if not isinstance(edge, int) or edge == came_by or (other := self.map.across(coord, edge)) is None:
                 continue
-            entered.add(state)
-            yield state
-            coord, p, came_in = state
-            a, b = self._track[coord][p]
-            out = b if a == came_in else a
-            if isinstance(out, str):
-                ref = (coord, int(out[1:]))
-                if self.node(ref).kind != "offboard" and not self.blocks(ref, corp):
-                    leave_node(ref)
-                continue
-            other = self.map.across(coord, out)
-            if other:
-                back = hexes.opposite(out)
-                for q in self.paths_at(other, back):
-                    queue.append((other, q, back))
+            back, onward = hexes.opposite(edge), converging or self._converging(coord, edge)
+            used[coord, edge] += 1  # left by this edge: no path of this hex using it while this chain lasts
+            for q in self.paths_at(other, back):
+                yield from self._walk_path(other, q, back, None, corp, nodes, paths, used, onward)
+            used[coord, edge] -= 1
+        if converging:
+            paths.discard(key)
+
+    def _converging(self, coord: str, edge: int) -> bool:
+        """Several paths of the hex's tile leave by this edge."""
+        return len(self.paths_at(coord, edge)) > 1
 
     # ---- the state ----
 
@@ -526,8 +538,7 @@ def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
         if old_node and new_node and _max_revenue(old, old_node) != _max_revenue(new, new_node):
             gains.add(index)
     # does the corporation reach one of them? the walk stops at the first
-    return bool(gains) and any(coord == lay.hex and p in gains
-                               for coord, p, _ in after._walk(corp, after.token_nodes(corp)))
+    return bool(gains) and any(coord == lay.hex and p in gains for coord, p in after._walk(corp))
 
 
 def _max_revenue(tile: TileDef, end: str) -> int:

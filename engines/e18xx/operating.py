@@ -407,8 +407,8 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
     if seller is not None and not agreed and not g.trusted and g.president(seller) != seat:
         _offer(g, seat, g.president(seller), action, f"train {train_id} of {seller}")
         return
-    if exchange is not None:
-        corp["trains"].remove(exchange)
+    if exchange is not None:  # the traded-in train goes back to the bank, for sale again (as on 18xx.games)
+        trains.discard(g, cid, exchange)
     trains.pay_for_train(g, cid, seller, price, president)
     if seller is None:
         trains.take_from_depot(g, train_id, cid)

@@ -1,0 +1,126 @@
+"""A game played here, written in 18xx.games's export format, so a player can load it into the site's tools (and
+the site's engine, ../shared/tools/ref18xx, can check it: every action accepted, the same final scores).
+
+The inverse of importer.py and replay.translate. Our log is replayed through our engine, and each action is
+written as the site names it, from the state it was played on:
+- who acts: a player by id (seats are players 1..n), a corporation (the operating one when our action leaves it
+  implicit, as its president sends it), or a private company;
+- tiles by copy ("57" laid as "57-0", the lowest copy not on the board; an upgraded tile's copy returns to the
+  supply) and cities by the site's city id (``<tile copy>-<city>``, ``<hex>-0-<city>`` for a printed city);
+- our own agreement moves (an offer to buy a train or a private from another president or player, accepted,
+  declined or withdrawn): the site has none, so an accepted offer is the purchase at the agreed price and the
+  rest is left out;
+- the chance seat's deal of the Beginner Game: the site deals by its seed, so the export carries a seed whose
+  deal is ours.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engines.base import CHANCE, Action, RuleError, State
+from engines.e18xx import operating
+from engines.e18xx.companies import load_title
+from engines.e18xx.game import TITLES
+from engines.e18xx.importer import beginner_deal
+from engines.e18xx.state import G
+
+#: Seeds tried for a Beginner Game's deal (one in 6!/(6-n)! matches: 360 at four players).
+SEED_SEARCH = 200_000
+#: Our moves the site has no name for: the answers to an offer (the accepted one is written as the purchase).
+OURS_ONLY = ("accept_offer", "decline_offer", "withdraw_offer")
+
+
+class NotExportable(Exception):
+    """The game cannot be written in the site's format; the message says why."""
+
+
+def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
+                log: Iterable[tuple[int, Action]], *, game_id: int = 1, description: str = "") -> dict[str, Any]:
+    """The export of a game of ``title_id`` between ``names`` (by seat) whose log is ``log`` ((seat, action) in
+    order, chance draws included). Its ``result`` is our final scores by player id (or the scores so far)."""
+    if title_id not in TITLES:
+        raise NotExportable(f"This bot cannot export the 18xx title {title_id!r}.")
+    engine = TITLES[title_id]()
+    ids = list(range(1, len(names) + 1))
+    state = engine.setup(dict(options), len(names))
+    writer = _Writer(engine, ids)
+    seed = 0
+    for position, (seat, action) in enumerate(log, 1):
+        if seat == CHANCE:
+            seed = _seed_for_deal(title_id, state, action, len(names))
+        written = writer.write(state, seat, action) if seat != CHANCE else None
+        try:
+            after = engine.apply(state, seat, action)
+        except RuleError as e:
+            raise NotExportable(f"Move {position} of the log ({action.get('type')}) cannot be played: {e}") from None
+        if written is not None and after["round"].get("offer") and not state["round"].get("offer"):
+            writer.actions.pop()  # an offer, not yet a purchase: written when it is accepted
+        state = after
+    scores = engine.scores(state) or [G(state).value(s) for s in range(len(names))]
+    optional = ["beginner_game"] if options.get("beginner_game") else []
+    return {
+        "id": game_id, "title": title_id, "description": description, "max_players": len(names),
+        "players": [{"id": pid, "name": name} for pid, name in zip(ids, names, strict=True)],
+        "settings": {"seed": seed, "optional_rules": optional},
+        "status": "finished" if state["over"] else "active",
+        "actions": [{**a, "id": i} for i, a in enumerate(writer.actions, 1)],
+        "result": {str(pid): score for pid, score in zip(ids, scores, strict=True)},
+    }
+
+
+def _seed_for_deal(title_id: str, state: State, action: Action, players: int) -> int:
+    kept = list(state["privates"])
+    dealt = [kept[i] for i in action.get("order", [])][:players]
+    title = load_title(title_id)
+    for seed in range(1, SEED_SEARCH):
+        if beginner_deal(title, seed, players)[:players] == dealt:
+            return seed
+    raise NotExportable("No seed of the site deals the private companies as this game dealt them.")
+
+
+class _Writer:
+    def __init__(self, engine, ids: list[int]):
+        self.engine, self.ids = engine, ids
+        self.actions: list[dict[str, Any]] = []
+        self.copies: dict[str, str] = {}  # hex -> tile copy on it
+
+    def write(self, state: State, seat: int, action: Action) -> dict[str, Any] | None:
+        """Write the site's action for ours, played on ``state``; returns it (None when nothing is written)."""
+        g = G(state)
+        kind = action["type"]
+        if kind in OURS_ONLY:
+            offer = g.round.get("offer")
+            if kind == "accept_offer" and offer:
+                return self._add(offer["action"], "corporation", offer["corporation"])
+            return None
+        if kind == "lay_tile":
+            action = {**action, "tile": self._take_copy(g, action["hex"], action["tile"])}
+        elif kind == "place_token":
+            action = {**action, "city": self._city_id(g, action["hex"], action["city"])}
+            action.pop("hex")
+        if action.get("entity_type") == "company":
+            return self._add(action, "company", action["entity"])
+        if action.get("entity") is not None:
+            return self._add(action, "corporation", action["entity"])
+        if g.round["kind"] == "operating" and kind != "sell_shares":
+            return self._add(action, "corporation", operating.current(g))
+        return self._add(action, "player", self.ids[seat])
+
+    def _add(self, action: Action, entity_type: str, entity: Any) -> dict[str, Any]:
+        fields = {k: v for k, v in action.items() if k not in ("entity", "entity_type")}
+        self.actions.append({**fields, "entity": entity, "entity_type": entity_type})
+        return self.actions[-1]
+
+    def _take_copy(self, g: G, coord: str, name: str) -> str:
+        on_board = set(self.copies.values())
+        index = next(i for i in range(10_000) if f"{name}-{i}" not in on_board)
+        self.copies[coord] = f"{name}-{index}"
+        return self.copies[coord]
+
+    def _city_id(self, g: G, coord: str, node: int) -> str:
+        tile = g.board.tile(coord)
+        cities = [i for i, n in enumerate(tile.nodes) if n.kind == "city"]
+        if node not in cities:
+            raise NotExportable(f"There is no city {node} on {coord}.")
+        return f"{self.copies.get(coord, f'{coord}-0')}-{cities.index(node)}"
