@@ -332,3 +332,28 @@ async def test_a_train_between_two_presidents_is_an_offer_the_seller_answers(wor
     assert after["round"]["offer"] is None and after["corps"]["KO"]["trains"] == [train]
     assert after["corps"]["UR"]["trains"] == []
     assert (after["corps"]["KO"]["cash"], after["corps"]["UR"]["cash"]) == (ko_cash - 1, ur_cash + 1)
+
+
+async def test_an_18xx_table_is_exported_for_the_site_even_while_it_runs(world):
+    """Nothing is secret in an 18xx game, so `/game export` answers at any time after the start, with the game in
+    18xx.games's export format (which our replay reads too); a table still in its lobby has nothing to export."""
+    from engines.e18xx.replay import replay_export
+    from tests.helpers import start_table
+    env, g, ch, members = world
+    lobby = (await members[0].slash(ch, "game create", game="1889", players=3)).response.content.split()[1]
+    r = await members[0].slash(ch, "game export", table=int(lobby))
+    assert r.response.content == f"Table {lobby} has not started: there is no game to export yet."
+    gid = await start_table(ch, members[0], members[1:], game="1889")
+    svc = env.bot.tables
+    for _ in range(8):
+        t = await svc.load(gid)
+        seat = min(t.engine.awaiting(t.state).seats)
+        await svc.act(gid, t.game.user_at(seat).user_id, t.engine.legal(t.state, seat)[0])
+    r = await members[1].slash(ch, "game export", table=gid)
+    assert r.response.content == f"The log of table {gid} in 18xx.games's format: the site's tools load it."
+    [attachment] = r.response.attachments
+    assert attachment.filename == f"1889-table-{gid}.json" and r.response.ephemeral
+    doc = json.loads(await attachment.read())
+    assert (doc["title"], doc["id"], doc["status"]) == ("1889", gid, "active")
+    _, replayed = replay_export(doc)
+    assert replayed.state["cash"] == (await svc.load(gid)).state["cash"]

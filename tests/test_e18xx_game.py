@@ -452,6 +452,32 @@ def test_emergency_sales_and_bankruptcy():
     assert scores[0] == G(s).value(0) and total_money(s) == 7000
 
 
+def test_an_emergency_sells_each_corporation_once():
+    """1889 as 18xx.games plays it: the shares of a corporation sold for this train go in one sale; a second sale
+    of the same corporation is refused and no longer offered."""
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    float_corp(s, "SR", 1, cell="65,5,3", percent=30)
+    give_shares(s, "SR", 0, ["SR_3", "SR_4", "SR_5"])
+    lay(s, "J3", "8", 3)
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t[0] not in "2345"]
+    s["depot"]["bought"] = ["2", "3", "4", "5"]
+    s["depot"]["phase"] = "5"
+    for p in s["privates"].values():
+        p["closed"] = True
+    g = G(s)
+    g.pay("KO", BANK, 700)
+    g.pay("0", BANK, s["cash"][0] - 100)  # seat 0: ¥100 and 30% of SR (seat 1 presides it)
+    s = start_or(s)
+    s = act(s, 0, "pass")
+    assert trains.emergency(G(s), "KO")
+    s = act(s, 0, "sell_shares", shares=["SR_3"], percent=10)
+    with pytest.raises(RuleError, match="already sold SR for this train"):
+        act(s, 0, "sell_shares", shares=["SR_4"], percent=10)
+    sales = [m["shares"][0].partition("_")[0] for m in E.legal(s, 0) if m["type"] == "sell_shares"]
+    assert sales and "SR" not in sales  # his own KO shares he may still sell, keeping the presidency
+
+
 def test_bankruptcy_is_refused_while_the_money_can_be_raised():
     s = after_auction(3)
     float_corp(s, "KO", 0)

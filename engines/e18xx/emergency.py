@@ -1,10 +1,11 @@
 """Emergency money and bankruptcy (import notes §11.6-11.7).
 
 A corporation that must buy a train and cannot pay the depot's cheapest from its treasury gets its president's
-money. He may sell shares for it, but no sale may cost him a presidency and none may raise more than needed (the
-same sale less one share would already cover the shortfall). When even all he could sell cannot pay, he goes
-bankrupt: his sellable shares go to the pool (presidencies may change now), his cash to the bank, and the game
-ends at once.
+money. He may sell shares for it, but no sale may cost him a presidency, none may raise more than needed (the
+same sale less one share would already cover the shortfall), and each corporation's shares go in one sale (as
+18xx.games sells 1889's: a corporation sold once for this train is not sold again). When even all he could sell
+cannot pay, he goes bankrupt: his sellable shares go to the pool (presidencies may change now), his cash to the
+bank, and the game ends at once.
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ def in_emergency(g: G, seat: int, cid: str) -> None:
 
 
 def emergency_sale_problem(g: G, seat: int, cid: str, corp_id: str, certs: list[str], percent: int) -> str | None:
+    if corp_id in g.round.get("emergency_sold", ()):
+        return f"You already sold {corp_id} for this train: the shares of a corporation go in one sale."
     problem = stock.sale_problem(g, seat, corp_id, certs, percent)
     if problem:
         return problem
@@ -51,6 +54,7 @@ def emergency_sale(g: G, seat: int, cid: str, action: Action) -> None:
     if problem:
         raise RuleError(problem)
     stock.sell(g, seat, corp_id, certs, percent)
+    g.round.setdefault("emergency_sold", []).append(corp_id)
     resort(g)
 
 
@@ -83,7 +87,7 @@ def liquidity(g: G, seat: int, cid: str) -> int:
     total = 0
     for corp_id, corp in g.s["corps"].items():
         held = corp["shares"].get(key, [])
-        if not held or g.cell(corp_id) is None:
+        if not held or g.cell(corp_id) is None or corp_id in g.round.get("emergency_sold", ()):
             continue
         best = 0
         for certs, percent in sale_bundles(g.cdef(corp_id), held):

@@ -93,7 +93,8 @@ def _next_step(g: G) -> None:
         return
     cid = current(g)
     g.corp(cid)["operated"] = True
-    r.update(index=r["index"] + 1, step=STEPS[0], laid=False, tokened=False, revenue=None, runs=[], acted=False)
+    r.update(index=r["index"] + 1, step=STEPS[0], laid=False, tokened=False, revenue=None, runs=[], acted=False,
+             emergency_sold=[])
 
 
 def settle(g: G) -> None:
