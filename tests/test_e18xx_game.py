@@ -759,21 +759,22 @@ def test_mitsubishi_ferry_lays_between_two_corporations_turns_in_an_operating_ro
     assert s["privates"]["MF"]["used"] and E.awaiting(s).seats == {2}
 
 
-def test_mitsubishi_ferry_may_be_laid_at_any_step_of_its_owners_corporations_turn():
-    """The owner presiding the operating corporation lays in its track step after its own tile, and later in the
-    turn too ("outside the turns of corporations other players control")."""
+def test_mitsubishi_ferry_is_laid_at_the_track_step_of_its_owners_corporation():
+    """The owner presiding the operating corporation lays in its track step, after its own tile too; past the
+    track step the port waits (18xx.games's "owning_player_track": found by exporting a game to the site)."""
     s = after_auction(3)
     float_corp(s, "KO", 1)
     s = start_or(s)
     s = act(s, 1, "lay_tile", hex="J3", tile="8", rotation=3)
     assert s["round"]["acted"] and s["round"]["step"] == "track"
-    assert [m for m in E.legal(s, 1) if m["type"] == "lay_tile"]
-    s = act(s, 1, "pass")  # past the track step
-    assert s["round"]["step"] != "track"
     port = [m for m in E.legal(s, 1) if m["type"] == "lay_tile"]
     assert port and all(m["entity"] == "MF" for m in port)
-    s = E.apply(s, 1, port[0])
-    assert s["privates"]["MF"]["used"] and s["round"]["step"] != "track"
+    assert E.apply(s, 1, port[0])["privates"]["MF"]["used"]
+    s = act(s, 1, "pass")  # past the track step
+    assert s["round"]["step"] != "track"
+    assert not [m for m in E.legal(s, 1) if m["type"] == "lay_tile"]
+    with pytest.raises(RuleError, match="at the track step of a corporation you preside"):
+        E.apply(s, 1, port[0])
 
 
 def test_a_replay_takes_mitsubishi_ferry_at_any_moment_of_an_operating_round():

@@ -4,8 +4,8 @@ A corporation that must buy a train and cannot pay the depot's cheapest from its
 money. He may sell shares for it, but no sale may cost him a presidency, none may raise more than needed (the
 same sale less one share would already cover the shortfall), and each corporation's shares go in one sale (as
 18xx.games sells 1889's: a corporation sold once for this train is not sold again). When even all he could sell
-cannot pay, he goes bankrupt: his sellable shares go to the pool (presidencies may change now), his cash to the
-bank, and the game ends at once.
+cannot pay, he goes bankrupt: he sells what the pool takes, corporation by corporation in operating order (but
+never a presidency away, as 18xx.games sells 1889's), his cash goes to the bank, and the game ends at once.
 """
 from __future__ import annotations
 
@@ -105,6 +105,19 @@ def loses_presidency(g: G, corp_id: str, key: str, certs: list[str], percent: in
     return bool(others) and max(others) > g.percent(corp_id, key) - percent
 
 
+def bankrupt_sales(g: G, seat: int, corp_id: str) -> list[tuple[int, int, list[str]]]:
+    """(proceeds, percent, certificates) of each sale a bankrupt player makes of a corporation: any the pool takes,
+    but none that would change a presidency, nor of a corporation he sold for this train (1889 on 18xx.games)."""
+    key = g.key(seat)
+    held = g.corp(corp_id)["shares"].get(key, [])
+    if corp_id in g.round.get("emergency_sold", ()):
+        return []  # sold for this train already: not again
+    return [(sale_proceeds(g.price(corp_id), percent), percent, certs)
+            for certs, percent in sale_bundles(g.cdef(corp_id), held)
+            if stock.sale_problem(g, seat, corp_id, certs, percent) is None
+            and not (g.corp(corp_id)["president"] == key and loses_presidency(g, corp_id, key, certs, percent))]
+
+
 def may_go_bankrupt(g: G, seat: int, cid: str) -> bool:
     return trains.emergency(g, cid) and trains.shortfall(g, cid) > liquidity(g, seat, cid)
 
@@ -115,14 +128,10 @@ def bankrupt(g: G, seat: int, cid: str, action: Action) -> None:
         raise RuleError(f"You can still raise the money for {cid}'s train.")
     key = g.key(seat)
     g.event(f"[0] cannot pay for {cid}'s train and goes bankrupt.", seat)
-    for corp_id, corp in g.s["corps"].items():
-        held = corp["shares"].get(key, [])
-        if not held or g.cell(corp_id) is None:
-            continue
-        options = [(percent, certs) for certs, percent in sale_bundles(g.cdef(corp_id), held)
-                   if stock.sale_problem(g, seat, corp_id, certs, percent) is None]
-        if options:
-            percent, certs = max(options, key=lambda o: o[0])
+    held_corps = [c for c, corp in g.s["corps"].items() if corp["shares"].get(key) and g.cell(c) is not None]
+    for corp_id in g.operating_order(held_corps):  # as 18xx.games: in operating order, the dearest sale first,
+        while options := bankrupt_sales(g, seat, corp_id):  # again while one is left
+            _, percent, certs = max(options, key=lambda o: o[0])
             stock.sell(g, seat, corp_id, certs, percent)
     g.pay(key, BANK, g.s["cash"][seat])
     g.s["bankrupt"].append(seat)

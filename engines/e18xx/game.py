@@ -208,7 +208,8 @@ class E18xxGame(Engine):
                 if cert and can_gain(cdef, g.corp(cid)["shares"], g.key(seat), cdef.cert_percent(cert), g.cell(cid),
                                      g.cert_count(seat), g.cert_limit, exchange=True):
                     moves.append({"type": "buy_shares", "entity": pid, "entity_type": "company", "shares": [cert]})
-        if g.round["kind"] == "stock" or privates.between_turns(g) or operating.presides_turn(g, seat):
+        if g.round["kind"] == "stock" or privates.between_turns(g) or (
+                operating.presides_turn(g, seat) and g.round["step"] == "track"):
             moves += privates.private_lays(g, seat)
         return moves
 

@@ -30,13 +30,13 @@ def port_hexes(g: G, pid: str) -> list[str]:
 
 def lay_timing_ok(g: G, seat: int, in_track_of: str | None) -> bool:
     """Mitsubishi Ferry's moments: any time in a stock round (`in_track_of` None); in an operating round
-    (`in_track_of` the operating corporation) at any step of the turn of a corporation its owner presides, or
-    while the operating corporation has not moved yet ("between turns", whoever presides it): "outside the
-    turns of corporations other players control". A replay takes any moment of a stock or operating round, as
-    18xx.games does (its special-track step does not hold an ability to the moments it lists)."""
+    (`in_track_of` the operating corporation) at the track step of a corporation its owner presides, or while the
+    operating corporation has not moved yet ("between turns", whoever presides it): "outside the turns of
+    corporations other players control", as 18xx.games times it ("owning_player_track", "or_between_turns"). A
+    replay takes any moment of a stock or operating round, as 18xx.games does while loading a game."""
     if in_track_of is None:
         return g.round["kind"] == "stock"
-    return g.trusted or g.president(in_track_of) == seat or between_turns(g)
+    return g.trusted or (g.president(in_track_of) == seat and g.round["step"] == "track") or between_turns(g)
 
 
 def between_turns(g: G) -> bool:
@@ -57,7 +57,7 @@ def lay_with_private(g: G, seat: int, action: Action, in_track_of: str | None) -
     if p["owner"] != g.key(seat):
         raise RuleError(f"You do not own {g.pdef(pid).name}.")
     if not lay_timing_ok(g, seat, in_track_of):
-        raise RuleError(f"{g.pdef(pid).name} lays its tile in a stock round, in the turn of a corporation you "
+        raise RuleError(f"{g.pdef(pid).name} lays its tile in a stock round, at the track step of a corporation you "
                         f"preside, or before the operating corporation has moved.")
     coord, tile, rotation = lays.read_lay(action)
     if coord not in ability["hexes"] or tile not in ability["tiles"]:
