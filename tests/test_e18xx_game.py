@@ -478,6 +478,33 @@ def test_an_emergency_sells_each_corporation_once():
     assert sales and "SR" not in sales  # his own KO shares he may still sell, keeping the presidency
 
 
+def test_a_bankrupt_player_keeps_a_presidency_and_what_he_sold_for_the_train():
+    """1889 as 18xx.games plays it (found by exporting games to the site): going bankrupt, the player sells what
+    the pool takes, but not a presidency away, nor more of a corporation he already sold for this train."""
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    float_corp(s, "SR", 0, cell="65,5,3", percent=20)  # seat 0 presides SR with the 20% certificate
+    give_shares(s, "SR", 1, ["SR_2", "SR_3"])  # seat 1 holds 20%: a sale of SR_0 would make him president
+    float_corp(s, "UR", 2, cell="65,5,3", percent=20)
+    give_shares(s, "UR", 0, ["UR_2", "UR_3", "UR_4"])  # seat 0 holds 30% of UR, presided by seat 2
+    lay(s, "J3", "8", 3)
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t[0] not in "2345"]
+    s["depot"]["bought"] = ["2", "3", "4", "5"]
+    s["depot"]["phase"] = "5"
+    for p in s["privates"].values():
+        p["closed"] = True
+    g = G(s)
+    g.pay("KO", BANK, 700)
+    g.pay("0", BANK, s["cash"][0] - 10)
+    s = start_or(s)
+    s = act(s, 0, "pass")
+    s = act(s, 0, "sell_shares", shares=["UR_2"], percent=10)
+    s = act(s, 0, "bankrupt")
+    assert s["over"] == "bankrupt"
+    assert s["corps"]["SR"]["shares"]["0"] == ["SR_0"] and s["corps"]["SR"]["president"] == "0"
+    assert sorted(s["corps"]["UR"]["shares"]["0"]) == ["UR_3", "UR_4"]
+
+
 def test_bankruptcy_is_refused_while_the_money_can_be_raised():
     s = after_auction(3)
     float_corp(s, "KO", 0)
