@@ -11,8 +11,7 @@ them: no track crosses an impassable one, and the lay that first joins track acr
 from __future__ import annotations
 
 import json
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
@@ -335,70 +334,91 @@ class Board:
             edges.setdefault(coord, set()).update(e for e in hexes.EDGES if self.map.linked(coord, e))
         seen_nodes: set[NodeRef] = set(starts)
         seen_paths: set[PathRef] = set()
-        for coord, p in self._walk(corp):
-            if (coord, p) in seen_paths:
-                continue
-            seen_paths.add((coord, p))
-            for end in self._track[coord][p]:
-                if isinstance(end, int):
-                    edges.setdefault(coord, set()).add(end)
-                    other = self.map.across(coord, end)
-                    if other:
-                        edges.setdefault(other, set()).add(hexes.opposite(end))
-                else:
-                    seen_nodes.add((coord, int(end[1:])))
+
+        def visit(coord: str, p: int) -> bool:
+            if (coord, p) not in seen_paths:
+                seen_paths.add((coord, p))
+                for end in self._track[coord][p]:
+                    if isinstance(end, int):
+                        edges.setdefault(coord, set()).add(end)
+                        other = self.map.across(coord, end)
+                        if other:
+                            edges.setdefault(other, set()).add(hexes.opposite(end))
+                    else:
+                        seen_nodes.add((coord, int(end[1:])))
+            return False
+
+        self._walk(corp, visit)
         return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
 
-    def _walk(self, corp: str) -> Iterator[PathRef]:
-        """Every path a train of `corp` could run on from one of its tokens, as 18xx.games's graph walks it (a path
-        may come more than once). From each token in turn (its other tokens' cities are not walked through), depth
-        first along chains that never use a path twice nor come back into a hex by an edge they left it by:
-        entering a hex by one edge, a train leaves only along the paths that start at that edge. A walk stops at
-        offboards and at cities other corporations fill. A path stays walked once left, except past a converging
-        exit (an edge several paths of a tile share), where another chain may take it again. A generator: a
-        question about one path stops early."""
+    def _walk(self, corp: str, visit: Callable[[str, int], bool]) -> bool:
+        """Calls ``visit(hex, path index)`` for every path a train of `corp` could run on from one of its tokens, as
+        18xx.games's graph walks it (a path may come more than once); stops, returning True, as soon as ``visit``
+        returns True (a question about one path). From each token in turn (its other tokens' cities are not walked
+        through), depth first along chains that never use a path twice nor come back into a hex by an edge they
+        left it by: entering a hex by one edge, a train leaves only along the paths that start at that edge. A walk
+        stops at offboards and at cities other corporations fill. A path stays walked once left, except past a
+        converging exit (an edge several paths of a tile share), where another chain may take it again."""
+        track, paths_at, steps = self._track, self._paths_at, self.map._steps  # the walk's lookups, at hand
+        nodes: set[NodeRef] = set()
+        paths: set[PathRef] = set()
+        used: set[tuple[str, int]] = set()  # (hex, edge) the chain left by: no path of it there while it lasts
+        passable: dict[NodeRef, bool] = {}  # may a train run on through this node (asked again and again)
+
+        def through(ref: NodeRef) -> bool:
+            if (known := passable.get(ref)) is None:
+                known = passable[ref] = self.node(ref).kind != "offboard" and not self.blocks(ref, corp)
+            return known
+
+        def walk_node(ref: NodeRef, converging: bool) -> bool:
+            if ref in nodes:
+                return False
+            nodes.add(ref)
+            coord, index = ref
+            for p in paths_at[coord].get(f"_{index}", ()):
+                if walk_path(coord, p, None, ref, converging):
+                    return True
+            if converging:
+                nodes.discard(ref)
+            return False
+
+        def walk_path(coord: str, p: int, came_by: int | None, came_from: NodeRef | None,
+                      converging: bool) -> bool:
+            key = (coord, p)
+            ends = a, b = track[coord][p]
+            if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
+                return False
+            paths.add(key)
+            if visit(coord, p):
+                return True
+            for end in ends:  # the nodes on this path, then on along the track
+                if type(end) is str:
+                    ref = (coord, int(end[1:]))
+                    if ref != came_from and through(ref) and walk_node(ref, converging):
+                        return True
+            for edge in ends:
+                if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
+                    continue
+                back = (edge + 3) % 6  # hexes.opposite, inline: the walk's hottest line
+                onward = converging or len(paths_at[coord].get(edge, ())) > 1
+                used.add((coord, edge))
+                for q in paths_at.get(other, {}).get(back, ()):
+                    if walk_path(other, q, back, None, onward):
+                        return True
+                used.discard((coord, edge))
+            if converging:
+                paths.discard(key)
+            return False
+
         starts = self.token_nodes(corp)
         for start in starts:
-            yield from self._walk_node(start, corp, set(starts) - {start}, set(), Counter(), False)
-
-    def _walk_node(self, ref: NodeRef, corp: str, nodes: set[NodeRef], paths: set[PathRef], used: Counter,
-                   converging: bool) -> Iterator[PathRef]:
-        if ref in nodes:
-            return
-        nodes.add(ref)
-        coord, index = ref
-        for p in self.paths_at(coord, f"_{index}"):
-            yield from self._walk_path(coord, p, None, ref, corp, nodes, paths, used, converging)
-        if converging:
-            nodes.discard(ref)
-
-    def _walk_path(self, coord: str, p: int, came_by: int | None, came_from: NodeRef | None, corp: str,
-                   nodes: set[NodeRef], paths: set[PathRef], used: Counter, converging: bool) -> Iterator[PathRef]:
-        key = (coord, p)
-        ends = self._track[coord][p]
-        if key in paths or any(used[coord, e] for e in ends if isinstance(e, int)):
-            return
-        paths.add(key)
-        yield key
-        for end in ends:  # the nodes on this path, then on along the track
-            if isinstance(end, str):
-                ref = (coord, int(end[1:]))
-                if ref != came_from and self.node(ref).kind != "offboard" and not self.blocks(ref, corp):
-                    yield from self._walk_node(ref, corp, nodes, paths, used, converging)
-        for edge in ends:
-            if not isinstance(edge, int) or edge == came_by or (other := self.map.across(coord, edge)) is None:
-                continue
-            back, onward = hexes.opposite(edge), converging or self._converging(coord, edge)
-            used[coord, edge] += 1  # left by this edge: no path of this hex using it while this chain lasts
-            for q in self.paths_at(other, back):
-                yield from self._walk_path(other, q, back, None, corp, nodes, paths, used, onward)
-            used[coord, edge] -= 1
-        if converging:
-            paths.discard(key)
-
-    def _converging(self, coord: str, edge: int) -> bool:
-        """Several paths of the hex's tile leave by this edge."""
-        return len(self.paths_at(coord, edge)) > 1
+            nodes.clear()
+            nodes.update(set(starts) - {start})
+            paths.clear()
+            used.clear()
+            if walk_node(start, False):
+                return True
+        return False
 
     # ---- the state ----
 
@@ -417,6 +437,9 @@ class Board:
             tokens={coord: tuple(tuple(s) for s in per_node) for coord, per_node in data["tokens"].items()},
             reserved=dict(data["reserved"]),
         )
+
+
+NOWHERE = (None, None)  # MapDef._steps of an edge off the map
 
 
 def _ends(paths: tuple[tuple[End, End], ...]) -> dict[End, tuple[int, ...]]:
@@ -538,7 +561,7 @@ def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
         if old_node and new_node and _max_revenue(old, old_node) != _max_revenue(new, new_node):
             gains.add(index)
     # does the corporation reach one of them? the walk stops at the first
-    return bool(gains) and any(coord == lay.hex and p in gains for coord, p in after._walk(corp))
+    return bool(gains) and after._walk(corp, lambda coord, p: coord == lay.hex and p in gains)
 
 
 def _max_revenue(tile: TileDef, end: str) -> int:
