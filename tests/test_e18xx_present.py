@@ -3,7 +3,9 @@ panel within Discord's limits and reaching every legal move, the table in words,
 routes named by their stops."""
 from __future__ import annotations
 
+import asyncio
 import copy
+import io
 import json
 import random
 import re
@@ -17,13 +19,25 @@ import cogs.e18xx as cog
 from bot.present import presenter_for
 from bot.tables import Change, Table
 from cogs.e18xx.common import PER_MENU, e18xx_engines
-from cogs.e18xx.panel import HexMenu, KindMenu, MoveMenu, MoveNow, entries_for, group_of, sub_panel
+from cogs.e18xx.panel import (
+    HexMenu,
+    KindMenu,
+    MoveMenu,
+    MoveNow,
+    entries_for,
+    group_of,
+    lays_on,
+    lays_png,
+    sub_panel,
+)
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png
 from cogs.e18xx.words import run_parts, step_token
 from engines.e18xx import rounds
+from engines.e18xx.board import legal_lays
 from engines.e18xx.game import Shikoku1889
 from engines.e18xx.route_text import parse_routes
 from engines.e18xx.state import G
+from tests.e18xx_helpers import after_auction, float_corp
 
 E = Shikoku1889()
 P = E18xxPresenter()
@@ -313,7 +327,46 @@ def test_a_hex_menu_answers_with_the_lays_on_that_hex():
         raise AssertionError("the trace never offered more than 25 lays: choose a longer game")
     coord = menus[0].item.options[0].value
     answer = sub_panel(table(s), seat, coord=coord)
-    assert G(s).map.place(coord) in answer["content"]
+    assert G(s).map.place(coord) in answer["content"] and "numbered as on the picture" in answer["content"]
     got = _offered(answer["view"], s, seat)
     assert got and sorted(map(json.dumps, got)) == sorted(
         json.dumps(m) for m in E.legal(s, seat) if m["type"] == "lay_tile" and m["hex"] == coord)
+    # each choice is numbered as the picture numbers it: the lays in the order lays_on gives them
+    lays = lays_on(entries_for(table(s), seat), coord)
+    labels = [i.item.label for i in _items(answer["view"]) if isinstance(i, MoveNow)] or [
+        o.label for i in _items(answer["view"]) if isinstance(i, MoveMenu) for o in i.item.options]
+    assert [label.split(": ", 1)[0] for label in labels] == [str(k) for k in range(1, len(lays) + 1)]
+    assert [label.split(": ", 1)[1] for label in labels] == [e.label for e in lays]
+    # the menu's answer carries the picture of those lays, drawn off the event loop
+
+    async def load(interaction):
+        return table(s), seat
+
+    menus[0].load = load
+    reply = asyncio.run(menus[0].choose(None, coord))
+    assert reply["file"].filename == f"lays-{coord}.png"
+    drawn = reply["file"].fp.read()
+    assert drawn == lays_png(s, coord, [(e.move["tile"], e.move["rotation"]) for e in lays])
+
+
+def test_the_picture_of_the_lays_on_a_hex_draws_each_choice_in_its_numbered_cell():
+    """render_lays: one cell per lay, five to a row, each the hex with that tile in that rotation amid its
+    neighbours; different lays look different, the same lay drawn twice looks the same."""
+    from PIL import Image
+
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    board = G(s).board
+    board = board.place_token(G(s).map.homes["KO"], "KO")
+    every = legal_lays(board, "KO", ("yellow",))
+    coord = max({lay.hex for lay in every}, key=lambda h: sum(lay.hex == h for lay in every))
+    lays = [(lay.tile, lay.rotation) for lay in every if lay.hex == coord]
+    assert len(lays) >= 4
+    s = {**s, "board": board.to_json()}
+    pic = Image.open(io.BytesIO(lays_png(s, coord, lays))).convert("RGB")
+    cols, rows = min(5, len(lays)), -(-len(lays) // 5)
+    w, h = pic.width // cols, pic.height // rows
+    cell = [pic.crop((k % cols * w, k // cols * h, (k % cols + 1) * w, (k // cols + 1) * h)) for k in range(len(lays))]
+    assert len({c.tobytes() for c in cell}) == len(lays)  # every choice drawn differently
+    again = Image.open(io.BytesIO(lays_png(s, coord, lays[:1]))).convert("RGB")
+    assert again.tobytes() == cell[0].tobytes()

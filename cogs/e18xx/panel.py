@@ -1,8 +1,10 @@
 """The 18xx move panel: moves as buttons and menus carrying the move (or its index) and the step token."""
 from __future__ import annotations
 
+import asyncio
+import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import ceil
 from typing import Any
 
@@ -15,6 +17,7 @@ from bot.move_items import STALE as STALE  # the sentence a stale panel gets, re
 from bot.table_ui import hand_reply
 from bot.tables import Table
 from cogs.e18xx.common import FEW, GROUPS, KIND_GROUP, MAX_CODE, PER_MENU, PER_ROW, ROWS, TOKEN, is_18xx
+from cogs.e18xx.pictures import corp_colours, render_lays
 from cogs.e18xx.words import acting_corp, cut, legal_moves, move_detail, move_label, move_text, seat_names, step_token
 from engines.e18xx.state import G
 
@@ -48,6 +51,15 @@ def entries_for(table: Table, seat: int) -> list[Entry]:
         return []
     g, names = G(table.state), seat_names(table)
     return [Entry(i, m, code_for(i, m), move_text(g, m, names), move_detail(g, m)) for i, m in enumerate(moves)]
+
+
+def lays_on(entries: list[Entry], coord: str) -> list[Entry]:
+    return [e for e in entries if e.move.get("type") == "lay_tile" and e.move.get("hex") == coord]
+
+
+def lays_png(state: dict[str, Any], coord: str, lays: list[tuple[str, int]]) -> bytes:
+    """The lays on one hex as a numbered picture (pictures.render_lays)."""
+    return render_lays(G(state).board, coord, lays, corp_colours=corp_colours(state["title"]))
 
 
 def _chunks(items: list, size: int = PER_MENU) -> list[list]:
@@ -104,9 +116,9 @@ def layout(view: discord.ui.View, gid: int, tok: str, entries: list[Entry], g: G
 def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None = None) -> dict[str, Any]:
     """The answer to a kind menu (the moves of that kind) or a hex menu (the tile lays on that hex)."""
     g, entries = G(table.state), entries_for(table, seat)
-    if coord is not None:
-        chosen = [e for e in entries if e.move.get("type") == "lay_tile" and e.move.get("hex") == coord]
-        text = f"the tiles you can lay on {g.map.place(coord)}"
+    if coord is not None:  # numbered as on the picture of these lays (lays_png)
+        chosen = [replace(e, label=cut(f"{k}: {e.label}")) for k, e in enumerate(lays_on(entries, coord), 1)]
+        text = f"the tiles you can lay on {g.map.place(coord)}, numbered as on the picture"
     else:
         chosen = [e for e in entries if group_of(e.move) == key]
         text = GROUPS.get(key, "your moves").lower()
@@ -150,7 +162,12 @@ class _Step:
 
     async def _sub_panel(self, interaction: discord.Interaction, **which) -> dict[str, Any]:
         table, seat = await self.load(interaction)
-        return sub_panel(table, seat, **which)
+        reply = sub_panel(table, seat, **which)
+        if (coord := which.get("coord")) is not None:  # drawn in a worker thread: a picture never holds up the bot
+            lays = [(e.move["tile"], e.move["rotation"]) for e in lays_on(entries_for(table, seat), coord)]
+            png = await asyncio.to_thread(lays_png, table.state, coord, lays)
+            reply["file"] = discord.File(io.BytesIO(png), filename=f"lays-{coord}.png")
+        return reply
 
 
 class MoveNow(_Step, PanelButton, prefix="ex", code=rf"{JSON}|#\d+"):

@@ -781,19 +781,59 @@ def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None) -
     colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
     img = _map_base(map_def).copy()
     for coord in map_def.printed:
-        tile = board.tile(coord)
-        slots = tuple(board.slots(coord, i) if node.kind == "city" else () for i, node in enumerate(tile.nodes))
-        reserved = tuple(board.reservation(coord, i) if node.kind == "city" else None
-                         for i, node in enumerate(tile.nodes))
-        corps = sorted({c for per_node in slots for c in per_node if c} | {c for c in reserved if c})
-        key = tuple((c, colours.get(c, FALLBACK_COLOUR)) for c in corps)
-        laid = coord in board.laid
-        pic = _hex_image(map_def, coord, tile.name, board.rotation(coord) if laid else 0, laid, slots, reserved, key)
-        cx, cy = hex_centre(coord, map_def)
-        img.alpha_composite(pic, (cx - pic.width // 2, cy - pic.height // 2))
+        _paste_hex(img, board, coord, colours, hex_centre(coord, map_def))
     for patch, at in _border_patches(map_def):
         img.alpha_composite(patch, at)
     return _png(img)
+
+
+LAYS_PER_ROW = 5
+LAY_SCALE = 2  # each choice is drawn at 1/LAY_SCALE of the map's size
+
+
+def render_lays(board: Board, coord: str, lays: Sequence[tuple[str, int]], *,
+                corp_colours: Mapping[str, str] | None = None) -> bytes:
+    """The tile lays open on one hex, numbered from 1 in the order given, as a PNG: each choice is the hex with
+    the tile laid in its rotation (and the tokens it carries over), amid its neighbours as they stand, so a player
+    picks by number the track he sees rather than a rotation he must imagine."""
+    map_def = board.map
+    colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
+    w1, h1 = _hex_size(map_def.layout)
+    cx, cy = hex_centre(coord, map_def)
+    ring = [n for e in range(6) if (n := map_def.neighbour(coord, e)) is not None]
+    cell_w, cell_h = 3 * w1, 3 * h1
+    around = Image.new("RGBA", (cell_w, cell_h), SEA + (255,))
+    for n in ring:  # the neighbours are the same in every choice: drawn once
+        _paste_hex(around, board, n, colours, (cell_w // 2 + hex_centre(n, map_def)[0] - cx,
+                                               cell_h // 2 + hex_centre(n, map_def)[1] - cy))
+    cols = min(LAYS_PER_ROW, max(1, len(lays)))
+    rows = ceil(len(lays) / cols) if lays else 1
+    sheet = Image.new("RGBA", (cols * cell_w, rows * cell_h), (255, 255, 255, 255))
+    pen = ImageDraw.Draw(sheet)
+    for k, (tile, rotation) in enumerate(lays):
+        cell = around.copy()
+        _paste_hex(cell, board.lay_tile(coord, tile, rotation), coord, colours, (cell_w // 2, cell_h // 2))
+        x, y = (k % cols) * cell_w, (k // cols) * cell_h
+        sheet.alpha_composite(cell, (x, y))
+        pen.rectangle((x, y, x + cell_w - 1, y + cell_h - 1), outline=INK, width=2)
+        label = str(k + 1)
+        font = _font(44)
+        box = pen.textbbox((0, 0), label, font=font)
+        pen.rectangle((x + 6, y + 6, x + 20 + box[2] - box[0], y + 16 + box[3] - box[1] + 8), fill=(255, 255, 255))
+        pen.text((x + 12, y + 8), label, font=font, fill=INK)
+    return _png(sheet.reduce(LAY_SCALE))
+
+
+def _paste_hex(img: Image.Image, board: Board, coord: str, colours: Mapping[str, str], at: tuple[int, int]) -> None:
+    """Hex `coord` of `board` as render_map draws it, centred at `at` on `img`."""
+    tile = board.tile(coord)
+    slots = tuple(board.slots(coord, i) if node.kind == "city" else () for i, node in enumerate(tile.nodes))
+    reserved = tuple(board.reservation(coord, i) if node.kind == "city" else None for i, node in enumerate(tile.nodes))
+    corps = sorted({c for per_node in slots for c in per_node if c} | {c for c in reserved if c})
+    key = tuple((c, colours.get(c, FALLBACK_COLOUR)) for c in corps)
+    laid = coord in board.laid
+    pic = _hex_image(board.map, coord, tile.name, board.rotation(coord) if laid else 0, laid, slots, reserved, key)
+    img.alpha_composite(pic, (at[0] - pic.width // 2, at[1] - pic.height // 2))
 
 
 def _title_colours(title: str) -> dict[str, str]:
