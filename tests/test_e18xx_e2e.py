@@ -116,6 +116,19 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     legal_rot = {m["rotation"] for m in lays if m["hex"] == coord and m["tile"] == tile}
     assert rotations and {c["value"] for c in rotations} == legal_rot
     rotation = lay["rotation"]
+    # only the hex: the lays open there, drawn and numbered, with a button (or menu entry) per number
+    r = await pres.slash(ch, "18xx lay", hex=coord)
+    [picture] = r.response.attachments
+    assert r.ephemeral and picture.filename == f"lays-{coord}.png"
+    assert (await picture.read()).startswith(b"\x89PNG")
+    shown = [component_field(c, "label") for c in components(r.response)] + [
+        o["label"] if isinstance(o, dict) else o.label for c in components(r.response)
+        for o in component_field(c, "options") or []]
+    shown = [label for label in shown if label]
+    assert [label.split(": ", 1)[0] for label in shown] == [str(k) for k in range(1, len(shown) + 1)]
+    assert len(shown) == len([m for m in lays if m["hex"] == coord])
+    r = await pres.slash(ch, "18xx lay", hex="A1")
+    assert r.response.content == "You cannot lay a tile on A1 now."
     posts = len(ch.history())
     r = await pres.slash(ch, "18xx lay", hex=coord, tile=tile, rotation=rotation)
     assert r.ephemeral and r.response.content.startswith(f"You played **Lay tile {tile} on "), r.response.content

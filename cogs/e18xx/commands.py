@@ -15,7 +15,7 @@ from bot.place import Place
 from bot.present import register
 from bot.tables import Table
 from cogs.e18xx.common import e18xx_engines, is_18xx
-from cogs.e18xx.panel import MoveNow, act, code_for
+from cogs.e18xx.panel import MoveNow, act, code_for, lays_panel
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
 from cogs.e18xx.words import cut, legal_moves, move_text, private_name, run_text, seat_names, step_token, who
 from cogs.table import table_autocomplete
@@ -292,16 +292,25 @@ class E18xxCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @e18xx.command(name="lay", description="Lay or upgrade a tile (the menus suggest your legal lays).")
-    @app_commands.describe(hex="The hex, like F3", tile="The tile number", rotation="Its rotation, 0 to 5",
-                           table=TABLE)
+    @e18xx.command(name="lay", description="Lay or upgrade a tile (without a tile or rotation: a picture of your "
+                                           "lays on the hex, to pick by number).")
+    @app_commands.describe(hex="The hex, like F3", tile="The tile number (leave out to see every lay here)",
+                           rotation="Its rotation, 0 to 5 (leave out to see them drawn)", table=TABLE)
     @app_commands.autocomplete(hex=ac_lay_hex, tile=ac_lay_tile, rotation=ac_lay_rotation, table=table_autocomplete)
-    async def lay(self, interaction: discord.Interaction, hex: str, tile: str, rotation: int,
-                  table: int | None = None):
+    async def lay(self, interaction: discord.Interaction, hex: str, tile: str | None = None,
+                  rotation: int | None = None, table: int | None = None):
         async def work():
             t, seat = await _my_table(interaction, table)
             coord = hex.strip().upper()
             legal = [m for m in legal_moves(t, seat) if m["type"] == "lay_tile"]
+            if tile is None or rotation is None:  # show the lays open there, drawn and numbered, to pick from
+                named = tile.strip() if tile else None
+                if not [m for m in legal if m["hex"] == coord and named in (None, m["tile"])]:
+                    if not legal and seat not in t.engine.awaiting(t.state).seats:
+                        raise _waiting(t, seat, "lay a tile")
+                    what = f"tile {named}" if named else "a tile"
+                    raise Refusal(f"You cannot lay {what} on {coord[:8]} now.")
+                return await lays_panel(t, seat, coord, named)
             move = (_matching([m for m in legal if m.get("entity_type") != "company"], hex=coord,
                               tile=tile.strip(), rotation=rotation)
                     or _matching(legal, hex=coord, tile=tile.strip(), rotation=rotation))

@@ -53,8 +53,9 @@ def entries_for(table: Table, seat: int) -> list[Entry]:
     return [Entry(i, m, code_for(i, m), move_text(g, m, names), move_detail(g, m)) for i, m in enumerate(moves)]
 
 
-def lays_on(entries: list[Entry], coord: str) -> list[Entry]:
-    return [e for e in entries if e.move.get("type") == "lay_tile" and e.move.get("hex") == coord]
+def lays_on(entries: list[Entry], coord: str, tile: str | None = None) -> list[Entry]:
+    return [e for e in entries if e.move.get("type") == "lay_tile" and e.move.get("hex") == coord
+            and tile in (None, e.move.get("tile"))]
 
 
 def lays_png(state: dict[str, Any], coord: str, lays: list[tuple[str, int]]) -> bytes:
@@ -113,11 +114,13 @@ def layout(view: discord.ui.View, gid: int, tok: str, entries: list[Entry], g: G
         view.add_item(item(gid, tok, slot, options, placeholder))
 
 
-def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None = None) -> dict[str, Any]:
-    """The answer to a kind menu (the moves of that kind) or a hex menu (the tile lays on that hex)."""
+def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None = None,
+              tile: str | None = None) -> dict[str, Any]:
+    """The answer to a kind menu (the moves of that kind) or a hex menu (the tile lays on that hex, of one tile if
+    named), without the picture (lays_panel adds it)."""
     g, entries = G(table.state), entries_for(table, seat)
     if coord is not None:  # numbered as on the picture of these lays (lays_png)
-        chosen = [replace(e, label=cut(f"{k}: {e.label}")) for k, e in enumerate(lays_on(entries, coord), 1)]
+        chosen = [replace(e, label=cut(f"{k}: {e.label}")) for k, e in enumerate(lays_on(entries, coord, tile), 1)]
         text = f"the tiles you can lay on {g.map.place(coord)}, numbered as on the picture"
     else:
         chosen = [e for e in entries if group_of(e.move) == key]
@@ -127,6 +130,16 @@ def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None
     view = discord.ui.View(timeout=None)
     layout(view, table.game.id, step_token(table.state), chosen, g, grouped=False)
     return {"content": f"Table {table.game.id}: {text}.", "view": view}
+
+
+async def lays_panel(table: Table, seat: int, coord: str, tile: str | None = None) -> dict[str, Any]:
+    """The lays on one hex (of one tile, if named) as numbered buttons with their picture, drawn in a worker thread
+    so that a picture never holds up the bot."""
+    reply = sub_panel(table, seat, coord=coord, tile=tile)
+    lays = [(e.move["tile"], e.move["rotation"]) for e in lays_on(entries_for(table, seat), coord, tile)]
+    png = await asyncio.to_thread(lays_png, table.state, coord, lays)
+    reply["file"] = discord.File(io.BytesIO(png), filename=f"lays-{coord}.png")
+    return reply
 
 
 async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any]) -> dict[str, Any]:
@@ -160,14 +173,10 @@ class _Step:
             move = legal_move(table, seat, code, moves)
         return await act(interaction.client.tables, table, seat, interaction.user.id, move)
 
-    async def _sub_panel(self, interaction: discord.Interaction, **which) -> dict[str, Any]:
+    async def _sub_panel(self, interaction: discord.Interaction, key: str | None = None,
+                         coord: str | None = None) -> dict[str, Any]:
         table, seat = await self.load(interaction)
-        reply = sub_panel(table, seat, **which)
-        if (coord := which.get("coord")) is not None:  # drawn in a worker thread: a picture never holds up the bot
-            lays = [(e.move["tile"], e.move["rotation"]) for e in lays_on(entries_for(table, seat), coord)]
-            png = await asyncio.to_thread(lays_png, table.state, coord, lays)
-            reply["file"] = discord.File(io.BytesIO(png), filename=f"lays-{coord}.png")
-        return reply
+        return await lays_panel(table, seat, coord) if coord is not None else sub_panel(table, seat, key=key)
 
 
 class MoveNow(_Step, PanelButton, prefix="ex", code=rf"{JSON}|#\d+"):
