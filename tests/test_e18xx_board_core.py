@@ -304,3 +304,22 @@ def test_every_1807_border_faces_the_same_border_on_its_neighbour():
     for (coord, edge), border in found.items():
         other = hexes.neighbour(coord, edge, "pointy")
         assert found.get((other, hexes.opposite(edge))) == border, (coord, edge)
+
+
+def test_the_picture_of_cities_open_to_a_token_rings_the_one_each_number_means():
+    """render_tokens: one cell per city, its hex amid the neighbours with that city ringed, so the two cities of
+    an OO hex are told apart by number."""
+    import io
+
+    from PIL import Image
+
+    from cogs.e18xx.pictures import render_tokens
+    board = Board.new(oo_map()).lay_tile("C3", "OOy", 0)
+    pic = Image.open(io.BytesIO(render_tokens(board, [("C3", 0), ("C3", 1), ("C3", 0)], corp_colours={})))
+    w = pic.width // 3
+    cells = [pic.convert("RGB").crop((k * w, 0, (k + 1) * w, pic.height)) for k in range(3)]
+    assert cells[0].tobytes() != cells[1].tobytes()  # the ring is on the other city
+    top = (0, 0, w, pic.height // 5)  # the number's corner
+    body = (0, pic.height // 5, w, pic.height)
+    assert cells[0].crop(body).tobytes() == cells[2].crop(body).tobytes()  # the same city, ringed the same
+    assert cells[0].crop(top).tobytes() != cells[2].crop(top).tobytes()  # but numbered 1 and 3

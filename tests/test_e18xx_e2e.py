@@ -258,6 +258,14 @@ async def test_a_corporation_places_a_token_with_the_command(world):
     assert r.ephemeral and r.response.content == "Z9 is not on the map.", r.response.content
     assert len(ch.history()) == posts and (await state())["event_no"] == s["event_no"]
 
+    # without a hex: the cities open, drawn and numbered, a button per number; the button places that token
+    r = await pres.slash(ch, "18xx token")
+    [picture] = r.response.attachments
+    assert r.ephemeral and picture.filename == "tokens.png" and (await picture.read()).startswith(b"\x89PNG")
+    labels = [component_field(c, "label") for c in components(r.response)]
+    assert [label.split(": ", 1)[0] for label in labels] == [str(k) for k in range(1, len(tokens) + 1)]
+    assert len(ch.history()) == posts
+
     # the token itself
     r = await pres.slash(ch, "18xx token", hex=coord)
     assert r.ephemeral and r.response.content.startswith(

@@ -15,7 +15,7 @@ from bot.place import Place
 from bot.present import register
 from bot.tables import Table
 from cogs.e18xx.common import e18xx_engines, is_18xx
-from cogs.e18xx.panel import MoveNow, act, code_for, lays_panel
+from cogs.e18xx.panel import MoveNow, act, code_for, lays_panel, tokens_panel
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
 from cogs.e18xx.words import cut, legal_moves, move_text, private_name, run_text, seat_names, step_token, who
 from cogs.table import table_autocomplete
@@ -322,16 +322,22 @@ class E18xxCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @e18xx.command(name="token", description="Place a station token in a city your track reaches.")
-    @app_commands.describe(hex="The hex of the city", city="Which city of the hex (1 unless it has several)",
-                           table=TABLE)
+    @e18xx.command(name="token", description="Place a station token in a city your track reaches (without a hex: "
+                                             "a picture of the cities open, to pick by number).")
+    @app_commands.describe(hex="The hex of the city (leave out to see them all)",
+                           city="Which city of the hex (1 unless it has several)", table=TABLE)
     @app_commands.autocomplete(hex=ac_token_hex, table=table_autocomplete)
-    async def token(self, interaction: discord.Interaction, hex: str, city: int = 1, table: int | None = None):
+    async def token(self, interaction: discord.Interaction, hex: str | None = None, city: int = 1,
+                    table: int | None = None):
         async def work():
             t, seat = await _my_table(interaction, table)
-            coord = hex.strip().upper()
             if seat not in t.engine.awaiting(t.state).seats:
                 raise _waiting(t, seat, "place a token")
+            if hex is None:
+                if not [m for m in legal_moves(t, seat) if m["type"] == "place_token"]:
+                    raise Refusal("There is no city you can place a token in now.")
+                return await tokens_panel(t, seat)
+            coord = hex.strip().upper()
             move = _matching(legal_moves(t, seat), type="place_token", hex=coord, city=city - 1) or \
                 {"type": "place_token", "hex": coord, "city": city - 1}
             return await self._act(interaction, t, seat, move)

@@ -17,7 +17,7 @@ from bot.move_items import STALE as STALE  # the sentence a stale panel gets, re
 from bot.table_ui import hand_reply
 from bot.tables import Table
 from cogs.e18xx.common import FEW, GROUPS, KIND_GROUP, MAX_CODE, PER_MENU, PER_ROW, ROWS, TOKEN, is_18xx
-from cogs.e18xx.pictures import corp_colours, render_lays
+from cogs.e18xx.pictures import corp_colours, render_lays, render_tokens
 from cogs.e18xx.words import acting_corp, cut, legal_moves, move_detail, move_label, move_text, seat_names, step_token
 from engines.e18xx.state import G
 
@@ -61,6 +61,11 @@ def lays_on(entries: list[Entry], coord: str, tile: str | None = None) -> list[E
 def lays_png(state: dict[str, Any], coord: str, lays: list[tuple[str, int]]) -> bytes:
     """The lays on one hex as a numbered picture (pictures.render_lays)."""
     return render_lays(G(state).board, coord, lays, corp_colours=corp_colours(state["title"]))
+
+
+def tokens_png(state: dict[str, Any], cities: list[tuple[str, int]]) -> bytes:
+    """The cities open to a token as a numbered picture (pictures.render_tokens)."""
+    return render_tokens(G(state).board, cities, corp_colours=corp_colours(state["title"]))
 
 
 def _chunks(items: list, size: int = PER_MENU) -> list[list]:
@@ -125,6 +130,9 @@ def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None
     else:
         chosen = [e for e in entries if group_of(e.move) == key]
         text = GROUPS.get(key, "your moves").lower()
+        if key == "token":  # numbered as on the picture of these cities (tokens_png)
+            chosen = [replace(e, label=cut(f"{k}: {e.label}")) for k, e in enumerate(chosen, 1)]
+            text += ": the cities are numbered on the picture"
     if not chosen:
         raise Refusal("You have no such move now.")
     view = discord.ui.View(timeout=None)
@@ -139,6 +147,15 @@ async def lays_panel(table: Table, seat: int, coord: str, tile: str | None = Non
     lays = [(e.move["tile"], e.move["rotation"]) for e in lays_on(entries_for(table, seat), coord, tile)]
     png = await asyncio.to_thread(lays_png, table.state, coord, lays)
     reply["file"] = discord.File(io.BytesIO(png), filename=f"lays-{coord}.png")
+    return reply
+
+
+async def tokens_panel(table: Table, seat: int) -> dict[str, Any]:
+    """The cities open to a token as numbered buttons with their picture, drawn in a worker thread."""
+    reply = sub_panel(table, seat, key="token")
+    cities = [(e.move["hex"], e.move["city"]) for e in entries_for(table, seat) if group_of(e.move) == "token"]
+    png = await asyncio.to_thread(tokens_png, table.state, cities)
+    reply["file"] = discord.File(io.BytesIO(png), filename="tokens.png")
     return reply
 
 
@@ -176,7 +193,9 @@ class _Step:
     async def _sub_panel(self, interaction: discord.Interaction, key: str | None = None,
                          coord: str | None = None) -> dict[str, Any]:
         table, seat = await self.load(interaction)
-        return await lays_panel(table, seat, coord) if coord is not None else sub_panel(table, seat, key=key)
+        if coord is not None:
+            return await lays_panel(table, seat, coord)
+        return await tokens_panel(table, seat) if key == "token" else sub_panel(table, seat, key=key)
 
 
 class MoveNow(_Step, PanelButton, prefix="ex", code=rf"{JSON}|#\d+"):

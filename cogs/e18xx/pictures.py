@@ -787,8 +787,9 @@ def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None) -
     return _png(img)
 
 
-LAYS_PER_ROW = 5
-LAY_SCALE = 2  # each choice is drawn at 1/LAY_SCALE of the map's size
+CHOICES_PER_ROW = 5
+CHOICE_SCALE = 2  # each choice is drawn at 1/CHOICE_SCALE of the map's size
+MARK = (214, 32, 40)  # the ring around a city to choose
 
 
 def render_lays(board: Board, coord: str, lays: Sequence[tuple[str, int]], *,
@@ -796,32 +797,61 @@ def render_lays(board: Board, coord: str, lays: Sequence[tuple[str, int]], *,
     """The tile lays open on one hex, numbered from 1 in the order given, as a PNG: each choice is the hex with
     the tile laid in its rotation (and the tokens it carries over), amid its neighbours as they stand, so a player
     picks by number the track he sees rather than a rotation he must imagine."""
+    colours = dict(corp_colours) if corp_colours is not None else _title_colours(board.map.title)
+    around = _neighbourhood(board, coord, colours)
+    cells = []
+    for tile, rotation in lays:
+        cell = around.copy()
+        _paste_hex(cell, board.lay_tile(coord, tile, rotation), coord, colours, (cell.width // 2, cell.height // 2))
+        cells.append(cell)
+    return _numbered(cells)
+
+
+def render_tokens(board: Board, cities: Sequence[tuple[str, int]], *,
+                  corp_colours: Mapping[str, str] | None = None) -> bytes:
+    """The cities open to a token, numbered from 1 in the order given, as a PNG: each choice is its hex amid its
+    neighbours with that city ringed (a hex with several cities shows which one)."""
+    colours = dict(corp_colours) if corp_colours is not None else _title_colours(board.map.title)
+    cells = []
+    for coord, node in cities:
+        cell = _neighbourhood(board, coord, colours)
+        _paste_hex(cell, board, coord, colours, (cell.width // 2, cell.height // 2))
+        hx, hy = hex_centre(coord, board.map)
+        nx, ny = node_centre(board, coord, node)
+        x, y, r = cell.width / 2 + nx - hx, cell.height / 2 + ny - hy, 0.42 * R
+        ImageDraw.Draw(cell).ellipse((x - r, y - r, x + r, y + r), outline=MARK, width=7)
+        cells.append(cell)
+    return _numbered(cells)
+
+
+def _neighbourhood(board: Board, coord: str, colours: Mapping[str, str]) -> Image.Image:
+    """A picture three hexes wide centred on `coord`, with its neighbours drawn as they stand (not the hex)."""
     map_def = board.map
-    colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
     w1, h1 = _hex_size(map_def.layout)
     cx, cy = hex_centre(coord, map_def)
-    ring = [n for e in range(6) if (n := map_def.neighbour(coord, e)) is not None]
-    cell_w, cell_h = 3 * w1, 3 * h1
-    around = Image.new("RGBA", (cell_w, cell_h), SEA + (255,))
-    for n in ring:  # the neighbours are the same in every choice: drawn once
-        _paste_hex(around, board, n, colours, (cell_w // 2 + hex_centre(n, map_def)[0] - cx,
-                                               cell_h // 2 + hex_centre(n, map_def)[1] - cy))
-    cols = min(LAYS_PER_ROW, max(1, len(lays)))
-    rows = ceil(len(lays) / cols) if lays else 1
-    sheet = Image.new("RGBA", (cols * cell_w, rows * cell_h), (255, 255, 255, 255))
+    cell = Image.new("RGBA", (3 * w1, 3 * h1), SEA + (255,))
+    for e in range(6):
+        if (n := map_def.neighbour(coord, e)) is not None:
+            nx, ny = hex_centre(n, map_def)
+            _paste_hex(cell, board, n, colours, (cell.width // 2 + nx - cx, cell.height // 2 + ny - cy))
+    return cell
+
+
+def _numbered(cells: Sequence[Image.Image]) -> bytes:
+    """The choices side by side, CHOICES_PER_ROW to a row, each framed and numbered from 1 in its corner."""
+    w, h = (cells[0].width, cells[0].height) if cells else (1, 1)
+    cols = min(CHOICES_PER_ROW, max(1, len(cells)))
+    sheet = Image.new("RGBA", (cols * w, ceil(len(cells) / cols) * h if cells else h), (255, 255, 255, 255))
     pen = ImageDraw.Draw(sheet)
-    for k, (tile, rotation) in enumerate(lays):
-        cell = around.copy()
-        _paste_hex(cell, board.lay_tile(coord, tile, rotation), coord, colours, (cell_w // 2, cell_h // 2))
-        x, y = (k % cols) * cell_w, (k // cols) * cell_h
+    font = _font(44)
+    for k, cell in enumerate(cells):
+        x, y = (k % cols) * w, (k // cols) * h
         sheet.alpha_composite(cell, (x, y))
-        pen.rectangle((x, y, x + cell_w - 1, y + cell_h - 1), outline=INK, width=2)
-        label = str(k + 1)
-        font = _font(44)
-        box = pen.textbbox((0, 0), label, font=font)
-        pen.rectangle((x + 6, y + 6, x + 20 + box[2] - box[0], y + 16 + box[3] - box[1] + 8), fill=(255, 255, 255))
-        pen.text((x + 12, y + 8), label, font=font, fill=INK)
-    return _png(sheet.reduce(LAY_SCALE))
+        pen.rectangle((x, y, x + w - 1, y + h - 1), outline=INK, width=2)
+        left, top, right, bottom = pen.textbbox((0, 0), str(k + 1), font=font)
+        pen.rectangle((x + 6, y + 6, x + 20 + right - left, y + 24 + bottom - top), fill=(255, 255, 255))
+        pen.text((x + 12, y + 8), str(k + 1), font=font, fill=INK)
+    return _png(sheet.reduce(CHOICE_SCALE))
 
 
 def _paste_hex(img: Image.Image, board: Board, coord: str, colours: Mapping[str, str], at: tuple[int, int]) -> None:
