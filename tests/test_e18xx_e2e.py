@@ -330,6 +330,7 @@ async def test_a_train_between_two_presidents_is_an_offer_the_seller_answers(wor
                             else engine.auto_action(s, seat))
     train = s["corps"]["UR"]["trains"][0]
     buyer, seller = by_seat[buyer_seat], by_seat[seller_seat]
+    await env.settle()  # the moves played through the service: their pings are posted before we count
     posts = len(ch.history())
     r = await buyer.slash(ch, "18xx buytrain", train=train, price=1)
     assert r.ephemeral and "as president of KO" in r.response.content, r.response.content

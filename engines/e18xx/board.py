@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from engines.base import RuleError
@@ -182,12 +182,12 @@ class Board:
 
     @cached_property
     def _track(self) -> dict[str, tuple[tuple[End, End], ...]]:
-        return {coord: self.tile(coord).rotated_paths(self.rotation(coord)) for coord in self.map.printed}
+        return _track_of(self.map, tuple(sorted(self.laid.items())))[0]
 
     @cached_property
     def _paths_at(self) -> dict[str, dict[End, tuple[int, ...]]]:
         """hex -> end -> indexes of the paths of that hex with that end."""
-        return {coord: _ends(paths) for coord, paths in self._track.items()}
+        return _track_of(self.map, tuple(sorted(self.laid.items())))[1]
 
     def paths_at(self, coord: str, end: End) -> tuple[int, ...]:
         return self._paths_at.get(coord, {}).get(end, ())
@@ -440,6 +440,19 @@ class Board:
 
 
 NOWHERE = (None, None)  # MapDef._steps of an edge off the map
+
+
+@lru_cache(maxsize=256)
+def _track_of(map_def: MapDef, laid: tuple[tuple[str, tuple[str, int]], ...]) -> tuple[dict, dict]:
+    """(hex -> its paths, hex -> end -> indexes of its paths with that end) for the tiles laid: a Board is made
+    from the state for every question, most often on the same tiles as the last, so this is computed once for
+    them (never changed: a lay derives new dicts, see Board.lay_tile)."""
+    placed = dict(laid)
+    track = {}
+    for coord, printed in map_def.printed.items():
+        name, rotation = placed.get(coord, (None, 0))
+        track[coord] = (map_def.tiles[name] if name else printed).rotated_paths(rotation)
+    return track, {coord: _ends(paths) for coord, paths in track.items()}
 
 
 def _ends(paths: tuple[tuple[End, End], ...]) -> dict[End, tuple[int, ...]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +59,15 @@ class Corporation:
         return sum(self.share_percents) // SHARE_PERCENT
 
     def cert_percent(self, cert: str) -> int:
-        prefix, _, index = cert.rpartition("_")
-        if prefix != self.id or not index.isdigit() or int(index) >= len(self.share_percents):
+        percent = self._percent_of.get(cert)
+        if percent is None:
             raise ValueError(f"{cert!r} is not a certificate of {self.id}.")
-        return self.share_percents[int(index)]
+        return percent
+
+    @cached_property
+    def _percent_of(self) -> dict[str, int]:
+        """Certificate id -> its percent: asked for every holding, many times a move."""
+        return dict(zip(self.share_ids, self.share_percents, strict=True))
 
     def bundle_percent(self, certs: Iterable[str]) -> int:
         return sum(self.cert_percent(c) for c in certs)

@@ -168,9 +168,9 @@ class Market:
             raise ValueError(f"There is no share price {cell_id!r} on this market.")
         return found
 
-    @property
+    @cached_property
     def par_cells(self) -> tuple[Cell, ...]:
-        """Par cells of every kind, dearest first."""
+        """Par cells of every kind, dearest first (a stock turn asks for them for every corporation not started)."""
         return self.par_cells_for(None)
 
     def par_cells_for(self, kind: str | None) -> tuple[Cell, ...]:
