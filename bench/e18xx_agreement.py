@@ -1,0 +1,65 @@
+"""Do our 18xx rules agree with 18xx.games's? Selfplay games of 1889 (every player count, with and without the
+Beginner Game) are exported in the site's format (`python -m bot selfplay ... --export`) and loaded by the site's own
+engine (../shared/tools/ref18xx, Ruby): each game agrees when the site accepts every action and ends with our final
+scores. Prints one line per disagreement and the count.
+
+Run from the repository root:  python bench/e18xx_agreement.py [--games N] [--seed S]   (about a second a game)
+Needs Ruby (apt-get install -y ruby) and ../shared/tools/ref18xx.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when run as a script
+
+from bot.selfplay import NeverEnds, play_one  # noqa: E402
+from engines.e18xx.export import export_game  # noqa: E402
+
+REF18XX = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx" / "ref18xx"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100, help="games (player counts 2-6 in turn, every third a "
+                                                           "Beginner Game)")
+    ap.add_argument("--seed", type=int, default=0, help="the first seed; game k plays seed + k")
+    args = ap.parse_args()
+    if shutil.which("ruby") is None or not REF18XX.exists():
+        print("needs Ruby (apt-get install -y ruby) and ../shared/tools/ref18xx: nothing checked")
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        stalled = []
+        for k in range(args.games):
+            seed, players = args.seed + k, 2 + k % 5
+            options = {"beginner_game": True} if k % 3 == 2 else {}
+            try:
+                played = play_one("1889", players, random.Random(seed), options=options, max_actions=5000)
+            except NeverEnds:
+                stalled.append(seed)
+                continue
+            doc = export_game("1889", options, [f"Player {i + 1}" for i in range(players)],
+                              [(e["seat"], e["action"]) for e in played["log"]], game_id=seed)
+            (Path(tmp) / f"1889-{seed}.json").write_text(json.dumps(doc), encoding="utf-8")
+        files = sorted(str(p) for p in Path(tmp).glob("*.json"))
+        out = subprocess.run([str(REF18XX), "replay", *files], capture_output=True, text=True,
+                             env={**os.environ, "ONLY_TITLES": "g_1889"})
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    bad = [line for line in lines if line["exception"] or not line["matches_recorded"]]
+    for line in bad:
+        print(f"disagree: {line['file']} after {line['actions']} of {line['raw_actions']} actions: "
+              f"{line['exception'] or 'scores differ'}; the site's scores {line['result']}")
+    note = f" ({len(stalled)} games did not end within 5,000 actions: seeds {stalled})" if stalled else ""
+    print(f"1889: {len(lines) - len(bad)} of {len(lines)} exported selfplay games agree with 18xx.games{note}")
+    return 1 if bad or len(lines) != len(files) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
