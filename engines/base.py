@@ -157,7 +157,8 @@ class Engine:
 
     def can_act(self, state: State, seat: int) -> bool:
         """May this seat send an action now? Default: it is awaited. Engines with secret
-        steps also let seats that already chose change their mind."""
+        steps also let seats that already chose change their mind. Every awaited seat may act
+        (``apply`` asks only about the others)."""
         return seat in self.awaiting(state).seats
 
     def reveals(self, before: State, seat: int, action: Action, after: State) -> bool:
@@ -183,7 +184,7 @@ class Engine:
                 check_chance(action, aw.chance)
             elif not (aw.window and action == self.expire(state)):
                 raise RuleError("No chance draw is due now.")
-        elif not self.can_act(state, seat):
+        elif seat not in aw.seats and not self.can_act(state, seat):
             raise RuleError("It is not your turn." if aw.seats or aw.chance else "The game is over.")
         else:
             check_action(action, self.actions)

@@ -1,5 +1,6 @@
 """Whom a move's private changes are sent to: the runtime's shortcut (the public part computed once, nothing for
-a game without secrets) names exactly the seats the plain definition names, in every game."""
+a game without secrets) names exactly the seats the plain definition names, in every game; and every awaited seat
+may act (Engine.apply asks can_act only of the others)."""
 from __future__ import annotations
 
 import random
@@ -31,6 +32,7 @@ def test_private_diff_names_the_seats_whose_view_changed(name):
         if engine.is_over(state):
             break
         seat = rng.choice(sorted(engine.awaiting(state).seats))
+        assert all(engine.can_act(state, s) for s in engine.awaiting(state).seats)  # apply relies on it
         after, _ = run_chance(engine, engine.apply(state, seat, rng.choice(engine.legal(state, seat))), rng)
         want = [s for s in range(n) if plain_private(engine, state, s) != plain_private(engine, after, s)]
         assert private_diff(table, state, after) == want
