@@ -56,7 +56,8 @@ def main() -> int:
     for line in bad:
         print(f"disagree: {line['file']} after {line['actions']} of {line['raw_actions']} actions: "
               f"{line['exception'] or 'scores differ'}; the site's scores {line['result']}")
-    note = f" ({len(stalled)} games did not end within 5,000 actions: seeds {stalled})" if stalled else ""
+    games = "1 game" if len(stalled) == 1 else f"{len(stalled)} games"
+    note = f" ({games} did not end within 5,000 actions, left out: seeds {stalled})" if stalled else ""
     print(f"1889: {len(lines) - len(bad)} of {len(lines)} exported selfplay games agree with 18xx.games{note}")
     return 1 if bad or len(lines) != len(files) else 0
 
