@@ -44,7 +44,7 @@ def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
     engine = TITLES[title_id]()
     ids = list(range(1, len(names) + 1))
     state = engine.setup(dict(options), len(names))
-    writer = _Writer(engine, ids)
+    writer = _Writer(ids)
     seed = 0
     for position, (seat, action) in enumerate(log, 1):
         if seat == CHANCE:
@@ -80,8 +80,10 @@ def _seed_for_deal(title_id: str, state: State, action: Action, players: int) ->
 
 
 class _Writer:
-    def __init__(self, engine, ids: list[int]):
-        self.engine, self.ids = engine, ids
+    """Our actions, written one by one as the site names them (see the module's docstring)."""
+
+    def __init__(self, ids: list[int]):
+        self.ids = ids  # player id by seat
         self.actions: list[dict[str, Any]] = []
         self.copies: dict[str, str] = {}  # hex -> tile copy on it
 
@@ -95,7 +97,7 @@ class _Writer:
                 return self._add(offer["action"], "corporation", offer["corporation"])
             return None
         if kind == "lay_tile":
-            action = {**action, "tile": self._take_copy(g, action["hex"], action["tile"])}
+            action = {**action, "tile": self._take_copy(action["hex"], action["tile"])}
         elif kind == "place_token":
             action = {**action, "city": self._city_id(g, action["hex"], action["city"])}
             action.pop("hex")
@@ -112,7 +114,7 @@ class _Writer:
         self.actions.append({**fields, "entity": entity, "entity_type": entity_type})
         return self.actions[-1]
 
-    def _take_copy(self, g: G, coord: str, name: str) -> str:
+    def _take_copy(self, coord: str, name: str) -> str:
         on_board = set(self.copies.values())
         index = next(i for i in range(10_000) if f"{name}-{i}" not in on_board)
         self.copies[coord] = f"{name}-{index}"

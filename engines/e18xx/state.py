@@ -70,9 +70,6 @@ class G:
         self.title: Title = load_title(state["title"])
         self.map: MapDef = load_map(f"g{state['title']}")
         self._board: Board | None = None
-        # corporation -> price cell, for the market dict it was read from: the market is replaced, never changed in
-        # place (Market.with_move / with_par), so a new dict there means a new price; asked thousands of times a move
-        self._cells: tuple[dict, dict[str, Cell]] | None = None
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 
@@ -201,11 +198,7 @@ class G:
         return self.title.private(pid)
 
     def cell(self, cid: str) -> Cell | None:
-        market = self.s["market"]
-        if self._cells is None or self._cells[0] is not market:
-            by_id = self.title.market.by_id
-            self._cells = (market, {c: by_id(cell_id) for cell_id, corps in market.items() for c in corps})
-        return self._cells[1].get(cid)
+        return self.title.market.position(self.s["market"], cid)
 
     def price(self, cid: str) -> int:
         cell = self.cell(cid)
