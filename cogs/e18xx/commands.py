@@ -10,7 +10,6 @@ from discord.ext import commands
 
 from bot.errors import Refusal
 from bot.interact import answer
-from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
 from bot.place import Place
 from bot.present import register
 from bot.tables import Table

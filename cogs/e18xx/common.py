@@ -3,7 +3,6 @@ engines are 18xx titles."""
 from __future__ import annotations
 
 import engines
-from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
 from engines.base import Engine
 
 PER_MENU = 25  # Discord: options in a select menu

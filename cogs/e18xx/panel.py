@@ -13,7 +13,6 @@ import discord
 from bot.errors import Refusal
 from bot.items import number
 from bot.move_items import JSON, PanelButton, PanelMenu, legal_move
-from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
 from bot.table_ui import hand_reply
 from bot.tables import Table
 from cogs.e18xx.common import FEW, GROUPS, KIND_GROUP, MAX_CODE, PER_MENU, PER_ROW, ROWS, TOKEN, is_18xx

@@ -5,7 +5,6 @@ from typing import Any
 
 import discord
 
-from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
 from bot.present import Presenter
 from bot.tables import Change, Table
 from cogs.e18xx.common import LATELY, STEP_WORDS

@@ -6,7 +6,6 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-from bot.move_items import STALE as STALE  # the sentence a stale panel gets, read by the tests
 from bot.present import fill
 from bot.tables import Table
 from cogs.e18xx.common import LABEL, e18xx_engines
