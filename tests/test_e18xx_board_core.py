@@ -167,7 +167,7 @@ def test_reach_and_routes_stop_at_an_impassable_border_even_where_track_faces_it
     b = home_track(border_map()).lay_tile("C5", "9", 1).lay_tile("C7", "Y1", 1)
     network = b.reachable("AA")
     assert network.nodes == {("C3", 0)} and "C7" not in network.edges
-    assert chains_from(b, ("C3", 0)) == []
+    assert chains_from(b, ("C3", 0)) == ()
     assert best_runs(b, "AA", ["2"], YELLOW)[0] == 0
     with pytest.raises(RuleError):
         route_from_connections(b, [["C3", "C5", "C7"]])

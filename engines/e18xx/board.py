@@ -327,7 +327,22 @@ class Board:
     # ---- reach ----
 
     def reachable(self, corp: str) -> Network:
-        """What `corp`'s tokens reach (see _walk): the nodes, paths and hex edges."""
+        """What `corp`'s tokens reach (see _walk): the nodes, paths and hex edges. A board never changes (a change
+        is a new board), so each corporation's reach is walked once per board."""
+        if (known := self._reach.get(corp)) is None:
+            known = self._reach[corp] = self._reachable(corp)
+        return known
+
+    @cached_property
+    def _reach(self) -> dict[str, Network]:
+        return {}
+
+    @cached_property
+    def chains(self) -> dict:
+        """node -> the chains leaving it (route.chains_from fills it): a board never changes, so once per board."""
+        return {}
+
+    def _reachable(self, corp: str) -> Network:
         starts = self.token_nodes(corp)
         edges: dict[str, set[int]] = {}
         for coord, _ in starts:  # a corporation may build out of its token hexes in any direction

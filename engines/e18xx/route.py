@@ -69,8 +69,16 @@ class Run:
 
 # ---- chains -----------------------------------------------------------------------------------------
 
-def chains_from(board: Board, start: NodeRef) -> list[Chain]:
-    """Every chain leaving `start`: plain track followed, branch by branch, to the next node."""
+def chains_from(board: Board, start: NodeRef) -> tuple[Chain, ...]:
+    """Every chain leaving `start`: plain track followed, branch by branch, to the next node. A board never
+    changes, so each node's chains are followed once per board (routes, runs and reach ask again and again)."""
+    known = board.chains.get(start)
+    if known is None:
+        known = board.chains[start] = tuple(_follow_chains(board, start))
+    return known
+
+
+def _follow_chains(board: Board, start: NodeRef) -> list[Chain]:
     found: list[Chain] = []
     coord, index = start
 
