@@ -303,3 +303,39 @@ def test_a_board_after_a_lay_derives_its_track_as_a_new_board_reads_it():
             assert derived.reachable(corp) == fresh.reachable(corp)
             compared += 1
     assert compared > 50
+
+
+def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
+    """_uses_new_track answers most upgrades from where the walk on the board before first comes into the hex;
+    for every upgrade open to the operating corporation at the track steps of a recorded game, it says what a walk
+    of the whole board after the lay says."""
+    from engines.e18xx import board as bd
+    from engines.e18xx import operating
+    doc, _ = load("314.json")
+    states: list[dict[str, Any]] = []
+
+    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
+        if state["round"]["kind"] == "operating" and state["round"].get("step") == "track":
+            states.append(state)
+
+    replay_export(doc, on_action=after)
+    answers = {"shortcut": 0, "walked": 0}
+    for state in states[::2]:
+        g = G(state)
+        corp, board = operating.current(g), g.board
+        for coord in board.reachable(corp).edges:
+            if coord not in board.laid or coord not in board.map.printed:
+                continue  # the rule weighs upgrades only
+            for name in board.map.tiles:
+                for rotation in range(6):
+                    lay = bd.Lay(coord, name, rotation)
+                    if bd.lay_problem(board, lay, g.colours, None) is not None:
+                        continue
+                    laid = board.lay_tile(coord, name, rotation)
+                    gains = bd._gains(board, laid, coord)
+                    walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
+                    assert bd._uses_new_track(board, lay, corp) == walked, lay
+                    edge = board.first_entries(corp).get(coord)
+                    quick = edge is not None and any(edge in laid.paths(coord)[i] for i in gains)
+                    answers["shortcut" if quick else "walked"] += 1
+    assert answers["shortcut"] > 20 and answers["walked"] > 20, answers

@@ -366,14 +366,35 @@ class Board:
         self._walk(corp, visit)
         return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
 
-    def _walk(self, corp: str, visit: Callable[[str, int], bool]) -> bool:
+    def first_entries(self, corp: str) -> dict[str, int | None]:
+        """hex -> the edge by which `corp`'s reach walk (see _walk) first comes into it (None: the walk starts there,
+        at a token). Up to that moment a walk on a board with another tile on that hex goes exactly as on this one,
+        which lets the "new track" rule answer most lays without a walk of its own (_uses_new_track)."""
+        if (known := self._entries.get(corp)) is None:
+            known = self._entries[corp] = {}
+
+            def enter(coord: str, edge: int | None) -> bool:
+                known.setdefault(coord, edge)
+                return False
+
+            self._walk(corp, lambda coord, p: False, enter)
+        return known
+
+    @cached_property
+    def _entries(self) -> dict[str, dict[str, int | None]]:
+        return {}
+
+    def _walk(self, corp: str, visit: Callable[[str, int], bool],
+              enter: Callable[[str, int | None], bool] | None = None) -> bool:
         """Calls ``visit(hex, path index)`` for every path a train of `corp` could run on from one of its tokens, as
         18xx.games's graph walks it (a path may come more than once); stops, returning True, as soon as ``visit``
         returns True (a question about one path). From each token in turn (its other tokens' cities are not walked
         through), depth first along chains that never use a path twice nor come back into a hex by an edge they
         left it by: entering a hex by one edge, a train leaves only along the paths that start at that edge. A walk
         stops at offboards and at cities other corporations fill. A path stays walked once left, except past a
-        converging exit (an edge several paths of a tile share), where another chain may take it again."""
+        converging exit (an edge several paths of a tile share), where another chain may take it again. ``enter``,
+        if given, is told each time the walk starts at a token's hex (edge None) or crosses an edge into a hex, before
+        it looks at that hex's paths; it may stop the walk too."""
         track, paths_at, steps = self._track, self._paths_at, self.map._steps  # the walk's lookups, at hand
         nodes: set[NodeRef] = set()
         paths: set[PathRef] = set()
@@ -415,6 +436,8 @@ class Board:
                 if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
                     continue
                 back = (edge + 3) % 6  # hexes.opposite, inline: the walk's hottest line
+                if enter is not None and enter(other, back):
+                    return True
                 onward = converging or len(paths_at[coord].get(edge, ())) > 1
                 used.add((coord, edge))
                 for q in paths_at.get(other, {}).get(back, ()):
@@ -431,7 +454,7 @@ class Board:
             nodes.update(set(starts) - {start})
             paths.clear()
             used.clear()
-            if walk_node(start, False):
+            if (enter is not None and enter(start[0], None)) or walk_node(start, False):
                 return True
         return False
 
@@ -575,11 +598,24 @@ def _lay_problem(
 
 def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
     """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more."""
-    old, old_paths = board.tile(lay.hex), board.paths(lay.hex)
     after = board.lay_tile(lay.hex, lay.tile, lay.rotation)
-    new = after.tile(lay.hex)
-    gains = set()  # the new tile's paths that are new track or reach a city that pays more
-    for index, new_path in enumerate(after.paths(lay.hex)):
+    gains = _gains(board, after, lay.hex)
+    if not gains:
+        return False
+    # The walk on the board after the lay goes as on the board before until it first comes into the hex: if it
+    # comes by an edge a gained path starts at, it takes that path there (nothing of the hex is used yet).
+    edge = board.first_entries(corp).get(lay.hex)
+    if edge is not None and any(edge in after.paths(lay.hex)[index] for index in gains):
+        return True
+    # does the corporation reach one of them? the walk stops at the first
+    return after._walk(corp, lambda coord, p: coord == lay.hex and p in gains)
+
+
+def _gains(board: Board, after: Board, coord: str) -> set[int]:
+    """The new tile's paths on `coord` (of `after`) that are new track or reach a city that pays more."""
+    old, old_paths, new = board.tile(coord), board.paths(coord), after.tile(coord)
+    gains = set()
+    for index, new_path in enumerate(after.paths(coord)):
         kept = next((p for p in old_paths if path_within(p, new_path, old, new)), None)
         if kept is None:
             gains.add(index)
@@ -588,8 +624,7 @@ def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
         new_node = next((e for e in new_path if isinstance(e, str)), None)
         if old_node and new_node and _max_revenue(old, old_node) != _max_revenue(new, new_node):
             gains.add(index)
-    # does the corporation reach one of them? the walk stops at the first
-    return bool(gains) and after._walk(corp, lambda coord, p: coord == lay.hex and p in gains)
+    return gains
 
 
 def _max_revenue(tile: TileDef, end: str) -> int:
