@@ -1083,7 +1083,7 @@ def test_a_train_traded_in_for_a_d_goes_back_to_the_bank_for_sale():
     """From a game exported to 18xx.games: the 5-train traded in for a D is sold again from the bank (the site
     offers it, and makes a corporation that needs its president's money buy it, being the cheapest)."""
     from bot.selfplay import play_one
-    for seed in range(40):
+    for seed in range(12, 52):  # seed 12 trades one in today; later seeds if selfplay changes
         played = play_one("1889", 4, random.Random(seed), max_actions=5000)
         state = E.setup({}, 4)
         for entry in played["log"]:
@@ -1096,4 +1096,4 @@ def test_a_train_traded_in_for_a_d_goes_back_to_the_bank_for_sale():
                 assert not any(old in c["trains"] for c in after["corps"].values())
                 return
             state = after
-    pytest.fail("no selfplay game of the first 40 seeds traded a train in")
+    pytest.fail("no selfplay game of seeds 12-51 traded a train in")
