@@ -12,7 +12,7 @@ the legal moves at a track step, the auto-router on the late operating rounds of
 4. Selfplay: 1889 at 4 players, actions per second (chance draws included) over a few seeded games; a game still
    running after LIMIT actions (random play stuck in the private auction) is named and left out.
 
-Run from the repository root:  python bench/bench_18xx.py [EXPORT.json ...]   (under half a minute)
+Run from the repository root:  python bench/bench_18xx.py [EXPORT.json ...]   (about a minute)
 Exports named on the command line (other recorded 1889 games) are replayed and timed too.
 """
 from __future__ import annotations
