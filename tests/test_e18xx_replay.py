@@ -339,3 +339,50 @@ def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
                     quick = edge is not None and any(edge in laid.paths(coord)[i] for i in gains)
                     answers["shortcut" if quick else "walked"] += 1
     assert answers["shortcut"] > 20 and answers["walked"] > 20, answers
+
+
+def test_the_newest_exports_fields_that_say_nothing_in_1889_are_read_and_any_that_say_more_refused():
+    """The site's exports grew fields since these games were recorded (a run's extra revenue and subsidy, the token's
+    placer, a train's variant, a share's price, a route's halts): a game carrying them as 1889 fills them replays as
+    before; a value 1889 has no rule for is refused with a sentence naming it."""
+    shared = need_shared()
+    doc = json.loads((shared / "fixtures" / "1889-962.json").read_text(encoding="utf-8"))
+    grown = json.loads(json.dumps(doc))
+    before: dict[Any, dict[str, Any]] = {}  # the state each recorded action was played on, by its id
+    last: list[dict[str, Any]] = [{}]
+
+    def keep(action: dict[str, Any], state: dict[str, Any]) -> None:
+        before[action.get("id")] = last[0]
+        last[0] = state
+
+    replay_export(doc, on_action=keep)
+    for action in grown["actions"]:
+        kind = action["type"]
+        if kind == "buy_shares" and action.get("entity_type") == "player" and before.get(action["id"]):
+            state, cert = before[action["id"]], action["shares"][0]
+            corp = state["corps"][cert.rpartition("_")[0]]
+            action["share_price"] = corp["par"] if cert in corp["shares"].get("ipo", []) else \
+                G(state).price(cert.rpartition("_")[0])
+        if kind == "run_routes":
+            action.update(extra_revenue=0, subsidy=0)
+            for route in action["routes"]:
+                route.update(subsidy=0, halts=None, abilities=[])
+        elif kind == "place_token":
+            action["tokener"] = action["entity"]
+        elif kind == "buy_train":
+            action["variant"] = action["train"].rpartition("-")[0]
+        elif kind in ("buy_shares", "par"):
+            action.update(purchase_for=None, borrow_from=None)
+    _, plain = replay_export(doc)
+    _, read = replay_export(grown)
+    assert read.scores == plain.scores == {int(k): v for k, v in doc["result"].items()}
+    assert any("share_price" in a for a in grown["actions"] if a["type"] == "buy_shares")
+    run = next(a for a in grown["actions"] if a["type"] == "run_routes")
+    run["extra_revenue"] = 20
+    with pytest.raises(ReplayFailed, match="The extra_revenue of '20' in this run_routes has no rule in 1889"):
+        replay_export(grown)
+    run["extra_revenue"] = 0
+    buy = next(a for a in grown["actions"] if a["type"] == "buy_shares" and "share_price" in a)
+    buy["share_price"] += 5
+    with pytest.raises(ReplayFailed, match="The share_price of .* in this buy_shares has no rule in 1889"):
+        replay_export(grown)

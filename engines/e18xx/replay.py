@@ -133,12 +133,54 @@ def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats:
         ours.update(entity=entity, entity_type="company")
     else:
         raise RuleError(f"Unknown entity type {entity_type!r}.")
+    _drop_plain(g, kind, ours, entity)
     if kind == "lay_tile":
         ours["tile"] = tile_name(str(action.get("tile", "")))
     elif kind == "place_token":
         ours["hex"], ours["city"] = city_of(g, str(action.get("city", "")), copies)
         ours.pop("slot", None)
     return seat, ours
+
+
+#: Fields newer 18xx.games exports write that hold nothing 1889 has a rule for: dropped while they hold what a game
+#: of 1889 writes there (nothing, 0, or what the move says anyway), refused with a sentence otherwise.
+PLAIN = {
+    "run_routes": {"extra_revenue": (0,), "subsidy": (0,)},
+    "buy_shares": {"purchase_for": (), "borrow_from": (), "swap": (), "discounter": (), "total_price": ()},
+    "par": {"purchase_for": (), "borrow_from": (), "slot": ()},
+    "place_token": {"cost": (), "token_type": ()},
+    "lay_tile": {"combo_entities": ([],)},
+}
+ROUTE_PLAIN = {"subsidy": (0,), "halts": (), "abilities": ([],)}
+
+
+def _drop_plain(g: G, kind: str, ours: dict[str, Any], entity: Any) -> None:
+    """Remove from ``ours`` the site's fields that say nothing in 1889 (PLAIN, and a few that repeat the move:
+    the token's placer, the train's variant, the share's price); a field saying more is refused."""
+    def plain(key: str, value: Any, allowed: tuple) -> None:
+        if value is not None and value not in allowed:
+            raise RuleError(f"The {key} of {str(value)[:20]!r} in this {kind} has no rule in 1889.")
+
+    for key, allowed in PLAIN.get(kind, {}).items():
+        if key in ours:
+            plain(key, ours.pop(key), allowed)
+    if kind == "place_token" and "tokener" in ours:
+        plain("tokener", ours.pop("tokener"), (entity,))
+    if kind == "buy_train" and "variant" in ours:
+        plain("variant", ours.pop("variant"), (tile_name(str(ours.get("train", ""))),))
+    if kind == "buy_shares" and "share_price" in ours:
+        shares = ours.get("shares") or [""]
+        cid = str(shares[0]).rpartition("_")[0]
+        prices = ()
+        if cid in g.s["corps"] and g.cell(cid) is not None:  # the price this purchase pays anyway
+            prices = (g.corp(cid)["par"], g.price(cid))
+        plain("share_price", ours.pop("share_price"), prices)
+    if kind == "run_routes" and type(ours.get("routes")) is list:
+        ours["routes"] = [dict(route) if type(route) is dict else route for route in ours["routes"]]  # ours to change
+        for route in ours["routes"]:
+            for key, allowed in ROUTE_PLAIN.items():
+                if type(route) is dict and key in route:
+                    plain(key, route.pop(key), allowed)
 
 
 def tile_name(copy_id: str) -> str:
