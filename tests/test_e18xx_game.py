@@ -419,17 +419,22 @@ def test_an_emergency_purchase_uses_the_presidents_money_for_the_cheapest_train_
     assert s["corps"]["KO"]["cash"] == 0 and s["cash"][0] == cash - 30
 
 
+def to_phase_5(s) -> None:
+    """Phase 5 by hand: the 2- to 5-trains gone from the depot (the cheapest is a 6 at ¥630), the privates closed."""
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t[0] not in "2345"]
+    s["depot"]["bought"] = ["2", "3", "4", "5"]
+    s["depot"]["phase"] = "5"
+    for p in s["privates"].values():
+        p["closed"] = True
+
+
 def test_emergency_sales_and_bankruptcy():
     s = after_auction(3)
     float_corp(s, "KO", 0)
     float_corp(s, "SR", 0, cell="65,5,3", percent=30)  # SR_0 and SR_1
     give_shares(s, "SR", 1, ["SR_2", "SR_3"])
     lay(s, "J3", "8", 3)
-    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t[0] not in "2345"]
-    s["depot"]["bought"] = ["2", "3", "4", "5"]
-    s["depot"]["phase"] = "5"
-    for p in s["privates"].values():
-        p["closed"] = True
+    to_phase_5(s)
     g = G(s)
     g.pay("KO", BANK, 700)
     g.pay("SR", BANK, 650)
@@ -460,11 +465,7 @@ def test_an_emergency_sells_each_corporation_once():
     float_corp(s, "SR", 1, cell="65,5,3", percent=30)
     give_shares(s, "SR", 0, ["SR_3", "SR_4", "SR_5"])
     lay(s, "J3", "8", 3)
-    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t[0] not in "2345"]
-    s["depot"]["bought"] = ["2", "3", "4", "5"]
-    s["depot"]["phase"] = "5"
-    for p in s["privates"].values():
-        p["closed"] = True
+    to_phase_5(s)
     g = G(s)
     g.pay("KO", BANK, 700)
     g.pay("0", BANK, s["cash"][0] - 100)  # seat 0: ¥100 and 30% of SR (seat 1 presides it)
@@ -488,11 +489,7 @@ def test_a_bankrupt_player_keeps_a_presidency_and_what_he_sold_for_the_train():
     float_corp(s, "UR", 2, cell="65,5,3", percent=20)
     give_shares(s, "UR", 0, ["UR_2", "UR_3", "UR_4"])  # seat 0 holds 30% of UR, presided by seat 2
     lay(s, "J3", "8", 3)
-    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t[0] not in "2345"]
-    s["depot"]["bought"] = ["2", "3", "4", "5"]
-    s["depot"]["phase"] = "5"
-    for p in s["privates"].values():
-        p["closed"] = True
+    to_phase_5(s)
     g = G(s)
     g.pay("KO", BANK, 700)
     g.pay("0", BANK, s["cash"][0] - 10)

@@ -276,12 +276,9 @@ def test_a_replay_in_place_ends_in_the_state_of_one_that_copies_every_step(name)
     assert len({id(s) for s in kept}) == len(kept)  # each listener saw a state of its own
 
 
-def test_a_board_after_a_lay_derives_its_track_as_a_new_board_reads_it():
-    """A lay on a board whose track is computed derives the new board's track from it (the legal lays try every
-    upgrade on a board of its own): the track, the paths at each end and the reach equal a board read afresh."""
-    from engines.e18xx import operating
-    from engines.e18xx.board import Board, legal_lays
-    doc, _ = load("314.json")
+def track_steps(name: str) -> list[dict[str, Any]]:
+    """The state at every track step of a recorded game."""
+    doc, _ = load(name)
     states: list[dict[str, Any]] = []
 
     def after(action: dict[str, Any], state: dict[str, Any]) -> None:
@@ -289,6 +286,15 @@ def test_a_board_after_a_lay_derives_its_track_as_a_new_board_reads_it():
             states.append(state)
 
     replay_export(doc, on_action=after)
+    return states
+
+
+def test_a_board_after_a_lay_derives_its_track_as_a_new_board_reads_it():
+    """A lay on a board whose track is computed derives the new board's track from it (the legal lays try every
+    upgrade on a board of its own): the track, the paths at each end and the reach equal a board read afresh."""
+    from engines.e18xx import operating
+    from engines.e18xx.board import Board, legal_lays
+    states = track_steps("314.json")
     compared = 0
     for state in states[::4]:
         g = G(state)
@@ -311,14 +317,7 @@ def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
     of the whole board after the lay says."""
     from engines.e18xx import board as bd
     from engines.e18xx import operating
-    doc, _ = load("314.json")
-    states: list[dict[str, Any]] = []
-
-    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
-        if state["round"]["kind"] == "operating" and state["round"].get("step") == "track":
-            states.append(state)
-
-    replay_export(doc, on_action=after)
+    states = track_steps("314.json")
     answers = {"shortcut": 0, "walked": 0}
     for state in states[::2]:
         g = G(state)

@@ -142,19 +142,21 @@ def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None
 async def lays_panel(table: Table, seat: int, coord: str, tile: str | None = None) -> dict[str, Any]:
     """The lays on one hex (of one tile, if named) as numbered buttons with their picture, drawn in a worker thread
     so that a picture never holds up the bot."""
-    reply = sub_panel(table, seat, coord=coord, tile=tile)
     lays = [(e.move["tile"], e.move["rotation"]) for e in lays_on(entries_for(table, seat), coord, tile)]
-    png = await asyncio.to_thread(lays_png, table.state, coord, lays)
-    reply["file"] = discord.File(io.BytesIO(png), filename=f"lays-{coord}.png")
-    return reply
+    return await _with_picture(sub_panel(table, seat, coord=coord, tile=tile), f"lays-{coord}.png",
+                               lays_png, table.state, coord, lays)
 
 
 async def tokens_panel(table: Table, seat: int) -> dict[str, Any]:
     """The cities open to a token as numbered buttons with their picture, drawn in a worker thread."""
-    reply = sub_panel(table, seat, key="token")
     cities = [(e.move["hex"], e.move["city"]) for e in entries_for(table, seat) if group_of(e.move) == "token"]
-    png = await asyncio.to_thread(tokens_png, table.state, cities)
-    reply["file"] = discord.File(io.BytesIO(png), filename="tokens.png")
+    return await _with_picture(sub_panel(table, seat, key="token"), "tokens.png", tokens_png, table.state, cities)
+
+
+async def _with_picture(reply: dict[str, Any], filename: str, draw, *args) -> dict[str, Any]:
+    """The reply with the picture ``draw(*args)`` attached, drawn in a worker thread."""
+    png = await asyncio.to_thread(draw, *args)
+    reply["file"] = discord.File(io.BytesIO(png), filename=filename)
     return reply
 
 
