@@ -200,14 +200,14 @@ def export(title: str = "1889", players: int = 3, seed: int = 17502, options: li
 
 
 def test_an_unknown_title_is_refused_with_a_sentence(tmp_path):
-    with pytest.raises(UnknownTitle, match="no rules for the 18xx title '1830'; it knows 1889"):
+    with pytest.raises(UnknownTitle, match="no rules for the 18xx title '1830'; it knows 1889, 1867"):
         replay_export(export("1830"))
     path = tmp_path / "g.json"
     path.write_text(json.dumps(export("1830")), encoding="utf-8")
     r = subprocess.run([sys.executable, "-m", "bot", "replay", str(path)], cwd=REPO, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 1
-    assert json.loads(r.stdout) == {"error": "This bot has no rules for the 18xx title '1830'; it knows 1889."}
+    assert json.loads(r.stdout) == {"error": "This bot has no rules for the 18xx title '1830'; it knows 1889, 1867."}
 
 
 def test_an_export_is_recognised_by_its_title_and_entity_types():

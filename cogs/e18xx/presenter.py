@@ -84,7 +84,7 @@ class E18xxPresenter(Presenter):
                      f"Order: {order}"]
             crowd = trains.crowded(g)
             if crowd:
-                lines.append(f"{', '.join(crowd)} must discard down to {trains.train_limit(g)} trains.")
+                lines.append(f"{', '.join(crowd)} must discard down to {trains.train_limit(g, crowd[0])} trains.")
             elif r.get("offer"):
                 lines.append(f"**{r['offer']['corporation']}** waits: {offer_text(g, r['offer'], names)}")
             elif r["special"]:
@@ -239,7 +239,7 @@ def todo(g: G, seat: int, names: list[str]) -> str:
     if crowd:
         mine = [c for c in crowd if g.president(c) == seat]
         return (f"**Your move** as president of {', '.join(mine)}: discard trains down to the limit of "
-                f"{trains.train_limit(g)}.")
+                f"{trains.train_limit(g, (mine or crowd)[0])}.")
     offer = r.get("offer")
     if offer:
         if seat == offer["seller_seat"]:

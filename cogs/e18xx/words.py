@@ -11,8 +11,7 @@ from bot.tables import Table
 from cogs.e18xx.common import LABEL, e18xx_engines
 from engines.e18xx import auction, lays, operating, stock, trains
 from engines.e18xx.companies import IPO, POOL, SHARE_PERCENT, sale_proceeds
-from engines.e18xx.route import route_from_connections, route_revenue
-from engines.e18xx.route import train as route_train
+from engines.e18xx.route import route_from_connections
 from engines.e18xx.route_text import train_name
 from engines.e18xx.state import G
 
@@ -99,7 +98,7 @@ def run_parts(g: G, action: dict[str, Any]) -> tuple[int, list[tuple[str, list[s
     try:
         for x in action.get("routes", []):
             route = route_from_connections(board, x.get("connections") or [], corp=cid)
-            revenue = route_revenue(board, route, route_train(x["train"]), g.colours)
+            revenue = g.rules.route_revenue(g, cid, route, g.rules.train(g, x["train"]))
             parts.append((x["train"], list(route.hexes), revenue))
             total += revenue
     except Exception:  # a route that does not follow track: the engine will say why when it is played

@@ -7,10 +7,16 @@ upgrade moves each city's tokens to the new city that keeps its edges (tiles.cit
 
 Borders (tiles.Border, printed on a hex) sit on the edge a hex shares with its neighbour, whichever side lists
 them: no track crosses an impassable one, and the lay that first joins track across a costly one pays its cost.
+
+A title's map may also set: tiles without a count limit (`"count": "unlimited"`), tokens on the board at the start
+(`start_tokens`; a token held by NEUTRAL fills its slot but blocks no one's route), and which upgrades must use
+the tiles with the most exits (`upgrades_must_use_max_exits`). Printed hexes may carry track stubs and a future
+label (see tiles.parse_tile), which the lay rules below honour.
 """
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
@@ -36,6 +42,20 @@ NodeRef = tuple[str, int]
 PathRef = tuple[str, int]
 EdgeRef = tuple[str, int]  # (hex, edge) of one side of a hex border; see Board.border
 
+UNLIMITED = math.inf  # the count of a tile the supply never runs out of (every count arithmetic keeps it)
+NEUTRAL = "neutral"  # the holder of a token that fills a slot but blocks no route (18xx.games's neutral tokens)
+MAX_EXITS_KINDS = ("cities", "unlabeled_cities", "track")  # what upgrades_must_use_max_exits may list
+
+
+@dataclass(frozen=True)
+class StartToken:
+    """A token on the printed board: `holder` (a corporation, or NEUTRAL) in city `node` of `hex` (None: its first
+    city)."""
+
+    hex: str
+    holder: str
+    node: int | None = None
+
 
 @dataclass(frozen=True, eq=False)
 class MapDef:
@@ -47,11 +67,16 @@ class MapDef:
     names: Mapping[str, str]
     homes: Mapping[str, str]  # corporation -> home hex
     tiles: Mapping[str, TileDef]
-    counts: Mapping[str, int]
+    counts: Mapping[str, int | float]  # UNLIMITED for a tile with no count limit
     tile_rules: Mapping[str, str]  # tile -> optional rule it needs
     impassable: frozenset[str]  # colours a neighbour can only be entered where its own track faces back
     borders: Mapping[EdgeRef, Border] = field(default_factory=dict)  # both sides of each bordered edge
     home_nodes: Mapping[str, int] = field(default_factory=dict)  # corporation -> its city's node, if not the first
+    start_tokens: tuple[StartToken, ...] = ()
+    # upgrades that must use, of the tiles of its colour that could be laid there, one with the most exits: of a
+    # hex with a city ("cities"), with a city and no label ("unlabeled_cities"), with no city nor town ("track")
+    max_exits: frozenset[str] = frozenset()
+    national_reservations: tuple[str, ...] = ()  # 1867: hexes where the national corporation is owed a token
 
     @cached_property
     def _steps(self) -> dict[EdgeRef, tuple[str | None, str | None]]:
@@ -86,20 +111,29 @@ class MapDef:
         """A hex as players read it: "Kouchi (F9)", or just "C8" where the map prints no name."""
         return f"{self.names[coord]} ({coord})" if coord in self.names else coord
 
-    def manifest(self, optional_rules: Iterable[str] = ()) -> dict[str, int]:
+    def manifest(self, optional_rules: Iterable[str] = ()) -> dict[str, int | float]:
         rules = set(optional_rules)
         return {name: n for name, n in self.counts.items() if self.tile_rules.get(name, "") in rules | {""}}
 
 
 def map_from_json(data: dict) -> MapDef:
-    """Our map.json: title, layout, hexes (hex -> tile text), tiles (name -> def, count, rule), and optionally
-    names, homes (corporation -> hex), home_nodes (corporation -> node index of its city, where the home hex has
-    several cities) and impassable_colours."""
+    """Our map.json: title, layout, hexes (hex -> tile text), tiles (name -> def, count (a number or "unlimited"),
+    rule), and optionally names, homes (corporation -> hex), home_nodes (corporation -> node index of its city,
+    where the home hex has several cities), impassable_colours, start_tokens ([{hex, holder, node?}], holder a
+    corporation or "neutral") and upgrades_must_use_max_exits (a list of MAX_EXITS_KINDS)."""
     layout = data["layout"]
     printed = {coord: parse_tile(coord, text) for coord, text in data["hexes"].items()}
     tiles = {name: parse_tile(name, entry["def"]) for name, entry in data["tiles"].items()}
-    if any(t.borders for t in tiles.values()):
-        raise ValueError("borders belong to printed hexes, not to tiles of the manifest")
+    if any(t.borders or t.future_label or t.lines for t in tiles.values()):
+        raise ValueError("borders, lines and future labels belong to printed hexes, not to tiles of the manifest")
+    start_tokens = tuple(StartToken(t["hex"], t["holder"], t.get("node")) for t in data.get("start_tokens", ()))
+    for token in start_tokens:
+        cities = printed[token.hex].city_indexes() if token.hex in printed else ()
+        if not cities or (token.node is not None and token.node not in cities):
+            raise ValueError(f"the start token on {token.hex} is not in a city of the map")
+    max_exits = frozenset(data.get("upgrades_must_use_max_exits", ()))
+    if not max_exits <= set(MAX_EXITS_KINDS):
+        raise ValueError(f"upgrades_must_use_max_exits lists only {', '.join(MAX_EXITS_KINDS)}")
     homes = dict(data.get("homes", {}))
     home_nodes = dict(data.get("home_nodes", {}))
     for corp, node in home_nodes.items():
@@ -112,12 +146,23 @@ def map_from_json(data: dict) -> MapDef:
         names=dict(data.get("names", {})),
         homes=homes,
         tiles=tiles,
-        counts={name: entry["count"] for name, entry in data["tiles"].items()},
+        counts={name: _count(name, entry["count"]) for name, entry in data["tiles"].items()},
         tile_rules={name: entry["rule"] for name, entry in data["tiles"].items() if "rule" in entry},
         impassable=frozenset(data.get("impassable_colours", ())),
         borders=_both_sides(printed, layout),
         home_nodes=home_nodes,
+        start_tokens=start_tokens,
+        max_exits=max_exits,
+        national_reservations=tuple(data.get("national_reservations", ())),
     )
+
+
+def _count(name: str, count: int | str) -> int | float:
+    if count == "unlimited":
+        return UNLIMITED
+    if not isinstance(count, int) or count < 0:
+        raise ValueError(f"tile {name}: a count is a number or \"unlimited\"")
+    return count
 
 
 def _both_sides(printed: Mapping[str, TileDef], layout: hexes.Layout) -> dict[EdgeRef, Border]:
@@ -161,11 +206,14 @@ class Board:
 
     @classmethod
     def new(cls, map_def: MapDef) -> Board:
-        """The printed board, every home city holding a slot for its corporation."""
+        """The printed board, every home city holding a slot for its corporation, with the map's start tokens."""
         board = cls(map_def)
         reserved = {board._reserve_key(coord, map_def.home_nodes.get(corp)): corp
                     for corp, coord in map_def.homes.items()}
-        return replace(board, reserved=reserved)
+        board = replace(board, reserved=reserved)
+        for token in map_def.start_tokens:
+            board = board.place_token(token.hex, token.holder, token.node)
+        return board
 
     # ---- what lies where ----
 
@@ -226,15 +274,17 @@ class Board:
         return [(coord, i) for coord, per_node in self.tokens.items() for i, s in enumerate(per_node) if corp in s]
 
     def blocks(self, ref: NodeRef, corp: str) -> bool:
-        """A city whose slots are all held by other corporations: no one else may run or build through it."""
+        """A city whose slots are all held by other corporations: no one else may run or build through it. A city
+        with a NEUTRAL token in it blocks no one."""
         node = self.node(ref)
         if node.kind != "city":
             return False
         slots = self.slots(*ref)
-        return corp not in slots and None not in slots
+        return corp not in slots and None not in slots and NEUTRAL not in slots
 
-    def supply(self, optional_rules: Iterable[str] = ()) -> dict[str, int]:
-        """Tiles left to lay; a replaced tile came back to the supply when it left the board."""
+    def supply(self, optional_rules: Iterable[str] = ()) -> dict[str, int | float]:
+        """Tiles left to lay (UNLIMITED for a tile with no count limit); a replaced tile came back to the supply
+        when it left the board."""
         left = self.map.manifest(optional_rules)
         for name, _ in self.laid.values():
             left[name] = left.get(name, 0) - 1
@@ -260,6 +310,16 @@ class Board:
 
     def exits(self, coord: str) -> frozenset[int]:
         return self.tile(coord).exits(self.rotation(coord))
+
+    def upgrades_to(self, coord: str, new: TileDef, special: bool = False) -> bool:
+        """May `new` replace the tile on `coord` at all (tiles.upgrades_to)? Where the printed hex has a future label
+        for `new`'s colour, `new` must carry that label instead of the old tile's (e.g. Ottawa's gray "O")."""
+        old = self.tile(coord)
+        future = self.map.printed[coord].future_label
+        if future and future[1] == new.colour and not special:
+            # the label check reads the future label; every other check is the usual one (18xx.games's order)
+            return new.label == future[0] and upgrades_to(old, replace(new, label=old.label))
+        return upgrades_to(old, new, special)
 
     # ---- changes (each returns a new Board) ----
 
@@ -315,6 +375,12 @@ class Board:
         per_node[node] = tuple(slots)
         reserved = {h: c for h, c in self.reserved.items() if not (h.partition(":")[0] == coord and c == corp)}
         return replace(self, tokens={**self.tokens, coord: tuple(per_node)}, reserved=reserved)
+
+    def remove_token(self, coord: str, node: int, holder: str) -> Board:
+        """The board without `holder`'s token in that city (its slot opens)."""
+        per_node = [tuple(None if t == holder else t for t in self.slots(coord, i)) if n.kind == "city" else ()
+                    for i, n in enumerate(self.tile(coord).nodes)]
+        return replace(self, tokens={**self.tokens, coord: tuple(per_node)})
 
     def free_slot(self, coord: str, corp: str, node: int = 0) -> int | None:
         tile = self.tile(coord)
@@ -540,7 +606,7 @@ def lay_problem(
     """
     blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, "a private company")
     return _lay_problem(board, lay, frozenset(colours), corp, special, frozenset(ability_tiles), blocked,
-                        board.supply(optional_rules), None)
+                        board.supply(optional_rules), None, None)
 
 
 def _lay_problem(
@@ -551,8 +617,9 @@ def _lay_problem(
     special: bool,
     ability_tiles: frozenset[str],
     blocked: Mapping[str, str],
-    supply: Mapping[str, int],
+    supply: Mapping[str, int | float],
     network: Network | None,
+    most_exits: dict[tuple[str, str], tuple[int, str]] | None,
 ) -> str | None:
     coord, name, rotation = lay.hex, lay.tile, lay.rotation
     where = board.map.place(coord)
@@ -570,7 +637,7 @@ def _lay_problem(
     if new.colour not in colours:
         return f"{new.colour.capitalize()} tiles are not available in this phase."
     old, old_rotation = board.tile(coord), board.rotation(coord)
-    if not upgrades_to(old, new, special):
+    if not board.upgrades_to(coord, new, special):
         return f"Tile {name} cannot replace tile {old.name} on {where}."
     if rotation not in range(6):
         return "A rotation is 0 to 5."
@@ -583,16 +650,69 @@ def _lay_problem(
         if any(board.map.neighbour(coord, e) and not board.map.across(coord, e) for e in exits):
             return f"Tile {name} in rotation {rotation} would run track across an impassable border at {coord}."
         return f"Tile {name} in rotation {rotation} would run track off the map or into a closed edge at {coord}."
-    if corp is None:
-        return None
-    network = network or board.reachable(corp)
-    reach = network.edges.get(coord, frozenset())
-    if not reach:
-        return f"{corp} cannot reach {where}."
-    if not exits & reach:
-        return f"Tile {name} in rotation {rotation} adds no track that {corp} can reach."
-    if old.paths and not _uses_new_track(board, lay, corp):
+    if old.stubs and not old.stub_edges(old_rotation) <= exits:
+        edges = ", ".join(str(e) for e in sorted(old.stub_edges(old_rotation) - exits))
+        return f"Tile {name} in rotation {rotation} leaves the track stub of {where} (edge {edges}) unjoined."
+    reach = None
+    if corp is not None:
+        network = network or board.reachable(corp)
+        reach = network.edges.get(coord, frozenset())
+        if not reach:
+            return f"{corp} cannot reach {where}."
+        if not exits & reach:
+            return f"Tile {name} in rotation {rotation} adds no track that {corp} can reach."
+    if board.map.max_exits and (problem := _max_exits_problem(board, coord, new, special, ability_tiles, supply,
+                                                              reach, most_exits)):
+        return problem
+    if corp is not None and old.paths and not _uses_new_track(board, lay, corp):
         return f"The new tile must give {corp} new track or change a city's revenue."
+    return None
+
+
+def _fits(board: Board, coord: str, new: TileDef, rotation: int, reach: frozenset[int] | None) -> bool:
+    """The rotation checks of _lay_problem, as a yes or no (reach None: no connection needed)."""
+    old, old_rotation = board.tile(coord), board.rotation(coord)
+    exits = new.exits(rotation)
+    return (keeps_track(old, old_rotation, new, rotation) and keeps_cities(old, old_rotation, new, rotation)
+            and all(board.map.linked(coord, e) for e in exits)
+            and (not old.stubs or old.stub_edges(old_rotation) <= exits)
+            and (reach is None or bool(exits & reach)))
+
+
+def _max_exits_problem(
+    board: Board,
+    coord: str,
+    new: TileDef,
+    special: bool,
+    ability_tiles: frozenset[str],
+    supply: Mapping[str, int | float],
+    reach: frozenset[int] | None,
+    most_exits: dict[tuple[str, str], tuple[int, str]] | None,
+) -> str | None:
+    """The map's upgrades_must_use_max_exits: where it applies to the tile on `coord`, the new tile needs as many
+    exits as the tile of its colour with the most that could be laid there now (left in the supply, an upgrade of
+    the old tile, some rotation fitting and reaching). 18xx.games offers its players only those tiles."""
+    old, kinds = board.tile(coord), board.map.max_exits
+    applies = (old.cities and ("cities" in kinds or ("unlabeled_cities" in kinds and old.label is None))) or (
+        not old.cities and not old.towns and "track" in kinds)
+    if not applies:
+        return None
+    key = (coord, new.colour)
+    best = most_exits.get(key) if most_exits is not None else None
+    if best is None:
+        best = (0, "")
+        for name, left in supply.items():
+            tile = board.map.tiles[name]
+            if (tile.colour != new.colour or left <= 0 or (tile.blocks_lay and name not in ability_tiles)
+                    or len(tile.exits()) <= best[0] or not board.upgrades_to(coord, tile, special)):
+                continue
+            if any(_fits(board, coord, tile, r, reach) for r in range(6)):
+                best = (len(tile.exits()), name)
+        if most_exits is not None:
+            most_exits[key] = best
+    if len(new.exits()) < best[0]:
+        return (f"On {board.map.place(coord)} an upgrade must use a tile with the most exits: tile {best[1]} "
+                f"({best[0]}), not tile {new.name} ({len(new.exits())}).")
     return None
 
 
@@ -646,21 +766,21 @@ def legal_lays(
     blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, "a private company")
     supply = board.supply(optional_rules)
     network = board.reachable(corp)
+    most_exits: dict[tuple[str, str], tuple[int, str]] = {}
     found = []
     for coord in sorted(network.edges):
         if coord in blocked or coord not in board.map.printed:
             continue
-        old = board.tile(coord)
         for name, left in supply.items():
             new = board.map.tiles[name]
-            if left <= 0 or new.blocks_lay or new.colour not in colours or not upgrades_to(old, new):
+            if left <= 0 or new.blocks_lay or new.colour not in colours or not board.upgrades_to(coord, new):
                 continue
             same_track = set()  # a symmetric tile lays the same track at several rotations: offer it once
             for rotation in range(6):
                 track = frozenset(frozenset(path) for path in new.rotated_paths(rotation))
                 lay = Lay(coord, name, rotation)
                 if track not in same_track and _lay_problem(board, lay, colours, corp, False, frozenset(), blocked,
-                                                            supply, network) is None:
+                                                            supply, network, most_exits) is None:
                     same_track.add(track)
                     found.append(lay)
     return sorted(found)

@@ -41,10 +41,18 @@ class Corporation:
     share_percents: tuple[int, ...]  # certificate i has id f"{id}_{i}"; certificate 0 is the president's
     color: str = ""
     text_color: str = ""
+    kind: str = "major"  # major, minor (one 100% certificate) or national (only holds tokens)
+    green: bool = False  # 1867: a minor that cannot start before the title's event makes it available
 
     @property
     def share_ids(self) -> tuple[str, ...]:
         return tuple(f"{self.id}_{i}" for i in range(len(self.share_percents)))
+
+    @property
+    def share_unit(self) -> int:
+        """The percent one share is (a price is per share): the second certificate's, else half the president's (as
+        18xx.games reckons it: 1867's one-certificate minors are two shares of 50%)."""
+        return self.share_percents[1] if len(self.share_percents) > 1 else self.share_percents[0] // 2
 
     @property
     def president_cert(self) -> str:
@@ -83,6 +91,8 @@ class Private:
     min_players: int = 0
     removed_with_players: tuple[int, ...] = ()
     unless_option: str | None = None
+    discount: int = 0  # 1867: its least opening bid is the face value less this
+    hidden: bool = False  # 1867's "3": never sold, only blocks a hex until its event
 
     def ability(self, kind: str) -> Mapping[str, Any] | None:
         return next((a for a in self.abilities if a["kind"] == kind), None)
@@ -94,7 +104,7 @@ class Private:
 @dataclass(frozen=True)
 class Train:
     name: str
-    distance: int | None  # None: no limit on stops (D)
+    distance: int | None | tuple[Mapping[str, Any], ...]  # None: no limit on stops (D); a tuple: see route.py
     price: int
     count: int | None  # None: unlimited supply
     rusts_on: str | None = None
@@ -102,6 +112,8 @@ class Train:
     available_in_phase: str | None = None  # bought from the depot from this phase on, even out of turn
     trade_in: Mapping[str, int] | None = None  # train name handed in -> discount
     first_bought_events: tuple[str, ...] = ()
+    multiplier: int = 1
+    removed_with_2_players: int = 0
 
     def ids(self) -> tuple[str, ...]:
         """Copies numbered as 18xx.games numbers them; an unlimited train gets a new id each purchase."""
@@ -114,8 +126,15 @@ class Phase:
     on_train: str | None
     tiles: tuple[str, ...]
     operating_rounds: int
-    train_limit: int
+    train_limit: int | Mapping[str, int]  # one limit, or one per kind of corporation (a kind left out: none)
     corporations_buy_privates: bool
+    status: tuple[str, ...] = ()  # 18xx.games's phase status words, e.g. export_train
+    merger_rounds: bool = False  # 1867: a merger round follows each operating round
+
+    def limit_for(self, kind: str) -> int:
+        if isinstance(self.train_limit, int):
+            return self.train_limit
+        return self.train_limit.get(kind, 0)
 
 
 @dataclass(frozen=True)
@@ -135,6 +154,7 @@ class Title:
     phases: tuple[Phase, ...]
     rules: Mapping[str, Any]
     beginner_game: Mapping[str, Any]
+    loans: Mapping[str, Any] | None = None
 
     def corporation(self, corp_id: str) -> Corporation:
         for corp in self.corporations:
@@ -219,6 +239,7 @@ def title_from_data(data: Mapping[str, Any]) -> Title:
             id=c["id"], name=c["name"], tokens=tuple(c["tokens"]),
             float_percent=c["float_percent"], holding_limit_percent=c["holding_limit_percent"],
             share_percents=tuple(c["shares"]), color=c.get("color", ""), text_color=c.get("text_color", ""),
+            kind=c.get("kind", "major"), green=bool(c.get("green")),
         )
         for c in data["corporations"]
     )
@@ -227,16 +248,19 @@ def title_from_data(data: Mapping[str, Any]) -> Title:
             id=p["id"], name=p["name"], value=p["value"], revenue=p["revenue"],
             abilities=tuple(p.get("abilities", ())), min_players=p.get("min_players", 0),
             removed_with_players=tuple(p.get("removed_with_players", ())), unless_option=p.get("unless_option"),
+            discount=p.get("discount", 0), hidden=bool(p.get("hidden")),
         )
         for p in data["privates"]
     )
     trains = tuple(
         Train(
-            name=t["name"], distance=t["distance"], price=t["price"],
+            name=t["name"], price=t["price"],
+            distance=tuple(t["distance"]) if isinstance(t["distance"], list) else t["distance"],
             count=None if t["count"] == "unlimited" else t["count"],
             rusts_on=t.get("rusts_on"), obsolete_on=t.get("obsolete_on"),
             available_in_phase=t.get("available_in_phase"), trade_in=t.get("trade_in"),
-            first_bought_events=tuple(t.get("first_bought_events", ())),
+            first_bought_events=tuple(t.get("first_bought_events", ())), multiplier=t.get("multiplier", 1),
+            removed_with_2_players=t.get("removed_with_2_players", 0),
         )
         for t in data["trains"]
     )
@@ -244,6 +268,7 @@ def title_from_data(data: Mapping[str, Any]) -> Title:
         Phase(
             name=p["name"], on_train=p["on_train"], tiles=tuple(p["tiles"]), operating_rounds=p["operating_rounds"],
             train_limit=p["train_limit"], corporations_buy_privates=p["corporations_buy_privates"],
+            status=tuple(p.get("status", ())), merger_rounds=bool(p.get("merger_rounds")),
         )
         for p in data["phases"]
     )
@@ -254,7 +279,7 @@ def title_from_data(data: Mapping[str, Any]) -> Title:
         cert_limit={int(k): v for k, v in data["cert_limit"].items()},
         market=Market.from_data(data["market"]),
         corporations=corporations, privates=privates, trains=trains, phases=phases,
-        rules=dict(data.get("rules", {})), beginner_game=dict(data.get("beginner_game", {})),
+        rules=dict(data.get("rules", {})), beginner_game=dict(data.get("beginner_game", {})), loans=data.get("loans"),
     )
 
 
@@ -461,20 +486,21 @@ def sale_bundles(corp: Corporation, certs: Sequence[str]) -> list[tuple[list[str
 
 
 def dividend_payouts(
-    corp: Corporation, holdings: Mapping[str, Sequence[str]], revenue: int
+    corp: Corporation, holdings: Mapping[str, Sequence[str]], revenue: int, corporation_holds: str = POOL
 ) -> tuple[dict[str, int], int]:
-    """A full payout: (amount per player, amount to the corporation for the pool's shares).
-    Each holder gets ceil(revenue x percent / 100); IPO shares pay nobody."""
+    """A full payout: (amount per player, amount to the corporation for the shares of `corporation_holds`: the
+    pool's in 1889, its own treasury's (the IPO) in 1867). Each holder gets ceil(revenue x percent / 100); the
+    other bank holding pays nobody."""
     def share(pct: int) -> int:
         return -(-revenue * pct // 100)
 
     to_players = {p: share(pct) for p, pct in player_percents(corp, holdings).items() if pct}
-    return to_players, share(percent_of(corp, holdings, POOL))
+    return to_players, share(percent_of(corp, holdings, corporation_holds))
 
 
 def share_value(corp: Corporation, certs: Sequence[str], price: int) -> int:
     """Market value of certificates (score, bankruptcy): price x shares, rounded up."""
-    return -(-price * corp.bundle_percent(certs) // SHARE_PERCENT)
+    return -(-price * corp.bundle_percent(certs) // corp.share_unit)
 
 
 def sale_proceeds(price: int, percent: int) -> int:

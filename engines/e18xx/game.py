@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
-from engines.e18xx import auction, operating, privates, rounds, stock, trains
+from engines.e18xx import operating, privates, rounds, stock, trains
 from engines.e18xx.companies import IPO, can_gain, load_title
 from engines.e18xx.state import BANK, G, new_state
 
@@ -28,7 +28,7 @@ ENTITY_TYPES = ("corporation", "company")
 COMPANY_MOVES = ("buy_shares", "lay_tile", "pass")
 #: The moves a corporation makes in an operating round (its president sends them).
 CORPORATION_MOVES = ("lay_tile", "place_token", "run_routes", "dividend", "buy_train", "buy_company", "discard_train",
-                     "bankrupt", "pass")
+                     "bankrupt", "pass", "merge", "convert", "remove_token", "choose")
 
 
 class E18xxGame(Engine):
@@ -40,7 +40,7 @@ class E18xxGame(Engine):
     #: of a recorded 18xx.games action (the site's fields less id / entity of a player; a corporation's or
     #: private's action keeps `entity` and `entity_type`). A route is a dict that operating.py checks itself.
     actions = {
-        "bid": {"company": "str", "price": "int"},
+        "bid": {"company": "str?", "corporation": "str?", "price": "int"},
         "par": {"corporation": "str", "share_price": "str"},
         "buy_shares": {"shares": "str[]", "percent": "int?", **_ENTITY},  # entity: Dougo's exchange
         "sell_shares": {"shares": "str[]", "percent": "int?"},
@@ -55,6 +55,9 @@ class E18xxGame(Engine):
         "bankrupt": {**_ENTITY},
         "pass": {**_ENTITY},
         "end_game": {},
+        "merge": {"corporation": "str", **_ENTITY}, "convert": {**_ENTITY},  # 1867's merger round
+        "choose": {"choice": "str", **_ENTITY},  # 1867: a trainless major's president chooses nationalisation
+        "remove_token": {"hex": "str", "city": "int", **_ENTITY},
     }
 
     # ---- setup and turns --------------------------------------------------------------------------------
@@ -62,11 +65,7 @@ class E18xxGame(Engine):
     def setup(self, options: dict[str, Any], seats: int) -> State:
         opts = self.check_setup(options, seats)
         state = new_state(self.title_id, seats, bool(opts.get("beginner_game")))
-        g = G(state)
-        if g.beginner:
-            state["round"] = {"kind": "deal"}  # the chance seat shuffles the privates first
-        else:
-            auction.start(g)
+        G(state).rules.begin(G(state))
         return state
 
     def awaiting(self, state: State) -> Awaiting:
@@ -75,10 +74,17 @@ class E18xxGame(Engine):
         if kind == "deal":
             deal = ChanceRequest("shuffle", len(state["privates"]), reason="deal the private companies")
             return Awaiting(chance=deal)
+        module = g.rules.modules.get(kind)
+        if (pending := g.rules.interrupt(g)) is not None:
+            return Awaiting(frozenset({pending[0]}), prompt=pending[1])
         if kind == "auction":
-            return Awaiting(frozenset({auction.acting(g)}), prompt="bid for a private company or pass")
+            return Awaiting(frozenset({module.acting(g)}), prompt="bid for a private company or pass")
         if kind == "stock":
-            seat = stock.acting(g)
+            seat = module.acting(g)
+            if g.round.get("home"):
+                return Awaiting(frozenset({seat}), prompt=f"place {g.round['home']}'s home token")
+            if g.round.get("auction"):
+                return Awaiting(frozenset({seat}), prompt=f"bid for {g.round['auction']['item']} or pass")
             if stock.must_sell(g, seat):
                 return Awaiting(frozenset({seat}), prompt=f"stock round {g.round['turn']}: sell down to the limits")
             return Awaiting(frozenset({seat}), prompt=f"stock round {g.round['turn']}: buy, sell or pass")
@@ -93,6 +99,8 @@ class E18xxGame(Engine):
                 return Awaiting(seats, prompt="lay Ehime Railway's tile or pass")
             cid = operating.current(g)
             return Awaiting(seats, prompt=f"{cid} operates: {g.round['step']}")
+        if module is not None:  # a title's own round (1867's merger round) says who acts and what it waits for
+            return Awaiting(module.acting(g), prompt=module.prompt(g))
         return Awaiting()
 
     def can_act(self, state: State, seat: int) -> bool:
@@ -112,18 +120,16 @@ class E18xxGame(Engine):
             if not g.trusted:
                 raise RuleError("A game here ends when a player goes bankrupt or after the bank breaks.")
             g.s["over"] = "manually_ended"
+        elif g.rules.interrupt(g) is not None:
+            g.rules.apply_interrupt(g, seat, action)
         elif g.round.get("offer"):
             operating.apply(g, seat, action)  # only the offer's answer is taken now
         elif action["type"] == "buy_shares" and action.get("entity_type") == "company":
             self._exchange(g, seat, action)
         elif action["type"] == "lay_tile" and action.get("entity_type") == "company" and kind == "stock":
             privates.lay_with_private(g, seat, action, in_track_of=None)
-        elif kind == "auction":
-            auction.apply(g, seat, action)
-        elif kind == "stock":
-            stock.apply(g, seat, action)
-        elif kind == "operating":
-            operating.apply(g, seat, action)
+        elif kind in g.rules.modules:
+            g.rules.modules[kind].apply(g, seat, action)
         else:
             raise RuleError("The game is over.")
         rounds.settle(g)
@@ -195,10 +201,13 @@ class E18xxGame(Engine):
     def _anytime(self, g: G, seat: int) -> list[Action]:
         """Moves a private's owner may make out of turn: the Dougo exchange (stock and operating rounds);
         Mitsubishi's port in a stock round, in the turn of a corporation its owner presides, and in an operating
-        round between two corporations' turns (while the operating corporation has not moved yet)."""
-        if g.s["over"] or g.round["kind"] not in ("stock", "operating", "auction") or g.round.get("offer"):
-            return []  # an offer waits for its answer before anything else happens
-        moves: list[Action] = []
+        round between two corporations' turns (while the operating corporation has not moved yet). In a replay of
+        a recorded game, anyone may end it (18xx.games lets a player end a game at any time)."""
+        if g.s["over"]:
+            return []
+        moves: list[Action] = [{"type": "end_game"}] if g.trusted else []
+        if g.round["kind"] not in ("stock", "operating", "auction") or g.round.get("offer"):
+            return moves  # an offer waits for its answer before anything else happens
         for pid, p in g.s["privates"].items():
             ability = g.ability(pid, "exchange_for_share")
             if ability and p["owner"] == g.key(seat) and g.round["kind"] != "auction":
@@ -242,12 +251,10 @@ class E18xxGame(Engine):
         g = G(state)
         kind = g.round["kind"]
         moves: list[Action] = []
-        if kind == "auction":
-            moves = auction.legal(g, seat)
-        elif kind == "stock":
-            moves = stock.legal(g, seat)
-        elif kind == "operating":
-            moves = operating.legal(g, seat)
+        if (pending := g.rules.interrupt(g)) is not None:
+            return list(pending[2]) if seat == pending[0] else []
+        if kind in g.rules.modules:
+            moves = g.rules.modules[kind].legal(g, seat)
         extra = [m for m in self._anytime(g, seat) if m not in moves]
         if moves and moves[-1]["type"] == "pass":
             return [*moves[:-1], *extra, moves[-1]]
@@ -255,7 +262,9 @@ class E18xxGame(Engine):
 
     def auto_action(self, state: State, seat: int) -> Action | None:
         g = G(state)
-        module = rounds.MODULES.get(g.round["kind"])
+        if (pending := g.rules.interrupt(g)) is not None:
+            return pending[2][-1] if seat == pending[0] else None
+        module = g.rules.modules.get(g.round["kind"])
         return module.auto(g, seat) if module else None
 
     def scores(self, state: State) -> list[int] | None:
@@ -268,7 +277,7 @@ class E18xxGame(Engine):
 
     def public(self, state: State) -> dict[str, Any]:
         g = G(state)
-        module = rounds.MODULES.get(g.round["kind"])
+        module = g.rules.modules.get(g.round["kind"])
         round_view = module.describe(g) if module else dict(g.round)
         corps = {}
         for cid, c in state["corps"].items():
@@ -291,7 +300,7 @@ class E18xxGame(Engine):
             })
         return {
             "title": g.title.name, "round": round_view, "phase": state["depot"]["phase"],
-            "train_limit": trains.train_limit(g), "bank": state["bank"], "bank_broken": state["bank_broken"],
+            "train_limit": g.phase.train_limit, "bank": state["bank"], "bank_broken": state["bank_broken"],
             "order": list(state["order"]), "cert_limit": g.cert_limit, "players": players, "corporations": corps,
             "privates": {pid: dict(p) for pid, p in state["privates"].items()},
             "market": {cell: list(cs) for cell, cs in state["market"].items()}, "board": state["board"],
@@ -365,7 +374,16 @@ class Shikoku1889(E18xxGame):
     )
 
 
-TITLES: dict[str, type[E18xxGame]] = {cls.title_id: cls for cls in (Shikoku1889,)}
+class Canada1867(E18xxGame):
+    title_id = name = "1867"
+    title = "1867: The Railways of Canada"
+    min_players = 3
+    max_players = 6
+    data_version = 1
+    options = ()
+
+
+TITLES: dict[str, type[E18xxGame]] = {cls.title_id: cls for cls in (Shikoku1889, Canada1867)}
 
 
 def trusted(state: State) -> State:

@@ -83,3 +83,10 @@ def to_offset(name: str, layout: Layout = "flat") -> tuple[int, int]:
     """(column, row) in an offset grid: each doubled row pair folds into one row."""
     x, y = doubled(name, layout)
     return (x, y // 2) if layout == "flat" else (x // 2, y)
+
+
+def distance(a: str, b: str, layout: Layout = "flat") -> int:
+    """Steps from hex a to hex b across hex edges."""
+    q1, r1 = to_axial(a, layout)
+    q2, r2 = to_axial(b, layout)
+    return (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2

@@ -25,12 +25,10 @@ from typing import Any
 from engines.base import Action, RuleError
 from engines.e18xx import emergency, lays, privates, trains
 from engines.e18xx.board import Lay, lay_problem, legal_lays, legal_tokens, token_problem
-from engines.e18xx.companies import dividend_payouts
-from engines.e18xx.route import best_runs, check_runs, route_from_connections, route_revenue
-from engines.e18xx.route import train as route_train
+from engines.e18xx.companies import IPO, POOL, dividend_payouts
+from engines.e18xx.route import best_runs, check_runs, route_from_connections
 from engines.e18xx.state import BANK, G
 
-STEPS = ("track", "token", "routes", "dividend", "trains", "companies")
 STEP_OF = {"lay_tile": "track", "place_token": "token", "run_routes": "routes", "dividend": "dividend",
            "buy_train": "trains", "sell_shares": "trains", "bankrupt": "trains"}
 
@@ -39,21 +37,22 @@ STEP_OF = {"lay_tile": "track", "place_token": "token", "run_routes": "routes", 
 
 def start(g: G, turn: int, number: int, of: int) -> None:
     g.s["round"] = {"kind": "operating", "turn": turn, "or": number, "of": of, "order": [], "index": 0,
-                    "step": STEPS[0], "laid": False, "tokened": False, "revenue": None, "runs": [], "special": None,
-                    "acted": False}
+                    "step": g.rules.operating_steps[0], "laid": False, "tokened": False, "revenue": None, "runs": [],
+                    "special": None, "acted": False}
     g.event(f"Operating round {turn}.{number} begins.")
     g.pay_private_revenue()
-    for cid in g.floated():
+    for cid in g.floated() if g.rules.home_tokens_at_operating_start(g) else ():
         if not g.board.token_nodes(cid):
             home = g.map.homes[cid]
             g.set_board(g.board.place_token(home, cid))
             g.event(f"{cid} places its home token on {g.map.place(home)}.")
-    order = g.operating_order(g.floated())
+    order = g.rules.operating_order(g)
     g.round["order"] = order
     for corp in g.s["corps"].values():
         corp["operated"] = False
     if order:
         g.event(f"Operating order: {', '.join(order)}.")
+    g.rules.operating_round_start(g)
 
 
 def current(g: G) -> str | None:
@@ -87,14 +86,15 @@ def acting(g: G) -> frozenset[int]:
 
 def _next_step(g: G) -> None:
     r = g.round
-    i = STEPS.index(r["step"])
-    if i + 1 < len(STEPS):
-        r["step"] = STEPS[i + 1]
+    steps = g.rules.operating_steps
+    i = steps.index(r["step"])
+    if i + 1 < len(steps):
+        r["step"] = steps[i + 1]
         return
     cid = current(g)
-    g.corp(cid)["operated"] = True
-    r.update(index=r["index"] + 1, step=STEPS[0], laid=False, tokened=False, revenue=None, runs=[], acted=False,
-             emergency_sold=[])
+    g.corp(cid)["operated"] = g.corp(cid)["has_operated"] = True
+    r.update(index=r["index"] + 1, step=steps[0], laid=False, lays=[], tokened=False, revenue=None, runs=[],
+             acted=False, emergency_sold=[])
 
 
 def settle(g: G) -> None:
@@ -106,11 +106,17 @@ def settle(g: G) -> None:
         cid = current(g)
         if cid is None:
             return
+        if not g.corp(cid)["floated"]:  # nationalised during the round (1867): it no longer operates
+            r.update(index=r["index"] + 1, step=g.rules.operating_steps[0], laid=False, lays=[], tokened=False,
+                     revenue=None, runs=[], acted=False)
+            continue
         step = r["step"]
         if step == "routes" and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
             r["revenue"] = 0
-        if step == "dividend" and not r["revenue"]:
-            _withhold(g, cid, 0)
+        if step == "dividend" and (not r["revenue"] or not g.rules.dividend_kinds(g, cid)):
+            g.rules.pay_dividend(g, cid, "payout" if r["revenue"] else "withhold", r["revenue"])
+        elif step == "loans":
+            g.rules.loan_step(g, cid)
         elif step_open(g, cid, step):
             return
         _next_step(g)
@@ -119,7 +125,7 @@ def settle(g: G) -> None:
 def step_open(g: G, cid: str, step: str) -> bool:
     r = g.round
     if step == "track":
-        return not r["laid"] or privates.mf_pending(g, cid)
+        return bool(lays_open(g, cid)) or privates.mf_pending(g, cid)
     if step == "token":
         return not r["tokened"] and can_token(g, cid)
     if step == "routes":
@@ -128,12 +134,18 @@ def step_open(g: G, cid: str, step: str) -> bool:
         return bool(r["revenue"])
     if step == "trains":
         return trains.must_buy(g, cid) or trains.can_buy_train(g, cid)
-    if step == "companies":
+    if step in ("companies", "companies_preloan"):
         return bool(private_offers(g, cid))
     return False
 
 
 # ---- what a corporation can do ------------------------------------------------------------------------
+
+def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
+    """The tile lays `cid` may still make this turn (the title's `lays_allowed`)."""
+    r = g.round
+    return [] if r["laid"] else g.rules.lays_allowed(g, cid, r.get("lays", []))
+
 
 def tokens_used(g: G, cid: str) -> int:
     return len(g.board.token_nodes(cid))
@@ -146,8 +158,17 @@ def next_token_cost(g: G, cid: str) -> int | None:
 
 
 def can_token(g: G, cid: str) -> bool:
-    cost = next_token_cost(g, cid)
-    return cost is not None and cost <= g.corp(cid)["cash"] and bool(legal_tokens(g.board, cid))
+    return bool(token_moves(g, cid))
+
+
+def token_moves(g: G, cid: str) -> list[tuple[str, int, int]]:
+    """(hex, city, cost) for every token `cid` may place and pay for now."""
+    base = next_token_cost(g, cid)
+    if base is None:
+        return []
+    cash = g.corp(cid)["cash"]
+    moves = [(h, i, g.rules.token_cost(g, cid, h, base)) for h, i in legal_tokens(g.board, cid)]
+    return [m for m in moves if m[2] <= cash]
 
 
 def private_offers(g: G, cid: str) -> list[str]:
@@ -157,7 +178,7 @@ def private_offers(g: G, cid: str) -> list[str]:
     cash = g.corp(cid)["cash"]
     return [pid for pid, p in g.s["privates"].items()
             if not p["closed"] and p["owner"] is not None and p["owner"].isdigit()
-            and g.title.private_price_range(g.pdef(pid))[0] <= cash]
+            and g.rules.private_price_range(g, pid)[0] <= cash]
 
 
 # ---- actions ------------------------------------------------------------------------------------------
@@ -199,17 +220,22 @@ def apply(g: G, seat: int, action: Action) -> None:
         if step == "trains" and trains.must_buy(g, cid):
             raise RuleError(f"{cid} has no train and must buy one.")
         _next_step(g)
+        if step == "trains":
+            g.rules.trains_step_done(g, cid)
         return
     wanted = STEP_OF.get(kind)
     if wanted is None:
         raise RuleError("That is not a move of an operating round.")
     if wanted != step:
-        if g.trusted and STEPS.index(wanted) > STEPS.index(step):
+        steps = g.rules.operating_steps
+        if g.trusted and steps.index(wanted) > steps.index(step):
             while r["step"] != wanted:  # a recorded log may skip steps our reckoning keeps open
                 if r["step"] == "routes" and r["revenue"] is None:
                     r["revenue"] = 0  # trains not run: nothing earned, and the price still moves left
                 if r["step"] == "dividend" and not r["revenue"]:
-                    _withhold(g, cid, 0)
+                    withhold(g, cid, 0)
+                if r["step"] == "loans":
+                    g.rules.loan_step(g, cid)
                 _next_step(g)
         else:
             raise RuleError(_step_hint(step))
@@ -220,15 +246,22 @@ def apply(g: G, seat: int, action: Action) -> None:
 def _step_hint(step: str) -> str:
     return {"track": "Now lay a tile or pass.", "token": "Now place a token or pass.",
             "routes": "Now run your trains.", "dividend": "Now pay out or withhold.",
-            "trains": "Now buy trains or pass.", "companies": "Now buy a private company or pass."}[step]
+            "trains": "Now buy trains or pass.", "companies": "Now buy a private company or pass.",
+            "companies_preloan": "Now buy a private company or pass."}[step]
 
 
 def _lay(g: G, seat: int, cid: str, action: Action) -> None:
     r = g.round
-    if r["laid"]:
-        raise RuleError(f"{cid} has already laid a tile this turn.")
+    open_lays = lays_open(g, cid)
+    if not open_lays:
+        raise RuleError(f"{cid} has already laid {'a tile' if not r.get('lays') else 'its tiles'} this turn.")
     coord, tile, rotation = lays.read_lay(action)
     board = g.board
+    upgrade = board.tile(coord).colour not in ("white",)
+    slot = next((s for s in open_lays if (s["upgrade"] or not upgrade) and s.get("not_on") != coord), None)
+    if slot is None:
+        raise RuleError("That lay is not open now: " + ("the second tile may not go on the same hex."
+                        if any(s.get("not_on") == coord for s in open_lays) else "only one upgrade a turn."))
     if g.trusted:
         lays.check_upgrade(g, coord, tile)
     else:
@@ -236,10 +269,13 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
                               optional_rules=g.optional_rules)
         if problem:
             raise RuleError(problem)
-    cost = lays.lay_cost(g, cid, coord, tile, rotation)
+    cost = lays.lay_cost(g, cid, coord, tile, rotation) + slot["cost"]
+    g.rules.raise_cash(g, cid, cost)
     g.pay(cid, BANK, cost)
     g.set_board(board.lay_tile(coord, tile, rotation))
-    r["laid"] = True
+    g.rules.after_lay(g, cid, coord, tile)
+    r["lays"] = [*r.get("lays", []), {"hex": coord, "upgrade": upgrade}]
+    r["laid"] = not g.rules.lays_allowed(g, cid, r["lays"])
     g.event(f"{cid} lays tile {tile} on {g.map.place(coord)}{f' for {g.money(cost)}' if cost else ''}.")
 
 
@@ -251,6 +287,7 @@ def _token(g: G, seat: int, cid: str, action: Action) -> None:
     cost = next_token_cost(g, cid)
     if r["tokened"] or cost is None:
         raise RuleError(f"{cid} has no token to place now.")
+    cost = g.rules.token_cost(g, cid, coord, cost)
     if g.trusted:
         if coord not in g.map.printed or g.board.free_slot(coord, cid, node) is None:
             raise RuleError(f"{cid} cannot place a token on {coord}.")
@@ -322,11 +359,11 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
                 route = route_from_connections(board, x.get("connections") or [], corp=cid)
             except RuleError:
                 raise RuleError(f"The route of train {x['train']} does not follow track on the board.") from None
-            parsed.append((route_train(x["train"]), route, x["train"]))
+            parsed.append((g.rules.train(g, x["train"]), route, x["train"]))
         if not g.trusted:
             check_runs(board, cid, [(t, route) for t, route, _ in parsed], colours)
         for t, route, train_id in parsed:
-            revenue = route_revenue(board, route, t, colours)
+            revenue = g.rules.route_revenue(g, cid, route, t)
             runs.append({"train": train_id, "hexes": list(route.hexes), "revenue": revenue})
             total += revenue
     g.round["runs"], g.round["revenue"] = runs, total
@@ -345,24 +382,30 @@ def best_run_action(g: G, cid: str) -> Action:
 
 def _dividend(g: G, seat: int, cid: str, action: Action) -> None:
     kind = action.get("kind")
-    revenue = g.round["revenue"]
-    if kind == "payout":
-        to_players, to_corp = dividend_payouts(g.cdef(cid), g.corp(cid)["shares"], revenue)
-        for key, amount in to_players.items():
-            g.pay(BANK, key, amount)
-        g.pay(BANK, cid, to_corp)
-        before = g.price(cid)
-        g.move_price(cid, g.title.market.after_payout(g.cell(cid)))
-        g.event(f"{cid} pays out {g.money(revenue)} ({g.money(revenue // 10)} a share); "
-                f"its price goes from {g.money(before)} to {g.money(g.price(cid))}.")
-    elif kind == "withhold":
-        _withhold(g, cid, revenue)
-    else:
-        raise RuleError("A dividend is payout or withhold.")
+    kinds = g.rules.dividend_kinds(g, cid)
+    if kind not in kinds:
+        raise RuleError(f"A dividend is {' or '.join(kinds)}." if kinds else f"{cid} pays its dividend by itself.")
+    g.rules.pay_dividend(g, cid, kind, g.round["revenue"])
     _next_step(g)
 
 
-def _withhold(g: G, cid: str, revenue: int) -> None:
+def payout(g: G, cid: str, revenue: int, *, kept: int = 0, steps: int = 1) -> None:
+    """Pay `revenue` to the shareholders (less `kept`, which the treasury keeps: a half dividend) and move the price
+    `steps` to the right."""
+    holds = IPO if g.title.rules.get("treasury_shares_pay") == "corporation" else POOL
+    to_players, to_corp = dividend_payouts(g.cdef(cid), g.corp(cid)["shares"], revenue - kept, holds)
+    for key, amount in to_players.items():
+        g.pay(BANK, key, amount)
+    g.pay(BANK, cid, to_corp + kept)
+    before = g.price(cid)
+    g.move_price(cid, g.title.market.after_payout(g.cell(cid), steps))
+    paid = revenue - kept
+    g.event(f"{cid} pays out {g.money(paid)} ({g.money(paid // 10)} a share)"
+            f"{f', keeping {g.money(kept)}' if kept else ''}; its price goes from {g.money(before)} to "
+            f"{g.money(g.price(cid))}.")
+
+
+def withhold(g: G, cid: str, revenue: int) -> None:
     g.pay(BANK, cid, revenue)
     before = g.price(cid)
     g.move_price(cid, g.title.market.after_withhold(g.cell(cid)))
@@ -393,9 +436,11 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
             raise RuleError("Only the depot takes trains in trade.")
         if price < 1:
             raise RuleError("A train bought from another corporation costs at least 1.")
-    if len(corp["trains"]) - (exchange is not None) >= trains.train_limit(g):
+    if len(corp["trains"]) - (exchange is not None) >= trains.train_limit(g, cid):
         raise RuleError(f"{cid} already has {len(corp['trains'])} trains, the limit.")
     president = None
+    if seller is None and trains.must_buy(g, cid):
+        g.rules.raise_cash(g, cid, price, train=True)
     if price > corp["cash"]:
         if not trains.must_buy(g, cid):
             raise RuleError(f"{cid} has {g.money(corp['cash'])}; that train costs {g.money(price)}.")
@@ -413,6 +458,7 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
     trains.pay_for_train(g, cid, seller, price, president)
     if seller is None:
         trains.take_from_depot(g, train_id, cid)
+        g.rules.after_train_bought(g)
         g.event(f"{cid} buys train {train_id} for {g.money(price)}"
                 f"{f', trading in {exchange}' if exchange else ''}"
                 f"{', [0] paying what it lacked' if president else ''}.", seat)
@@ -446,7 +492,7 @@ def _buy_company(g: G, seat: int, cid: str, action: Action, agreed: bool = False
     p = g.s["privates"].get(pid)
     if p is None or p["closed"] or p["owner"] is None or not p["owner"].isdigit():
         raise RuleError("That private company is not a player's to sell.")
-    low, high = g.title.private_price_range(g.pdef(pid))
+    low, high = g.rules.private_price_range(g, pid)
     if not isinstance(price, int) or isinstance(price, bool) or not low <= price <= high:
         raise RuleError(f"{g.pdef(pid).name} sells for {g.money(low)} to {g.money(high)}.")
     if price > g.corp(cid)["cash"]:
@@ -515,16 +561,21 @@ def legal(g: G, seat: int) -> list[Action]:
     moves: list[Action] = []
     buys = _company_moves(g, cid)  # a private may be bought at any step of the turn, as on 18xx.games
     if step == "track":
-        if not r["laid"]:
+        open_lays = lays_open(g, cid)
+        if open_lays:
             for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):
-                if lays.lay_cost(g, cid, lay.hex, lay.tile, lay.rotation) <= g.corp(cid)["cash"]:
+                upgrade = g.board.tile(lay.hex).colour != "white"
+                slot = next((s for s in open_lays if (s["upgrade"] or not upgrade) and s.get("not_on") != lay.hex),
+                            None)
+                cost = lays.lay_cost(g, cid, lay.hex, lay.tile, lay.rotation) + (slot or {}).get("cost", 0)
+                if slot and cost <= g.corp(cid)["cash"]:
                     moves.append({"type": "lay_tile", "hex": lay.hex, "tile": lay.tile, "rotation": lay.rotation})
     elif step == "token":
-        moves = [{"type": "place_token", "hex": h, "city": i} for h, i in legal_tokens(g.board, cid)]
+        moves = [{"type": "place_token", "hex": h, "city": i} for h, i, _ in token_moves(g, cid)]
     elif step == "routes":
         return [best_run_action(g, cid), *buys]
     elif step == "dividend":
-        return [{"type": "dividend", "kind": "payout"}, {"type": "dividend", "kind": "withhold"}, *buys]
+        return [*({"type": "dividend", "kind": k} for k in g.rules.dividend_kinds(g, cid)), *buys]
     elif step == "trains":
         moves = _train_moves(g, seat, cid)
         if trains.must_buy(g, cid):
@@ -564,7 +615,7 @@ def _company_moves(g: G, cid: str) -> list[Action]:
     moves = []
     cash = g.corp(cid)["cash"]
     for pid in private_offers(g, cid):
-        low, high = g.title.private_price_range(g.pdef(pid))
+        low, high = g.rules.private_price_range(g, pid)
         for price in sorted({low, g.pdef(pid).value, high}):
             if price <= cash:
                 moves.append({"type": "buy_company", "company": pid, "price": price})
@@ -578,7 +629,7 @@ def auto(g: G, seat: int) -> Action | None:
     crowd = trains.crowded(g)
     if crowd:
         cid = next(c for c in crowd if g.president(c) == seat)
-        weakest = min(g.corp(cid)["trains"], key=lambda t: (route_train(t).distance, t))
+        weakest = min(g.corp(cid)["trains"], key=lambda t: (g.rules.train(g, t).distance, t))
         return {"type": "discard_train", "entity": cid, "train": weakest}
     if r.get("offer"):  # nobody agrees to a price on a player's behalf
         return {"type": "decline_offer" if seat == r["offer"]["seller_seat"] else "withdraw_offer"}

@@ -76,7 +76,8 @@ def replay_recorded(
     seats = {p.id: i for i, p in enumerate(recorded.players)}
     token = rounds.ROUND_END.set(on_round_end)
     try:
-        state = trusted(engine.setup({"beginner_game": beginner}, len(recorded.players)))
+        options = {"beginner_game": True} if beginner else {}
+        state = trusted(engine.setup(options, len(recorded.players)))
         if beginner:
             kept = list(state["privates"])
             deal = beginner_deal(load_title(recorded.title), recorded.seed, len(recorded.players))
@@ -115,9 +116,14 @@ def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats:
             raise RuleError(f"Player {entity} is not in this game.")
         seat = seats[entity]
     elif entity_type == "corporation":
-        if entity not in state["corps"] or g.president(entity) is None:
-            raise RuleError(f"Corporation {entity} has no president.")
+        if entity not in state["corps"]:
+            raise RuleError(f"There is no corporation {entity} in this game.")
         seat = g.president(entity)
+        if seat is None:  # a minor's home token before it has an owner: the player who opened its auction
+            awaited = engine.awaiting(state).seats
+            if len(awaited) != 1:
+                raise RuleError(f"Corporation {entity} has no president.")
+            seat = next(iter(awaited))
         ours.update(entity=entity, entity_type="corporation")
     elif entity_type == "company":
         p = state["privates"].get(entity)
@@ -136,7 +142,7 @@ def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats:
     _drop_plain(g, kind, ours, entity)
     if kind == "lay_tile":
         ours["tile"] = tile_name(str(action.get("tile", "")))
-    elif kind == "place_token":
+    elif kind in ("place_token", "remove_token"):
         ours["hex"], ours["city"] = city_of(g, str(action.get("city", "")), copies)
         ours.pop("slot", None)
     return seat, ours

@@ -10,14 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextvars import ContextVar
 
-from engines.e18xx import auction, operating, stock
 from engines.e18xx.state import G
 
 #: Called as listener(g, "Stock 2.1") when a round has finished, before the next one starts (and before the
 #: priority moves). Replays use it to compare with recorded checkpoints; the rules never look at it.
 ROUND_END: ContextVar[Callable[[G, str], None] | None] = ContextVar("e18xx_round_end", default=None)
-
-MODULES = {"auction": auction, "stock": stock, "operating": operating}
 
 #: 18xx.games's safety stop: the game ends ("dnf") when a round of this turn (stock round number) or later ends.
 LAST_TURN = 100
@@ -30,7 +27,7 @@ def settle(g: G) -> None:
             if kind != "over":
                 end_game(g, g.s["over"])
             return
-        module = MODULES.get(kind)
+        module = g.rules.modules.get(kind)
         if module is None:
             return
         if hasattr(module, "settle"):
@@ -65,33 +62,23 @@ def rotate(g: G, first: int) -> None:
 
 def next_round(g: G) -> None:
     r = g.round
+    module = g.rules.modules[r["kind"]]
+    if hasattr(module, "finish"):
+        module.finish(g)
     if r["kind"] in ("stock", "operating") and r["turn"] >= LAST_TURN:
         last_or = r["kind"] == "operating" and r["or"] >= r["of"]
-        if r["kind"] == "stock":
-            stock.finish(g)
         _round_end(g)
         end_game(g, "bank" if last_or and g.s["bank_broken"] else "dnf")
         return
-    if r["kind"] == "auction":
-        _round_end(g)
-        rotate(g, auction.priority_seat(g))
-        stock.start(g, 1)
-    elif r["kind"] == "stock":
-        stock.finish(g)
-        _round_end(g)
-        rotate(g, stock.priority_seat(g))
-        operating.start(g, r["turn"], 1, g.phase.operating_rounds)
-    elif r["kind"] == "operating":
-        _round_end(g)
-        if r["or"] < r["of"]:
-            operating.start(g, r["turn"], r["or"] + 1, r["of"])
-        elif g.s["bank_broken"]:
-            end_game(g, "bank")
-        else:
-            stock.start(g, r["turn"] + 1)
+    _round_end(g)
+    if r["kind"] == "operating":
+        g.rules.after_operating_round(g)
+    if not g.s["over"]:
+        g.rules.next_round(g)
 
 
 def end_game(g: G, reason: str) -> None:
+    g.rules.game_end(g)
     g.s["over"] = reason
     g.s["round"] = {"kind": "over", "reason": reason, "after": g.round.get("kind")}
     why = {"bank": "the bank has broken", "bankrupt": "a player went bankrupt",

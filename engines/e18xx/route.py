@@ -1,7 +1,9 @@
 """Train routes: their legality, their revenue, and the best runs for a corporation's trains.
 
 A chain is the track walked from one node (city, town, offboard) to the next; a route is a sequence of chains
-through distinct nodes. Every node on a route is a stop and counts toward the train's distance. A route needs two
+through distinct nodes. Every node on a route is a stop; the stops of the kinds a train counts (all of them for
+1889's trains) count toward its distance, and a train may pass others (1867: towns) and is paid for the best of
+them while its distance has room (18xx.games's distance list: `nodes`, `pay`, `visit`). A route needs two
 stops and one of the corporation's tokens, may pass through neither an offboard nor a city that other
 corporations fill, and a corporation's routes may not share track: each hex border is used at most once.
 """
@@ -19,11 +21,20 @@ from engines.e18xx.board import Board, EdgeRef, NodeRef, PathRef
 UNLIMITED = 999
 
 
+ALL_KINDS = frozenset({"city", "town", "offboard"})
+
+
 @dataclass(frozen=True)
 class Train:
     name: str
-    distance: int
+    distance: int  # stops of the counted kinds it may visit, and the most it is paid for
     diesel: bool = False  # pays the "diesel" revenue of offboards
+    counts: frozenset[str] = ALL_KINDS  # the stop kinds that count toward the distance
+    multiplier: int = 1  # 2+2, 5+5E: every stop pays double
+
+    def optional(self, kind: str) -> bool:
+        """A stop it may pass without counting it, paid only while the distance has room (1867's towns)."""
+        return kind not in self.counts
 
 
 def train(name: str) -> Train:
@@ -32,6 +43,21 @@ def train(name: str) -> Train:
     if base.upper() == "D":
         return Train(base, UNLIMITED, diesel=True)
     return Train(base, int(base))
+
+
+def train_from_def(t) -> Train:
+    """A title's train (companies.Train): an int distance counts every stop, None is a D; a list is 18xx.games's
+    distance ({nodes, pay, visit}): the part that pays sets the distance and the kinds counted."""
+    if t.distance is None:
+        return Train(t.name, UNLIMITED, diesel=True, multiplier=t.multiplier)
+    if isinstance(t.distance, int):
+        return Train(t.name, t.distance, multiplier=t.multiplier)
+    paid = next(d for d in t.distance if d["pay"] > 0)
+    return Train(t.name, paid["pay"], counts=frozenset(paid["nodes"]), multiplier=t.multiplier)
+
+
+def counted(board: Board, stops: Iterable[NodeRef], train_: Train) -> int:
+    return sum(board.node(ref).kind in train_.counts for ref in stops)
 
 
 @dataclass(frozen=True)
@@ -118,8 +144,19 @@ def stop_revenue(board: Board, ref: NodeRef, train_: Train, colours: Sequence[st
     return board.node(ref).revenue_for(tuple(colours), train_.diesel)
 
 
+def paid_stops(board: Board, stops: Sequence[NodeRef], train_: Train, colours: Sequence[str]) -> list[NodeRef]:
+    """The stops a train is paid for: every counted one, then the richest others while the distance has room."""
+    if train_.counts == ALL_KINDS:
+        return list(stops)
+    must = [ref for ref in stops if board.node(ref).kind in train_.counts]
+    others = sorted((ref for ref in stops if board.node(ref).kind not in train_.counts),
+                    key=lambda ref: -stop_revenue(board, ref, train_, colours))
+    return must + others[:max(0, train_.distance - len(must))]
+
+
 def route_revenue(board: Board, route: Route, train_: Train, colours: Sequence[str]) -> int:
-    return sum(stop_revenue(board, ref, train_, colours) for ref in route.stops)
+    paid = paid_stops(board, route.stops, train_, colours)
+    return train_.multiplier * sum(stop_revenue(board, ref, train_, colours) for ref in paid)
 
 
 def route_problem(board: Board, corp: str, route: Route, train_: Train) -> str | None:
@@ -127,8 +164,8 @@ def route_problem(board: Board, corp: str, route: Route, train_: Train) -> str |
     stops = route.stops
     if len(stops) < 2:
         return "A route needs at least two stops."
-    if len(stops) > train_.distance:
-        return f"A {train_.name}-train runs to {train_.distance} stops; this route has {len(stops)}."
+    if counted(board, stops, train_) > train_.distance:
+        return f"A {train_.name}-train runs to {train_.distance} stops; this route has {counted(board, stops, train_)}."
     if len(set(stops)) != len(stops):
         return "A route may not visit a stop twice."
     if len(route.chains) != len(stops) - 1 or any(

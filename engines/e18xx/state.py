@@ -33,6 +33,7 @@ from engines.e18xx.companies import (
     transfer_shares,
 )
 from engines.e18xx.market import Cell
+from engines.e18xx.rules import Rules, rules_for
 
 BANK = "bank"
 EVENTS_KEPT = 60
@@ -69,6 +70,7 @@ class G:
         self.s = state
         self.title: Title = load_title(state["title"])
         self.map: MapDef = load_map(f"g{state['title']}")
+        self.rules: Rules = rules_for(state["title"])
         self._board: Board | None = None
 
     # ---- shortcuts ------------------------------------------------------------------------------------
@@ -179,6 +181,9 @@ class G:
         return self.title.cert_limit[self.n]
 
     def value(self, seat: int) -> int:
+        return self.rules.value(self, seat)
+
+    def base_value(self, seat: int) -> int:
         """18xx.games's score: cash, shares of parred corporations at their price, privates at face value."""
         key = self.key(seat)
         certs = {cid: c["shares"].get(key, []) for cid, c in self.s["corps"].items()}

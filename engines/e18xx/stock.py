@@ -180,13 +180,13 @@ def buy_problem(g: G, seat: int, cid: str, cert: str, source: str) -> str | None
 
 
 def share_price(g: G, cid: str, source: str) -> int:
-    return g.corp(cid)["par"] if source == IPO else g.price(cid)
+    return g.rules.ipo_price(g, cid) if source == IPO else g.price(cid)
 
 
 def buy(g: G, seat: int, cid: str, cert: str, source: str) -> None:
     cdef = g.cdef(cid)
     price = share_price(g, cid, source) * cdef.cert_percent(cert) // SHARE_PERCENT
-    g.pay(g.key(seat), BANK, price)
+    g.pay(g.key(seat), g.rules.ipo_payee(g, cid) if source == IPO else BANK, price)
     g.transfer(cid, [cert], source, g.key(seat))
     g.event(f"[0] buys {cdef.cert_percent(cert)}% of {cid} from the {'IPO' if source == IPO else 'pool'} "
             f"for {g.money(price)}.", seat)
@@ -198,9 +198,10 @@ def check_float(g: G, cid: str) -> None:
     if corp["floated"] or corp["par"] is None or not is_floated(g.cdef(cid), corp["shares"]):
         return
     corp["floated"] = True
-    capital = corp["par"] * g.title.rules.get("float_pays_par_times_shares", 10)
-    g.pay(BANK, cid, capital)
-    g.event(f"{cid} floats and receives {g.money(capital)}.")
+    capital = g.rules.float_capital(g, cid)
+    if capital:
+        g.pay(BANK, cid, capital)
+    g.event(f"{cid} floats" + (f" and receives {g.money(capital)}." if capital else "."))
 
 
 def par_problem(g: G, seat: int, cid: str, cell_id: str) -> str | None:
@@ -211,12 +212,14 @@ def par_problem(g: G, seat: int, cid: str, cell_id: str) -> str | None:
         return "You have already bought this turn."
     if g.cell(cid) is not None or g.cdef(cid).president_cert not in g.corp(cid)["shares"].get(IPO, []):
         return f"{cid} has already been started."
+    if not g.rules.may_par(g, cid):
+        return f"{cid} cannot be started now."
     try:
         cell = g.title.market.by_id(cell_id)
     except ValueError as e:
         return str(e)
-    if not cell.is_par:
-        return f"{g.money(cell.price)} is not a par price."
+    if cell not in g.rules.par_cells(g, cid):
+        return f"{g.money(cell.price)} is not a par price for {cid}."
     cost = cell.price * g.cdef(cid).president_percent // SHARE_PERCENT
     if cost > g.s["cash"][seat]:
         return f"You have {g.money(g.s['cash'][seat])}; starting {cid} at {g.money(cell.price)} costs {g.money(cost)}."
@@ -229,7 +232,7 @@ def par(g: G, seat: int, cid: str, cell_id: str) -> None:
     cell = g.title.market.by_id(cell_id)
     cdef = g.cdef(cid)
     cost = cell.price * cdef.president_percent // SHARE_PERCENT
-    g.pay(g.key(seat), BANK, cost)
+    g.pay(g.key(seat), g.rules.ipo_payee(g, cid), cost)
     g.s["market"] = g.title.market.with_par(g.s["market"], cid, cell)
     g.corp(cid)["par"] = cell.price
     g.transfer(cid, [cdef.president_cert], IPO, g.key(seat))
@@ -366,7 +369,7 @@ def finish(g: G) -> None:
     """End of the round: sold-out corporations rise (in operating order)."""
     floated = [cid for cid in g.floated()]
     for cid in g.operating_order(floated):
-        if is_sold_out(g.cdef(cid), g.corp(cid)["shares"]):
+        if is_sold_out(g.cdef(cid), g.corp(cid)["shares"]) and g.rules.rises_when_sold_out(g, cid):
             before = g.price(cid)
             g.move_price(cid, g.title.market.after_sold_out(g.cell(cid)))
             if g.price(cid) != before:
@@ -398,7 +401,7 @@ def _purchases(g: G, seat: int) -> Iterator[Action]:
         return
     for cid in g.s["corps"]:
         if g.cell(cid) is None:
-            for cell in g.title.market.par_cells:
+            for cell in g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ():
                 if par_problem(g, seat, cid, cell.id) is None:
                     yield {"type": "par", "corporation": cid, "share_price": cell.id}
             continue

@@ -8,13 +8,16 @@ Our tile text is one line of space-separated tokens (see docs in parse_tile):
     "white cost:80:mountain"                    an empty mountain hex
     "yellow city:30 city:30 0-_0 3-_1 label:OO" two cities, each with its own track and slots
     "white city:0 border:3 border:4:80:water"   no track across edge 3; joining track across edge 4 costs 80
+    "white town:0 stub:4"                        the first tile laid here must have an exit on edge 4
+    "red offboard:yellow=30/gray=70 group:Detroit hide 5-_0"   one stop of the group "Detroit"
 
 A path joins two ends; an end is an edge 0..5 or "_N", the N-th revenue node in order of appearance.
-Borders belong to the printed hex (the map keeps them when tiles are laid), not to a tile of the manifest.
+Borders belong to the printed hex (the map keeps them when tiles are laid), not to a tile of the manifest; so
+does a future label (`future_label:O:gray`: the label a tile of that colour must carry on this hex).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 
 COLOURS = ("white", "yellow", "green", "brown", "gray")  # the upgrade ladder; red and blue never upgrade
@@ -29,6 +32,9 @@ class Node:
     revenue: int = 0
     slots: int = 0  # token slots; cities only
     phase_revenue: tuple[tuple[str, int], ...] = ()  # offboards: (phase colour or "diesel", revenue)
+    loc: float | None = None  # where it is drawn, as an edge number of the unrotated tile (0.5: between 0 and 1)
+    groups: tuple[str, ...] = ()  # a route may visit only one stop of a group (offboards that are one place)
+    hide_revenue: bool = False  # drawn without its revenue (another stop of its group shows it)
 
     def revenue_for(self, phase_colours: tuple[str, ...] = (), diesel: bool = False) -> int:
         """Revenue counted by a train; offboards pay by the latest phase colour they list, D trains "diesel"."""
@@ -70,6 +76,12 @@ class TileDef:
     blocks_lay: bool = False  # only a private ability may lay it
     text: str = field(default="", compare=False)
     borders: tuple[Border, ...] = ()  # printed hexes only
+    stubs: tuple[int, ...] = ()  # edges the tile that replaces this one must have exits on (as laid: rotation 0)
+    future_label: tuple[str, str] | None = None  # printed hexes only: (label, colour) a tile of that colour needs
+    lines: tuple[int, ...] = ()  # printed hexes: edges with a line drawn on them that changes no rule
+
+    def stub_edges(self, rotation: int = 0) -> frozenset[int]:
+        return frozenset((edge + rotation) % 6 for edge in self.stubs)
 
     @property
     def cities(self) -> int:
@@ -113,16 +125,21 @@ def _turn(end: End, rotation: int) -> End:
 def parse_tile(name: str, text: str) -> TileDef:
     """Parse our tile text.
 
-    Tokens: a colour first; then `city:REV[:SLOTS]`, `town:REV`, `offboard:COLOUR=REV/...` (nodes, numbered
-    _0, _1 ... in order); `A-B` paths between edges and nodes; `label:X`; `cost:N[:terrain[+terrain]]`;
-    `icon:X`; `blocks_lay`; on a printed hex `border:EDGE` (impassable) or `border:EDGE:COST[:kind]` (a crossing
-    that costs COST > 0, e.g. `border:2:80:water`).
+    Tokens: a colour first; then `city:REV[:SLOTS]`, `town:REV`, `offboard:COLOUR=REV/...` or `offboard:REV` (a
+    revenue that never changes) (nodes, numbered _0, _1 ... in order), each followed by its own options if any:
+    `loc:EDGE` (where it is drawn, e.g. `loc:5` or `loc:0.5`), `group:NAME` (a route visits one stop of a group at
+    most), `hide` (its revenue is not drawn); `A-B` paths between edges and nodes; `label:X`;
+    `cost:N[:terrain[+terrain]]`; `icon:X`; `blocks_lay`; `stub:EDGE` (a track stub: the next tile must have an
+    exit there); on a printed hex `border:EDGE` (impassable) or `border:EDGE:COST[:kind]` (a crossing that costs
+    COST > 0, e.g. `border:2:80:water`), `line:EDGE` (a line drawn on the edge, no rule) and
+    `future_label:LABEL:COLOUR` (a tile of COLOUR laid here must carry LABEL, not the label of the tile it replaces).
     """
     tokens = text.split()
     if not tokens or tokens[0] not in (*COLOURS, "red", "blue"):
         raise ValueError(f"tile {name}: must start with a colour: {text!r}")
     colour, nodes, paths = tokens[0], [], []
     label, cost, terrain, icons, blocks_lay, borders = None, 0, (), [], False, []
+    stubs, future_label, lines = [], None, []
     for token in tokens[1:]:
         kind, _, rest = token.partition(":")
         if kind == "city":
@@ -131,8 +148,30 @@ def parse_tile(name: str, text: str) -> TileDef:
         elif kind == "town":
             nodes.append(Node("town", int(rest)))
         elif kind == "offboard":
-            table = tuple((colour_, int(value)) for colour_, value in (p.split("=") for p in rest.split("/")))
-            nodes.append(Node("offboard", table[0][1], 0, table))
+            if "=" in rest:
+                table = tuple((colour_, int(value)) for colour_, value in (p.split("=") for p in rest.split("/")))
+                nodes.append(Node("offboard", table[0][1], 0, table))
+            else:
+                nodes.append(Node("offboard", int(rest)))
+        elif kind in ("loc", "group") or token == "hide":
+            if not nodes:
+                raise ValueError(f"tile {name}: {token!r} must follow the node it belongs to")
+            last = nodes[-1]
+            if kind == "loc":
+                nodes[-1] = replace(last, loc=float(rest))
+            elif kind == "group":
+                nodes[-1] = replace(last, groups=(*last.groups, rest))
+            else:
+                nodes[-1] = replace(last, hide_revenue=True)
+        elif kind == "stub":
+            stubs.append(_edge(name, rest))
+        elif kind == "line":
+            lines.append(_edge(name, rest))
+        elif kind == "future_label":
+            future, _, future_colour = rest.partition(":")
+            if not future or future_colour not in COLOURS:
+                raise ValueError(f"tile {name}: a future label is future_label:LABEL:COLOUR")
+            future_label = (future, future_colour)
         elif kind == "label":
             label = rest
         elif kind == "cost":
@@ -156,7 +195,14 @@ def parse_tile(name: str, text: str) -> TileDef:
     if len({b.edge for b in borders}) != len(borders):
         raise ValueError(f"tile {name}: two borders on one edge")
     return TileDef(name, colour, tuple(nodes), tuple(paths), label, cost, terrain, tuple(icons), blocks_lay, text,
-                   tuple(borders))
+                   tuple(borders), tuple(stubs), future_label, tuple(lines))
+
+
+def _edge(name: str, token: str) -> int:
+    end = _end(token)
+    if not isinstance(end, int):
+        raise ValueError(f"tile {name}: {token!r} is not an edge")
+    return end
 
 
 def _border(name: str, rest: str) -> Border:
@@ -234,22 +280,32 @@ def upgrade_rotations(old: TileDef, old_rotation: int, new: TileDef) -> tuple[in
 def city_map(old: TileDef, old_rotation: int, new: TileDef, new_rotation: int) -> dict[int, int]:
     """Old city node -> the new city node its tokens and reservations move to, as 18xx.games maps them.
 
-    Cities without track map in order when the counts match; otherwise each old city goes to the first new city
-    whose edges include all of its own, else to the new city in its position.
+    Cities without track map in order when the counts match; otherwise each old city with track goes to the first
+    new city whose edges include all of its own; any other old city goes to the new city in its position (none
+    past the last), or if that one is taken, to the first new city not yet taken (so a pathless city keeps apart).
     """
     old_cities, new_cities = old.city_indexes(), new.city_indexes()
     old_exits, new_exits = old.node_exits(old_rotation), new.node_exits(new_rotation)
     if not any(old_exits.get(i) for i in old_cities) and len(old_cities) == len(new_cities):
         return dict(zip(old_cities, new_cities, strict=True))
     found = {}
-    for position, i in enumerate(old_cities):
+    for i in old_cities:
         mine = old_exits.get(i, frozenset())
-        target = next((j for j in new_cities if mine <= new_exits.get(j, frozenset())), None)
-        if target is None and position < len(new_cities):
-            target = new_cities[position]
+        target = next((j for j in new_cities if mine and mine <= new_exits.get(j, frozenset())), None)
         if target is not None:
             found[i] = target
-    return found
+    for position, i in enumerate(old_cities):
+        if i in found:
+            continue
+        if position >= len(new_cities):
+            continue
+        taken = set(found.values())
+        target = new_cities[position]
+        if target in taken:
+            target = next((j for j in new_cities if j not in taken), None)
+        if target is not None:
+            found[i] = target
+    return dict(sorted(found.items()))
 
 
 @cache

@@ -52,14 +52,13 @@ def cheapest_depot_trains(g: G) -> list[str]:
     return [t for t in offer if list_price(g, t) == low]
 
 
-def train_limit(g: G) -> int:
-    return g.phase.train_limit
+def train_limit(g: G, cid: str) -> int:
+    return g.rules.train_limit(g, cid)
 
 
 def crowded(g: G) -> list[str]:
     """Corporations holding more trains than the phase allows, in title order."""
-    limit = train_limit(g)
-    return [cid for cid, c in g.s["corps"].items() if len(c["trains"]) > limit]
+    return [cid for cid, c in g.s["corps"].items() if c["trains"] and len(c["trains"]) > train_limit(g, cid)]
 
 
 def owner_of_train(g: G, train_id: str) -> str | None:
@@ -69,7 +68,7 @@ def owner_of_train(g: G, train_id: str) -> str | None:
     return None
 
 
-def take_from_depot(g: G, train_id: str, buyer: str) -> None:
+def take_from_depot(g: G, train_id: str, buyer: str | None) -> None:
     """Move a depot train to `buyer` and set off what its purchase does (money is the caller's)."""
     depot = g.s["depot"]
     name = train_id.rpartition("-")[0]
@@ -82,7 +81,8 @@ def take_from_depot(g: G, train_id: str, buyer: str) -> None:
         number = depot["next_d"][name]
         depot["next_d"][name] = number + 1
         depot["trains"].append(f"{name}-{number}")
-    g.corp(buyer)["trains"].append(train_id)
+    if buyer is not None:  # None: exported (1867), gone from the game
+        g.corp(buyer)["trains"].append(train_id)
     if name not in depot["bought"]:
         depot["bought"].append(name)
         first_of_kind(g, name)
@@ -95,7 +95,9 @@ def first_of_kind(g: G, name: str) -> None:
     if new_phase != depot["phase"]:
         depot["phase"] = new_phase
         phase = g.phase
-        g.event(f"Phase {new_phase} begins: {', '.join(phase.tiles)} tiles, train limit {phase.train_limit}"
+        limit = phase.train_limit if isinstance(phase.train_limit, int) else ", ".join(
+            f"{n} for a {kind}" for kind, n in phase.train_limit.items())
+        g.event(f"Phase {new_phase} begins: {', '.join(phase.tiles)} tiles, train limit {limit}"
                 f"{', corporations may buy private companies' if phase.corporations_buy_privates else ''}.")
         for pid, p in g.s["privates"].items():
             change = g.ability(pid, "revenue_change")
@@ -109,8 +111,7 @@ def first_of_kind(g: G, name: str) -> None:
         depot["discards"] = [t for t in depot["discards"] if t.rpartition("-")[0] not in rusted]
         g.event(f"The {', '.join(rusted)} trains rust.")
     for event in g.title.train(name).first_bought_events:
-        if event == "close_privates":
-            close_privates(g)
+        g.rules.train_event(g, event)
 
 
 def close_privates(g: G) -> None:
@@ -152,11 +153,11 @@ def route_available(g: G, cid: str) -> bool:
 
 
 def must_buy(g: G, cid: str) -> bool:
-    return not g.corp(cid)["trains"] and route_available(g, cid)
+    return g.rules.must_buy_train(g, cid)
 
 
 def room(g: G, cid: str) -> bool:
-    return len(g.corp(cid)["trains"]) < train_limit(g)
+    return len(g.corp(cid)["trains"]) < train_limit(g, cid)
 
 
 def other_trains(g: G, cid: str) -> list[tuple[str, str]]:

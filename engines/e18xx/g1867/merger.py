@@ -1,0 +1,408 @@
+"""1867's merger round, after each operating round of phases 3 to 7 (18xx.games's G1867 Merger round).
+
+Each floated minor in turn (by share price) may, by its owner:
+- convert (its price in the convert range): it becomes a major its owner chooses, at the dearest major par price at
+  most its own, the owner taking the president's certificate for free;
+- merge with minors its network reaches (at most 10 together, at most 6 of one owner), adding them one by one, then
+  choosing the major they become: its price the dearest major par price at most the highest plus the lowest minor
+  price (between 100 and 200); each minor's owner takes one 10% certificate for free (a second one held swaps for
+  the president's while it is still unsold);
+- or pass.
+The major takes the minors' tokens, cash, privates, loans and trains. Then: tokens over the limit of 2 (or two in
+one hex) are removed by its president; the owners of the minors, from the first, buy 10% certificates from its
+treasury at its price, as many as they like, then every player, from the president, one each; then it discards
+trains over its limit. The next minor follows.
+
+Round state: turn, or, of (the operating round it follows), minors [ids], index, merging [ids] (being gathered),
+choosing ("convert" | "merge" | None: the minor's owner now names the major), target (the major being formed),
+dealers [seats still to buy], multiple [seats who may buy more than one].
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Action, RuleError
+from engines.e18xx import trains
+from engines.e18xx.companies import IPO
+from engines.e18xx.state import G
+
+LIMIT_MERGE = 10
+LIMIT_OWNED_BY_ONE = 6
+TOKENS_AFTER_MERGER = 2
+MERGE_PRICE_RANGE = (100, 200)
+
+
+def start(g: G, turn: int, number: int, of: int) -> None:
+    minors = [cid for cid in g.rules.operating_order(g) if g.cdef(cid).kind == "minor"]
+    g.s["round"] = {"kind": "merger", "turn": turn, "or": number, "of": of, "minors": minors, "index": 0,
+                    "merging": [], "choosing": None, "target": None, "dealers": [], "multiple": []}
+    g.event(f"Merger round {turn}.{number} begins.")
+
+
+def current(g: G) -> str | None:
+    r = g.round
+    return r["minors"][r["index"]] if r["index"] < len(r["minors"]) else None
+
+
+def _tokens_to_remove(g: G) -> bool:
+    cid = g.round["target"]
+    if not cid:
+        return False
+    placed = [ref[0] for ref in g.board.token_nodes(cid)]
+    return len(placed) > TOKENS_AFTER_MERGER or len(set(placed)) != len(placed)
+
+
+def _eligible(g: G) -> list[int]:
+    r = g.round
+    return [s for s in r["dealers"] if _buyable(g, s)]
+
+
+def _buyable(g: G, seat: int) -> str | None:
+    """The treasury certificate `seat` may buy of the new major, if any."""
+    cid = g.round["target"]
+    cdef, corp = g.cdef(cid), g.corp(cid)
+    price = g.price(cid)
+    for cert in corp["shares"].get(IPO, []):
+        if cdef.cert_percent(cert) != 10:
+            continue
+        if g.s["cash"][seat] >= price and g.rules.may_gain(g, seat, cid, 10):
+            return cert
+        return None
+    return None
+
+
+def acting(g: G) -> frozenset[int]:
+    r = g.round
+    if r["target"]:
+        if _tokens_to_remove(g):
+            return frozenset({g.president(r["target"])})
+        eligible = _eligible(g)
+        if eligible:
+            return frozenset({eligible[0]})
+        crowd = trains.crowded(g)
+        if crowd:
+            return frozenset(g.president(c) for c in crowd)
+    cid = current(g)
+    return frozenset({g.president(cid)}) if cid else frozenset()
+
+
+def prompt(g: G) -> str:
+    r = g.round
+    if r["target"]:
+        if _tokens_to_remove(g):
+            return f"{r['target']} removes tokens down to {TOKENS_AFTER_MERGER}"
+        if _eligible(g):
+            return f"buy a share of {r['target']} or pass"
+        return f"{r['target']} discards trains down to its limit"
+    if r["choosing"]:
+        return f"choose the major {current(g)} becomes"
+    return f"{current(g)} may convert, merge or pass"
+
+
+def finished(g: G) -> bool:
+    return current(g) is None and not g.round["target"]
+
+
+# ---- what a minor can do --------------------------------------------------------------------------------
+
+def can_convert(g: G, cid: str) -> bool:
+    return g.cdef(cid).kind == "minor" and "convert_range" in g.cell(cid).types
+
+
+def candidates(g: G, cid: str) -> list[str]:
+    """Minors the merge of `cid` (and those gathered so far) may add: any whose token is in a city their tracks
+    reach."""
+    merging = g.round["merging"] or [cid]
+    if len(merging) >= LIMIT_MERGE:
+        return []
+    owners = [g.corp(c)["president"] for c in merging]
+    full = {o for o in owners if owners.count(o) >= LIMIT_OWNED_BY_ONE}
+    board, found = g.board, []
+    for corp in merging:
+        for ref in sorted(board.reachable(corp).nodes):
+            if board.node(ref).kind != "city":
+                continue
+            for other in board.slots(*ref):
+                if (other and other not in merging and other not in found and other in g.s["corps"]
+                        and g.cdef(other).kind == "minor" and g.corp(other)["floated"]
+                        and g.corp(other)["president"] not in full):
+                    found.append(other)
+    return found
+
+
+def majors_free(g: G) -> list[str]:
+    return [cid for cid in g.s["corps"] if g.cdef(cid).kind == "major" and g.cell(cid) is None
+            and g.rules.may_start(g, cid, by_merger=True)]
+
+
+def has_move(g: G, cid: str) -> bool:
+    return can_convert(g, cid) or bool(candidates(g, cid))
+
+
+# ---- actions ----------------------------------------------------------------------------------------------
+
+def apply(g: G, seat: int, action: Action) -> None:
+    r = g.round
+    if seat not in acting(g):
+        raise RuleError("It is not your turn.")
+    kind = action["type"]
+    if r["target"]:
+        if _tokens_to_remove(g):
+            return _remove_token(g, action)
+        if _eligible(g):
+            return _deal(g, seat, action)
+        if kind != "discard_train":
+            raise RuleError(f"{r['target']} must first discard down to its train limit.")
+        return _discard(g, action)
+    cid = current(g)
+    entity = action.get("entity")
+    if entity is not None and entity != cid:
+        raise RuleError(f"It is {cid}'s turn in the merger round, not {entity}'s.")
+    if kind == "convert":
+        if r["merging"] or r["choosing"] or not can_convert(g, cid):
+            raise RuleError(f"{cid} cannot convert now (its price must be in the convert range).")
+        r["choosing"] = "convert"
+    elif kind == "merge":
+        other = action.get("corporation")
+        if r["choosing"]:
+            if other not in majors_free(g):
+                raise RuleError(f"Choose a major that has not started: {', '.join(majors_free(g))}.")
+            (_finish_convert if r["choosing"] == "convert" else _finish_merge)(g, cid, other)
+            return
+        if other not in candidates(g, cid):
+            raise RuleError(f"{cid} cannot merge with {other}: only minors its track reaches.")
+        r["merging"] = (r["merging"] or [cid]) + [other]
+        g.event(f"{other} joins the merger of {', '.join(r['merging'][:-1])}.")
+        if not candidates(g, cid):
+            r["choosing"] = "merge"
+    elif kind == "pass":
+        if r["choosing"] == "convert":
+            raise RuleError("Choose the major the minor converts into.")
+        if r["merging"]:
+            r["choosing"] = "merge"
+        else:
+            _next_minor(g)
+    else:
+        raise RuleError("In a merger round a minor converts, merges or passes.")
+
+
+def _next_minor(g: G) -> None:
+    r = g.round
+    r.update(index=r["index"] + 1, merging=[], choosing=None, target=None, dealers=[], multiple=[])
+
+
+def _par_at_most(g: G, price: int):
+    return next(c for c in g.title.market.par_cells_for("major") if c.price <= price)
+
+
+def _start_major(g: G, target: str, cell) -> None:
+    g.s["market"] = g.title.market.with_par(g.s["market"], target, cell)
+    corp = g.corp(target)
+    corp["par"] = cell.price
+    corp["floated"] = True
+
+
+def _free_share(g: G, seat: int, target: str) -> None:
+    """A minor's owner takes one 10% certificate, swapping a second one for the president's while it is unsold."""
+    cdef, corp = g.cdef(target), g.corp(target)
+    key = g.key(seat)
+    ipo = corp["shares"][IPO]
+    if cdef.president_cert in ipo and g.percent(target, key) == 10:
+        g.transfer(target, list(corp["shares"][key]), key, IPO)
+        g.transfer(target, [cdef.president_cert], IPO, key)
+        corp["president"] = key
+    else:
+        g.transfer(target, [ipo[-1]], IPO, key)
+    if corp["president"] is None:
+        corp["president"] = key
+
+
+def _absorb(g: G, minor: str, target: str) -> None:
+    """The minor's tokens, cash, privates, loans and trains go to the major; the minor closes."""
+    board = g.board
+    for coord, node in board.token_nodes(minor):
+        board = board.remove_token(coord, node, minor)
+        if target not in (t for i in board.tile(coord).city_indexes() for t in board.slots(coord, i)):
+            board = board.place_token(coord, target, node)
+    g.set_board(board)
+    m, t = g.corp(minor), g.corp(target)
+    g.pay(minor, target, m["cash"])
+    for p in g.s["privates"].values():
+        if p["owner"] == minor:
+            p["owner"] = target
+    t["loans"] = t.get("loans", 0) + m.get("loans", 0)
+    t["trains"] += m["trains"]
+    m.update(trains=[], loans=0, floated=False, closed=True)
+    g.s["market"] = {cell: [c for c in cs if c != minor] for cell, cs in g.s["market"].items() if cs != [minor]}
+    owner = m["president"]
+    m["shares"] = {IPO: list(g.cdef(minor).share_ids)}
+    m["president"] = None
+    g.event(f"{minor} merges into {target}.", int(owner))
+
+
+def _finish_convert(g: G, cid: str, target: str) -> None:
+    r = g.round
+    owner = g.president(cid)
+    _start_major(g, target, _par_at_most(g, g.price(cid)))
+    _free_share(g, owner, target)
+    _absorb(g, cid, target)
+    g.event(f"{cid} converts into {target} at {g.money(g.price(target))}.")
+    r["minors"][r["index"]] = target
+    r.update(target=target, choosing=None, merging=[])
+    order = g.order
+    r["dealers"] = order[order.index(owner):] + order[:order.index(owner)]
+    r["multiple"] = [owner]
+    _settle_dealing(g)
+
+
+def _finish_merge(g: G, cid: str, target: str) -> None:
+    r = g.round
+    merging = g.rules.operating_order(g)
+    merging = [c for c in merging if c in r["merging"]]
+    prices = [g.price(c) for c in merging]
+    low, high = MERGE_PRICE_RANGE
+    cell = _par_at_most(g, min(high, max(low, max(prices) + min(prices))))
+    owners = [g.president(c) for c in merging]
+    players = [s for s in g.order if s in owners]
+    players = players[players.index(owners[0]):] + players[:players.index(owners[0])]
+    if not any(g.s["cash"][s] >= cell.price or owners.count(s) >= 2 for s in players):
+        raise RuleError("No owner could become president of the new major: this merger is impossible.")
+    _start_major(g, target, cell)
+    for minor in merging:
+        _free_share(g, g.president(minor), target)
+        _absorb(g, minor, target)
+    g.event(f"{', '.join(merging)} merge into {target} at {g.money(cell.price)}.")
+    r["minors"] = [c for c in r["minors"] if c not in merging or c == cid]
+    r["index"] = r["minors"].index(cid)
+    r["minors"][r["index"]] = target
+    r.update(target=target, choosing=None, merging=[], dealers=players, multiple=list(players))
+    _settle_dealing(g)
+
+
+def _remove_token(g: G, action: Action) -> None:
+    target = g.round["target"]
+    if action["type"] != "remove_token":
+        raise RuleError(f"{target} must first remove tokens: it keeps {TOKENS_AFTER_MERGER}, in different hexes.")
+    coord, node = action.get("hex"), action.get("city", 0)
+    if (coord, node) not in g.board.token_nodes(target):
+        raise RuleError(f"{target} has no token there.")
+    g.set_board(g.board.remove_token(coord, node, target))
+    g.event(f"{target} removes its token from {g.map.place(coord)}.")
+    placed = [ref[0] for ref in g.board.token_nodes(target)]
+    if len(set(placed)) < min(len(placed), 2) or not placed:
+        raise RuleError(f"{target} must keep two tokens in different hexes.")
+    _settle_dealing(g)
+
+
+def _deal(g: G, seat: int, action: Action) -> None:
+    r = g.round
+    target = r["target"]
+    if action["type"] == "pass":
+        r["dealers"].remove(seat)
+    elif action["type"] == "buy_shares":
+        cert = _buyable(g, seat)
+        if cert is None or action.get("shares") not in ([cert], [c for c in action.get("shares") or []
+                                                                 if c in g.corp(target)["shares"][IPO]]):
+            raise RuleError(f"Buy one 10% certificate of {target} from its treasury.")
+        cert = action["shares"][0]
+        if g.cdef(target).cert_percent(cert) != 10 or cert not in g.corp(target)["shares"][IPO]:
+            raise RuleError(f"Buy one 10% certificate of {target} from its treasury.")
+        price = g.price(target)
+        g.pay(g.key(seat), target, price)
+        _take_share(g, seat, target, cert)
+        g.event(f"[0] buys a 10% share of {target} for {g.money(price)}.", seat)
+        if seat not in r["multiple"] or _buyable(g, seat) is None:
+            r["dealers"].remove(seat)
+    else:
+        raise RuleError(f"Buy a share of {target} or pass.")
+    _settle_dealing(g)
+
+
+def _take_share(g: G, seat: int, target: str, cert: str) -> None:
+    cdef, corp = g.cdef(target), g.corp(target)
+    key = g.key(seat)
+    if cdef.president_cert in corp["shares"][IPO] and g.percent(target, key) == 10:
+        g.transfer(target, list(corp["shares"][key]), key, IPO)
+        g.transfer(target, [cdef.president_cert], IPO, key)
+        corp["president"] = key
+    else:
+        g.transfer(target, [cert], IPO, key)
+
+
+def _settle_dealing(g: G) -> None:
+    """Once the first buyers are done: every player, from the president, may buy one; then the merger is over
+    (its train discards aside)."""
+    r = g.round
+    if _tokens_to_remove(g) or _eligible(g):
+        return
+    target = r["target"]
+    if r["multiple"]:
+        president = g.president(target)
+        order = g.order
+        r["dealers"] = order[order.index(president):] + order[:order.index(president)]
+        r["multiple"] = []
+        if _eligible(g):
+            return
+    r["dealers"] = []
+
+
+def _discard(g: G, action: Action) -> None:
+    cid, train_id = action.get("entity"), action.get("train")
+    crowd = trains.crowded(g)
+    if cid not in crowd or train_id not in g.corp(cid)["trains"]:
+        raise RuleError("Name a train of the corporation over its limit.")
+    trains.discard(g, cid, train_id)
+    g.event(f"{cid} discards train {train_id}.")
+
+
+def settle(g: G) -> None:
+    r = g.round
+    for _ in range(100):
+        if r["target"]:
+            if _tokens_to_remove(g) or _eligible(g) or trains.crowded(g):
+                return
+            _next_minor(g)
+            continue
+        cid = current(g)
+        if cid is None:
+            return
+        if r["merging"] or r["choosing"] or has_move(g, cid) or g.trusted:
+            return  # 18xx.games records a pass for a minor with nothing to do: a replay waits for it
+        _next_minor(g)
+
+
+def legal(g: G, seat: int) -> list[Action]:
+    r = g.round
+    if seat not in acting(g):
+        return []
+    if r["target"]:
+        target = r["target"]
+        if _tokens_to_remove(g):
+            return [{"type": "remove_token", "entity": target, "hex": h, "city": i}
+                    for h, i in g.board.token_nodes(target)]
+        if _eligible(g):
+            return [{"type": "buy_shares", "shares": [_buyable(g, seat)], "percent": 10}, {"type": "pass"}]
+        return [{"type": "discard_train", "entity": c, "train": t}
+                for c in trains.crowded(g) for t in g.corp(c)["trains"]]
+    cid = current(g)
+    if r["choosing"]:
+        return [{"type": "merge", "entity": cid, "corporation": m} for m in majors_free(g)]
+    moves: list[Action] = [{"type": "merge", "entity": cid, "corporation": c} for c in candidates(g, cid)]
+    if not r["merging"] and can_convert(g, cid):
+        moves.append({"type": "convert", "entity": cid})
+    return [*moves, {"type": "pass", "entity": cid}]
+
+
+def auto(g: G, seat: int) -> Action | None:
+    moves = legal(g, seat)
+    if not moves:
+        return None
+    if g.round["choosing"] or g.round["target"]:
+        return moves[0]
+    return moves[-1]
+
+
+def describe(g: G) -> dict[str, Any]:
+    r = g.round
+    return {"kind": "merger", "turn": r["turn"], "or": r["or"], "minor": current(g), "merging": list(r["merging"]),
+            "target": r["target"], "choosing": r["choosing"]}

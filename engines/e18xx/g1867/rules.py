@@ -1,0 +1,301 @@
+"""1867's rules hooks (docs/rules/1867.md): what differs from 1889's `Rules`."""
+from __future__ import annotations
+
+from functools import cached_property
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from engines.e18xx import hexes
+from engines.e18xx.board import NEUTRAL
+from engines.e18xx.route import paid_stops, stop_revenue
+from engines.e18xx.rules import Rules
+from engines.e18xx.state import BANK
+
+if TYPE_CHECKING:
+    from engines.e18xx.route import Route, Train
+    from engines.e18xx.state import G
+
+#: A route joining one of the capitals (Toronto, Montreal, Quebec) to Timmins earns 40 more (times its multiplier).
+CAPITALS = ("F16", "L12", "O7")
+TIMMINS = "D2"
+CAPITAL_BONUS = 40
+SECOND_LAY_COST = 20
+MAJOR_PHASE = "4"
+
+
+class Rules1867(Rules):
+    operating_steps = ("track", "token", "routes", "dividend", "companies_preloan", "loans", "trains", "companies")
+
+    @cached_property
+    def modules(self) -> dict[str, ModuleType]:
+        from engines.e18xx import operating
+        from engines.e18xx.g1867 import auction, merger, stock
+        return {"auction": auction, "stock": stock, "operating": operating, "merger": merger}
+
+    def begin(self, g: G) -> None:
+        from engines.e18xx.g1867 import auction
+        g.s["flags"] = {"green_minors": False, "minors_closed": False, "trainless_majors": [],
+                        "national_reservations": list(g.map.national_reservations), "final_turn": None}
+        auction.start(g)
+
+    def next_round(self, g: G) -> None:
+        from engines.e18xx import operating, rounds
+        from engines.e18xx.g1867 import auction, merger, stock
+        r = g.round
+        if r["kind"] == "auction":
+            rounds.rotate(g, auction.priority_seat(g))
+            stock.start(g, 1)
+        elif r["kind"] == "stock":
+            rounds.rotate(g, stock.priority_seat(g))
+            operating.start(g, r["turn"], 1, self.operating_rounds(g, r["turn"]))
+        elif r["kind"] == "operating" and g.phase.merger_rounds:
+            merger.start(g, r["turn"], r["or"], r["of"])
+        elif r["or"] < r["of"]:
+            operating.start(g, r["turn"], r["or"] + 1, r["of"])
+        elif g.s["flags"]["final_turn"] is not None and r["turn"] >= g.s["flags"]["final_turn"]:
+            rounds.end_game(g, "final_phase")
+        elif g.s["bank_broken"]:
+            rounds.end_game(g, "bank")
+        else:
+            stock.start(g, r["turn"] + 1)
+
+    def operating_rounds(self, g: G, turn: int) -> int:
+        """Two a set; three in the last set, the one after the first 8-train."""
+        final = g.s["flags"]["final_turn"]
+        return 3 if final is not None and turn >= final else g.phase.operating_rounds
+
+    # ---- companies ------------------------------------------------------------------------------------
+
+    def may_start(self, g: G, cid: str, by_merger: bool = False) -> bool:
+        """Minors until the first 5-train (green ones from the first 3-train); majors from phase 4, or from phase 3
+        by a minor's conversion or a merger. A closed minor never comes back."""
+        cdef, flags = g.cdef(cid), g.s["flags"]
+        if g.corp(cid).get("closed"):
+            return False
+        if cdef.kind == "minor":
+            return not flags["minors_closed"] and (not cdef.green or flags["green_minors"])
+        if cdef.kind != "major":
+            return False
+        return flags["green_minors"] if by_merger else g.phase_index() >= g.phase_index(MAJOR_PHASE)
+
+    def may_par(self, g: G, cid: str) -> bool:
+        return g.cdef(cid).kind == "major" and self.may_start(g, cid)
+
+    def par_cells(self, g: G, cid: str) -> tuple:
+        return g.title.market.par_cells_for(g.cdef(cid).kind)
+
+    def ipo_payee(self, g: G, cid: str) -> str:
+        return cid  # incremental capitalisation: the treasury is paid share by share
+
+    def ipo_price(self, g: G, cid: str) -> int:
+        return g.price(cid)  # treasury shares sell at the market price
+
+    def float_capital(self, g: G, cid: str) -> int:
+        return 0
+
+    def home_cities(self, g: G, cid: str) -> list[tuple[str, int]]:
+        """A minor starts on any city with no token in it."""
+        board = g.board
+        return [(coord, i) for coord in g.map.printed for i in board.tile(coord).city_indexes()
+                if not any(board.slots(coord, i)) and board.free_slot(coord, cid, i) is not None]
+
+    def rises_when_sold_out(self, g: G, cid: str) -> bool:
+        return g.cdef(cid).kind == "major"
+
+    def home_tokens_at_operating_start(self, g: G) -> bool:
+        return False
+
+    # ---- the operating turn ---------------------------------------------------------------------------
+
+    def lays_allowed(self, g: G, cid: str, laid: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Two lays: the first may upgrade; the second costs 20 more, is a yellow lay if the first upgraded, and
+        never on the hex of the first."""
+        if not laid:
+            return [{"upgrade": True, "cost": 0}]
+        if len(laid) == 1:
+            return [{"upgrade": not laid[0]["upgrade"], "cost": SECOND_LAY_COST, "not_on": laid[0]["hex"]}]
+        return []
+
+    def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
+        """A token costs its price times the distance in hexes to the nearest token the corporation has."""
+        placed = [ref[0] for ref in g.board.token_nodes(cid)]
+        if not placed:
+            return base
+        return base * min(hexes.distance(coord, other, g.map.layout) for other in placed)
+
+    def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
+        board, colours = g.board, g.colours
+        stops = paid_stops(board, route.stops, train, colours)
+        revenue = sum(stop_revenue(board, ref, train, colours) for ref in stops)
+        visited = {ref[0] for ref in stops}
+        if visited & set(CAPITALS) and TIMMINS in visited:
+            revenue += CAPITAL_BONUS
+        revenue *= train.multiplier
+        for pid in g.privates_of(cid):
+            for ability in g.pdef(pid).abilities_of("hex_bonus"):
+                revenue += ability["amount"] * len(visited & set(ability["hexes"]))
+        return revenue
+
+    def operating_order(self, g: G) -> list[str]:
+        """Minors first, then majors, each by share price."""
+        floated = [cid for cid in g.floated() if g.cdef(cid).kind != "national"]
+        ordered = g.operating_order(floated)
+        return [c for c in ordered if g.cdef(c).kind == "minor"] + [c for c in ordered if g.cdef(c).kind != "minor"]
+
+    def operating_round_start(self, g: G) -> None:
+        from engines.e18xx.g1867 import loans
+        loans.note_interest(g)
+
+    def pay_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
+        """A minor pays half (rounded down) into its treasury and the rest to its owner, and rises one step (to its
+        cap); with nothing earned it falls one step."""
+        if g.cdef(cid).kind != "minor":
+            return self._major_dividend(g, cid, kind, revenue)
+        market, cell = g.title.market, g.cell(cid)
+        if revenue:
+            kept = revenue // 2
+            owner = g.corp(cid)["president"]
+            g.pay(BANK, cid, kept)
+            g.pay(BANK, owner, revenue - kept)
+            g.move_price(cid, market.after_payout(cell, capped=True))
+            g.event(f"{cid} earns {g.money(revenue)}: {g.money(kept)} to its treasury, {g.money(revenue - kept)} "
+                    f"to [0]; its price is now {g.money(g.price(cid))}.", int(owner))
+        else:
+            g.move_price(cid, market.after_withhold(cell))
+            g.event(f"{cid} earns nothing; its price falls to {g.money(g.price(cid))}.")
+
+    def _major_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
+        """A major pays out all, half (the treasury keeps revenue/20 rounded down, times 10) or nothing; the price
+        moves right when what is paid out is at least the share price, left when nothing is."""
+        from engines.e18xx import operating
+        if kind == "withhold" or not revenue:
+            operating.withhold(g, cid, revenue)
+            return
+        kept = revenue // 20 * 10 if kind == "half" else 0
+        operating.payout(g, cid, revenue, kept=kept, steps=int(revenue - kept >= g.price(cid)))
+
+    def must_buy_train(self, g: G, cid: str) -> bool:
+        """A corporation with no train must buy one, when it can with its cash and every loan it may still take."""
+        from engines.e18xx import trains
+        from engines.e18xx.g1867 import loans
+        low = trains.cheapest_depot_price(g)
+        return not g.corp(cid)["trains"] and low is not None and loans.buying_power(g, cid) >= low
+
+    def raise_cash(self, g: G, cid: str, amount: int, *, train: bool = False) -> None:
+        from engines.e18xx.g1867 import loans
+        loans.borrow_for(g, cid, amount)
+
+    def loan_step(self, g: G, cid: str) -> None:
+        from engines.e18xx.g1867 import loans, national
+        if not loans.pay_interest_and_repay(g, cid):
+            g.event(f"{cid} cannot pay its interest.")
+            national.nationalize(g, cid)
+
+    def trains_step_done(self, g: G, cid: str) -> None:
+        """A corporation that ends its train step without a train is nationalised."""
+        from engines.e18xx.g1867 import national
+        if not g.corp(cid)["trains"]:
+            national.nationalize(g, cid)
+
+    def private_price_range(self, g: G, pid: str) -> tuple[int, int]:
+        """A corporation pays a player from 1 up to the private's face value."""
+        return 1, g.pdef(pid).value
+
+    def interrupt(self, g: G) -> tuple[int, str, list[dict[str, Any]]] | None:
+        """A trainless major's president chooses whether the CN takes it over."""
+        pending = g.s["flags"].get("trainless_majors") or []
+        if not pending or g.s["over"]:
+            return None
+        cid = pending[0]
+        moves = [{"type": "choose", "entity": cid, "choice": "nationalize"}, {"type": "pass", "entity": cid}]
+        return g.president(cid), f"{cid} has no train: its president chooses whether the CN takes it over", moves
+
+    def apply_interrupt(self, g: G, seat: int, action: dict[str, Any]) -> None:
+        from engines.base import RuleError
+        from engines.e18xx.g1867 import national
+        cid = g.s["flags"]["trainless_majors"][0]
+        if seat != g.president(cid) or action.get("entity", cid) != cid:
+            raise RuleError(f"{cid}'s president first chooses whether it is nationalised.")
+        if action["type"] == "choose" and action.get("choice") == "nationalize":
+            national.nationalize(g, cid)
+        elif action["type"] == "pass":
+            g.s["flags"]["trainless_majors"].pop(0)
+            g.event(f"{cid} stays in private hands.")
+        else:
+            raise RuleError(f"Choose to nationalise {cid}, or pass.")
+
+    def after_train_bought(self, g: G) -> None:
+        from engines.e18xx.g1867 import national
+        national.trainless(g)
+        if g.phase.name == "8" and g.s["flags"]["final_turn"] is None:
+            g.s["flags"]["final_turn"] = g.round["turn"] + 1
+            g.event("The first 8-train: the game ends after the next set of three operating rounds.")
+
+    def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
+        from engines.e18xx.g1867 import national
+        if tile == "639":
+            national.place_for_montreal(g, coord)
+
+    def after_operating_round(self, g: G) -> None:
+        """In the phases that export trains, the next train in the depot leaves the game as if bought."""
+        from engines.e18xx import trains
+        if "export_train" not in g.phase.status or g.s["over"]:
+            return
+        upcoming = g.s["depot"]["trains"]
+        if upcoming:
+            train_id = upcoming[0]
+            g.event(f"Train {train_id} is exported.")
+            trains.take_from_depot(g, train_id, None)
+            self.after_train_bought(g)
+
+    def train_event(self, g: G, event: str) -> None:
+        """The events of 1867's first trains of a kind (docs/rules/1867.md, "Phases and events")."""
+        from engines.e18xx.g1867 import national
+        flags = g.s["flags"]
+        if event == "green_minors_available":
+            flags["green_minors"] = True
+            for pid in g.s["privates"]:
+                if g.pdef(pid).hidden:
+                    g.s["privates"][pid]["closed"] = True
+            board = g.board
+            for coord, node in board.token_nodes(NEUTRAL):
+                board = board.remove_token(coord, node, NEUTRAL)
+            g.set_board(board)
+            g.event("The green minors can now be started; the neutral tokens leave the board.")
+        elif event == "majors_can_ipo":
+            g.event("Majors can now be started.")
+        elif event == "minors_cannot_start":
+            flags["minors_closed"] = True
+            g.event("Minors can no longer be started.")
+        elif event == "train_trade_allowed":
+            pass  # the trade-in prices are in the trains' data
+        elif event == "trainless_nationalization":
+            flags["trainless_pending"] = True  # once the rusting is done (after_train_bought)
+        elif event == "nationalize_companies":
+            for pid, p in g.s["privates"].items():
+                if p["closed"] or p["owner"] in (None, national.NATIONAL) or g.pdef(pid).hidden:
+                    continue
+                g.pay(BANK, p["owner"], g.pdef(pid).value)
+                p["owner"] = national.NATIONAL
+            g.event("The CN buys every private company at its face value.")
+        elif event == "minors_nationalized":
+            for cid in g.rules.operating_order(g):
+                if g.cdef(cid).kind == "minor":
+                    national.nationalize(g, cid)
+        else:
+            raise NotImplementedError(f"1867's {event} event")
+
+    def dividend_kinds(self, g: G, cid: str) -> tuple[str, ...]:
+        if g.cdef(cid).kind == "minor":
+            return ()  # half to the minor, half to its owner, without asking
+        return ("payout", "half", "withhold")
+
+    def game_end(self, g: G) -> None:
+        """Every loan still held is paid off by moving the corporation's price one step left."""
+        for cid, corp in g.s["corps"].items():
+            if corp.get("loans") and g.cell(cid) is not None:
+                for _ in range(corp["loans"]):
+                    g.move_price(cid, g.title.market.left(g.cell(cid)))
+                g.event(f"{cid} pays off {corp['loans']} loan(s) with its share price: it falls to "
+                        f"{g.money(g.price(cid))}.")
+                corp["loans"] = 0

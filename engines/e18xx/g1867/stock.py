@@ -1,0 +1,198 @@
+"""1867's stock round: 1889's turns (engines/e18xx/stock.py: buy or sell, pass) plus the auction of a minor.
+
+A player may open the bidding for a minor instead of buying a share ($100 at least, in steps of $5): he first
+puts its home token on any city with no token in it, then the others bid in the players' order until all but one
+have passed. The winner pays his bid into the minor's treasury and holds its one certificate; its share price is
+the dearest minor par price at most half the bid (and at most $135). The turn then passes to the player after the
+winner. Majors start (par) from phase 4 and take the money for each share into their treasury as it is sold.
+
+Round state adds: auction (bidding.py, None between auctions), home (the minor waiting for its home token), opener.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Action, RuleError
+from engines.e18xx import stock as shared
+from engines.e18xx.companies import IPO
+from engines.e18xx.g1867 import bidding
+from engines.e18xx.state import G
+
+MIN_BID = 100
+MAX_MINOR_PAR = 135
+
+
+def start(g: G, turn: int) -> None:
+    shared.start(g, turn)
+    g.round.update(auction=None, home=None, opener=None)
+
+
+def acting(g: G) -> int:
+    r = g.round
+    if r.get("home"):
+        return r["opener"]
+    if r.get("auction"):
+        return bidding.next_bidder(r["auction"])
+    return shared.acting(g)
+
+
+def finished(g: G) -> bool:
+    return not g.round.get("auction") and not g.round.get("home") and shared.finished(g)
+
+
+def available_minors(g: G) -> list[str]:
+    """Minors a player may open the bidding for now."""
+    return [cid for cid in g.s["corps"] if g.cdef(cid).kind == "minor" and g.cell(cid) is None
+            and g.rules.may_start(g, cid)]
+
+
+def _bid_cash(g: G, cid: str):
+    def cash(seat: int) -> int:
+        return g.s["cash"][seat] if g.cert_count(seat) < g.cert_limit else 0
+    return cash
+
+
+def apply(g: G, seat: int, action: Action) -> None:
+    r = g.round
+    if seat != acting(g):
+        raise RuleError("It is not your turn.")
+    kind = action["type"]
+    if r.get("home"):
+        if kind != "place_token":
+            raise RuleError(f"First put {r['home']}'s home token on a city.")
+        _home(g, r["home"], action)
+        return
+    if r.get("auction"):
+        auction = r["auction"]
+        if kind == "bid":
+            if action.get("corporation") != auction["item"]:
+                raise RuleError(f"{auction['item']} is up for auction now.")
+            bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g, auction["item"]))
+            g.event(f"[0] bids {g.money(action['price'])} for {auction['item']}.", seat)
+        elif kind == "pass":
+            bidding.drop(auction, seat)
+        else:
+            raise RuleError("Bid for the minor up for auction, or pass.")
+        _resolve(g)
+        return
+    if kind == "bid":
+        cid = action.get("corporation")
+        if "buy" in r["did"]:
+            raise RuleError("You have already bought this turn.")
+        if cid not in available_minors(g):
+            raise RuleError(f"{str(cid)[:20]} is not a minor that can be started now.")
+        auction = bidding.open_auction(cid, list(g.order))
+        bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g, cid))
+        auction["bidders"] = [s for s in g.order if s == seat or _bid_cash(g, cid)(s) >= action["price"] + 5]
+        r.update(auction=auction, home=cid, opener=seat)
+        g.event(f"[0] opens the bidding for {cid} ({g.cdef(cid).name}) at {g.money(action['price'])}.", seat)
+        shared._did(g, seat, "buy")
+        _resolve(g)  # no one else may be able to bid: the opener wins at once (the home token still comes first)
+        return
+    if kind == "par" and g.phase_index() < g.phase_index("4"):
+        raise RuleError("Majors can be started from phase 4.")
+    shared.apply(g, seat, action)
+
+
+def _home(g: G, cid: str, action: Action) -> None:
+    coord, node = action.get("hex"), action.get("city", 0)
+    if not isinstance(coord, str) or not isinstance(node, int):
+        raise RuleError("A home token goes on a hex's city.")
+    if g.trusted:
+        if coord not in g.map.printed or g.board.free_slot(coord, cid, node) is None:
+            raise RuleError(f"{cid} cannot place its home token on {coord}.")
+    elif (coord, node) not in g.rules.home_cities(g, cid):
+        raise RuleError(f"{cid}'s home token goes on a city with no token in it.")
+    g.set_board(g.board.place_token(coord, cid, node))
+    g.round["home"] = None
+    g.event(f"{cid} puts its home token on {g.map.place(coord)}.")
+    _resolve(g)
+
+
+def _resolve(g: G) -> None:
+    r = g.round
+    if not r.get("auction"):
+        return
+    won = bidding.winner(r["auction"])
+    if won is None:
+        return
+    seat, price = won
+    cid = r["auction"]["item"]
+    r["auction"] = None
+    par_price = min(price // 2, MAX_MINOR_PAR)
+    cell = next(c for c in g.title.market.par_cells_for("minor") if c.price <= par_price)
+    g.s["market"] = g.title.market.with_par(g.s["market"], cid, cell)
+    corp = g.corp(cid)
+    corp["par"] = cell.price
+    g.transfer(cid, [g.cdef(cid).president_cert], IPO, g.key(seat))
+    corp["president"] = g.key(seat)
+    g.pay(g.key(seat), cid, price)
+    corp["floated"] = True
+    g.event(f"[0] wins {cid} for {g.money(price)}; its shares start at {g.money(cell.price)}.", seat)
+    # the turn goes on from the winner: he has acted, and the player after him is next
+    r["pos"] = g.order.index(seat)
+    r["did"] = ["buy"]
+    shared._did(g, seat, "buy")
+    shared.end_turn(g, passed=False)
+
+
+def settle(g: G) -> None:
+    if g.round.get("auction") or g.round.get("home"):
+        return
+    for _ in range(4 * g.n + 4):
+        if shared.finished(g) or _has_move(g, acting(g)):
+            return
+        if not g.round["did"]:
+            g.event("[0] can buy and sell nothing now, so passes.", acting(g))
+        shared.end_turn(g, passed=not g.round["did"])
+
+
+def _has_move(g: G, seat: int) -> bool:
+    return shared.has_move(g, seat) or bool(_bids(g, seat))
+
+
+def _bids(g: G, seat: int) -> list[Action]:
+    if "buy" in g.round["did"] or _bid_cash(g, "")(seat) < MIN_BID:
+        return []
+    return [{"type": "bid", "corporation": cid, "price": MIN_BID} for cid in available_minors(g)]
+
+
+def finish(g: G) -> None:
+    shared.finish(g)
+
+
+def priority_seat(g: G) -> int:
+    return shared.priority_seat(g)
+
+
+def legal(g: G, seat: int) -> list[Action]:
+    r = g.round
+    if seat != acting(g):
+        return []
+    if r.get("home"):
+        cid = r["home"]
+        return [{"type": "place_token", "entity": cid, "hex": h, "city": i} for h, i in g.rules.home_cities(g, cid)]
+    if r.get("auction"):
+        auction = r["auction"]
+        low = bidding.least_bid(auction, MIN_BID)
+        cash = _bid_cash(g, auction["item"])(seat)
+        return [*({"type": "bid", "corporation": auction["item"], "price": p} for p in (low, low + 20) if p <= cash),
+                {"type": "pass"}]
+    moves = shared.turn_moves(g, seat)
+    return [*moves[:-1], *_bids(g, seat), moves[-1]]
+
+
+def auto(g: G, seat: int) -> Action | None:
+    if seat != acting(g):
+        return None
+    if g.round.get("home"):
+        return legal(g, seat)[0]
+    return shared.auto(g, seat)
+
+
+def describe(g: G) -> dict[str, Any]:
+    r = g.round
+    view = {"kind": "stock", "turn": r["turn"], "acting": acting(g), "passed": list(r["passed"])}
+    if r.get("auction"):
+        view["auction"] = {"corporation": r["auction"]["item"], "bids": [list(b) for b in r["auction"]["bids"]]}
+    return view

@@ -1,0 +1,200 @@
+"""A title's rules as named hooks: what differs between 18xx titles, asked by the shared rounds.
+
+A title is data (titles/g<id>/: map, tiles, market, companies, trains, phases) plus a `Rules` subclass that
+overrides the hooks where its rules differ. `Rules` itself is Shikoku 1889's rules, the first title; 1867
+(engines/e18xx/g1867/) inherits it and 1807 will inherit 1867's. `rules_for(title)` gives a title's rules; `G.rules`
+has them at hand. Hooks take the game view `g` first and never keep state of their own: all of it is in `g.s`.
+"""
+from __future__ import annotations
+
+from functools import cache, cached_property
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from engines.e18xx.route import Train, train_from_def
+
+if TYPE_CHECKING:
+    from engines.e18xx.route import Route
+    from engines.e18xx.state import G
+
+
+class Rules:
+    """Shikoku 1889: auction, then stock and operating rounds; one tile lay; pay out or withhold."""
+
+    #: The operating steps of a corporation's turn, in order (operating.py runs them).
+    operating_steps: tuple[str, ...] = ("track", "token", "routes", "dividend", "trains", "companies")
+
+    # ---- rounds ---------------------------------------------------------------------------------------
+
+    @cached_property
+    def modules(self) -> dict[str, ModuleType]:
+        """Round kind -> the module that runs it (start, acting, apply, legal, auto, settle, finished, describe)."""
+        from engines.e18xx import auction, operating, stock
+        return {"auction": auction, "stock": stock, "operating": operating}
+
+    def begin(self, g: G) -> None:
+        """The first round of a new game."""
+        from engines.e18xx import auction
+        if g.beginner:
+            g.s["round"] = {"kind": "deal"}  # the chance seat shuffles the privates first
+        else:
+            auction.start(g)
+
+    def next_round(self, g: G) -> None:
+        """The round after the one just finished (rounds.next_round has ended it)."""
+        from engines.e18xx import operating, rounds, stock
+        r = g.round
+        if r["kind"] == "auction":
+            rounds.rotate(g, self.modules["auction"].priority_seat(g))
+            stock.start(g, 1)
+        elif r["kind"] == "stock":
+            rounds.rotate(g, stock.priority_seat(g))
+            operating.start(g, r["turn"], 1, g.phase.operating_rounds)
+        elif r["kind"] == "operating":
+            if r["or"] < r["of"]:
+                operating.start(g, r["turn"], r["or"] + 1, r["of"])
+            elif g.s["bank_broken"]:
+                rounds.end_game(g, "bank")
+            else:
+                stock.start(g, r["turn"] + 1)
+
+    def interrupt(self, g: G) -> tuple[int, str, list[dict[str, Any]]] | None:
+        """A decision that comes before anything else in any round: (the seat that decides, what it is, its moves),
+        or None. 1889 has none."""
+        return None
+
+    def apply_interrupt(self, g: G, seat: int, action: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def after_operating_round(self, g: G) -> None:
+        """When an operating round has ended, before the next round starts."""
+
+    def after_train_bought(self, g: G) -> None:
+        """After a train has left the depot and its events have happened."""
+
+    def trains_step_done(self, g: G, cid: str) -> None:
+        """When a corporation passes at its train step."""
+
+    def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
+        """After a tile lay."""
+
+    # ---- companies and trains -------------------------------------------------------------------------
+
+    def train_limit(self, g: G, cid: str) -> int:
+        return g.phase.limit_for(g.cdef(cid).kind)
+
+    def train(self, g: G, train_id: str) -> Train:
+        """What a train runs as (its distance, which stops count, its multiplier), from the title's data."""
+        return _route_train(g.title.id, train_id.rpartition("-")[0] if "-" in train_id else train_id)
+
+    def train_event(self, g: G, event: str) -> None:
+        """What the first train of a kind sets off besides the phase and rusting (its `first_bought_events`)."""
+        from engines.e18xx import trains
+        if event == "close_privates":
+            trains.close_privates(g)
+        else:
+            raise ValueError(f"{g.title.id} has no rule for the train event {event!r}")
+
+    def may_par(self, g: G, cid: str) -> bool:
+        """Whether a player may start `cid` with a par price now."""
+        return True
+
+    def par_cells(self, g: G, cid: str) -> tuple:
+        return g.title.market.par_cells
+
+    def ipo_payee(self, g: G, cid: str) -> str:
+        """Who is paid for a certificate bought from the IPO: 1889, the bank (the corporation gets its capital
+        when it floats)."""
+        from engines.e18xx.state import BANK
+        return BANK
+
+    def ipo_price(self, g: G, cid: str) -> int:
+        return g.corp(cid)["par"]
+
+    def float_capital(self, g: G, cid: str) -> int:
+        """What the bank pays a corporation as it floats (1889: ten times its par price)."""
+        return g.corp(cid)["par"] * g.title.rules.get("float_pays_par_times_shares", 10)
+
+    def may_gain(self, g: G, seat: int, cid: str, percent: int) -> bool:
+        """Whether the player may take `percent` more of `cid` (holding and certificate limits)."""
+        from engines.e18xx.companies import can_gain
+        cdef = g.cdef(cid)
+        return can_gain(cdef, g.corp(cid)["shares"], g.key(seat), percent, g.cell(cid), g.cert_count(seat),
+                        g.cert_limit)
+
+    def rises_when_sold_out(self, g: G, cid: str) -> bool:
+        return True
+
+    def must_buy_train(self, g: G, cid: str) -> bool:
+        """1889: a corporation with a route and no train must buy one."""
+        from engines.e18xx import trains
+        return not g.corp(cid)["trains"] and trains.route_available(g, cid)
+
+    def raise_cash(self, g: G, cid: str, amount: int, *, train: bool = False) -> None:
+        """Before `cid` pays `amount` (a lay, or a depot train it must buy when `train`): titles with automatic
+        loans borrow what it lacks here. 1889 has none."""
+
+    def home_tokens_at_operating_start(self, g: G) -> bool:
+        return True
+
+    # ---- the operating turn ---------------------------------------------------------------------------
+
+    def operating_order(self, g: G) -> list[str]:
+        """The floated corporations in the order they operate: by share price."""
+        return g.operating_order(g.floated())
+
+    def operating_round_start(self, g: G) -> None:
+        """After the round's order is set (titles with loans note the interest due)."""
+
+    def lays_allowed(self, g: G, cid: str, laid: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The lays still open to `cid` this turn given the ones made (`laid`: {hex, upgrade, cost}): each a dict
+        with `upgrade` (whether it may upgrade) and `cost` (paid on top of terrain). 1889: one lay or upgrade."""
+        return [] if laid else [{"upgrade": True, "cost": 0}]
+
+    def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
+        """What a token placed on `coord` costs, the next token's printed cost being `base`."""
+        return base
+
+    def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
+        from engines.e18xx.route import route_revenue
+        return route_revenue(g.board, route, train, g.colours)
+
+    def dividend_kinds(self, g: G, cid: str) -> tuple[str, ...]:
+        """The dividends `cid`'s president chooses from; empty = the title pays it without asking."""
+        return ("payout", "withhold")
+
+    def pay_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
+        """Pay `revenue` as `kind` (one of dividend_kinds, or withhold when nothing was earned) and move the price."""
+        from engines.e18xx import operating
+        if kind == "payout":
+            operating.payout(g, cid, revenue)
+        else:
+            operating.withhold(g, cid, revenue)
+
+    def loan_step(self, g: G, cid: str) -> None:
+        """The operating step "loans" (titles with loans): interest and repayment, without asking."""
+
+    def private_price_range(self, g: G, pid: str) -> tuple[int, int]:
+        """What a corporation may pay a player for a private: 1889, half the face value rounded up to twice it."""
+        return g.title.private_price_range(g.pdef(pid))
+
+    def game_end(self, g: G) -> None:
+        """What happens as the game ends, before the scores (1867: loans are paid off by the share price)."""
+
+    def value(self, g: G, seat: int) -> int:
+        """A player's score."""
+        return g.base_value(seat)
+
+
+@cache
+def _route_train(title: str, name: str) -> Train:
+    from engines.e18xx.companies import load_title
+    return train_from_def(load_title(title).train(name))
+
+
+@cache
+def rules_for(title: str) -> Rules:
+    if title == "1867":
+        from engines.e18xx.g1867.rules import Rules1867
+        return Rules1867()
+    return Rules()
