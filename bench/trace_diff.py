@@ -49,22 +49,26 @@ def main() -> None:
     ref = ref_trace(path)
     doc = json.loads(Path(path).read_text())
     seen: list[tuple[dict, dict]] = []
+    carries_autos = {a.get("id") for a in doc["actions"] if a.get("auto_actions")}
     players = []
 
     def on_action(action, state):
-        if action.get("id") not in ref:
+        # the reference's line for an action is after its automatic actions: ours are separate actions after it
+        if action.get("id") in carries_autos:
             return
-        mine, other = ours(state, players), theirs(ref[action["id"]])
-        seen.append((action, ref[action["id"]]))
+        key = action.get("id", action.get("auto_of"))
+        if key not in ref:
+            return
+        mine, other = ours(state, players), theirs(ref[key])
+        seen.append((action, ref[key]))
         if mine != other:
-            print(f"differs after action {action['id']} ({action['type']} by {action.get('entity')}):")
-            for key in ("cash", "corps"):
-                if mine[key] != other[key]:
-                    keys = set(mine[key]) | set(other[key])
-                    for k in sorted(keys):
-                        if mine[key].get(k) != other[key].get(k):
-                            print(f"  {key} {k}: ours {mine[key].get(k)}  ref {other[key].get(k)}")
-            print("  ref acting next:", ref[action["id"]]["acting"], ref[action["id"]]["round"])
+            print(f"differs after action {key} ({action['type']} by {action.get('entity')}):")
+            for part in ("cash", "corps"):
+                if mine[part] != other[part]:
+                    for k in sorted(set(mine[part]) | set(other[part])):
+                        if mine[part].get(k) != other[part].get(k):
+                            print(f"  {part} {k}: ours {mine[part].get(k)}  ref {other[part].get(k)}")
+            print("  ref acting next:", ref[key]["acting"], ref[key]["round"])
             raise SystemExit(1)
 
     from engines.e18xx.importer import read_recorded

@@ -76,7 +76,7 @@ class MapDef:
     # upgrades that must use, of the tiles of its colour that could be laid there, one with the most exits: of a
     # hex with a city ("cities"), with a city and no label ("unlabeled_cities"), with no city nor town ("track")
     max_exits: frozenset[str] = frozenset()
-    national_reservations: tuple[str, ...] = ()  # 1867: hexes where the national corporation is owed a token
+    national_reservations: tuple[str, ...] = ()  # 1867: hexes where the national corporation (CN) is owed a token
 
     @cached_property
     def _steps(self) -> dict[EdgeRef, tuple[str | None, str | None]]:
@@ -153,7 +153,7 @@ def map_from_json(data: dict) -> MapDef:
         home_nodes=home_nodes,
         start_tokens=start_tokens,
         max_exits=max_exits,
-        national_reservations=tuple(data.get("national_reservations", ())),
+        national_reservations=tuple(h for hs in data.get("national_reservations", {}).values() for h in hs),
     )
 
 

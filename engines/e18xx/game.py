@@ -27,8 +27,8 @@ ENTITY_TYPES = ("corporation", "company")
 #: The moves a private company makes (Dougo's exchange, a tile lay, Ehime Railway declining its lay).
 COMPANY_MOVES = ("buy_shares", "lay_tile", "pass")
 #: The moves a corporation makes in an operating round (its president sends them).
-CORPORATION_MOVES = ("lay_tile", "place_token", "run_routes", "dividend", "buy_train", "buy_company", "discard_train",
-                     "bankrupt", "pass", "merge", "convert", "remove_token", "choose")
+CORPORATION_MOVES = ("buy_shares", "lay_tile", "place_token", "run_routes", "dividend", "buy_train", "buy_company",
+                     "discard_train", "bankrupt", "pass", "merge", "convert", "remove_token", "choose")
 
 
 class E18xxGame(Engine):
@@ -152,7 +152,8 @@ class E18xxGame(Engine):
         elif entity is not None:
             if entity not in g.s["corps"]:
                 raise RuleError(f"There is no corporation {entity[:20]!r} in this game.")
-            if action["type"] not in CORPORATION_MOVES:
+            redeems = action["type"] == "buy_shares" and g.round["kind"] == "operating"  # buying back its shares
+            if action["type"] not in CORPORATION_MOVES or (action["type"] == "buy_shares" and not redeems):
                 raise RuleError("A corporation does not make that move; its president does, as a player.")
 
     def _deal(self, g: G, action: Action) -> None:

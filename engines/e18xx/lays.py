@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from engines.base import Action, RuleError
 from engines.e18xx.state import G
-from engines.e18xx.tiles import upgrades_to
 
 
 def read_lay(action: Action) -> tuple[str, str, int]:
@@ -26,7 +25,7 @@ def check_upgrade(g: G, coord: str, tile: str, special: bool = False) -> None:
     new = g.map.tiles[tile]
     if new.colour not in g.colours:
         raise RuleError(f"{new.colour.capitalize()} tiles are not available in this phase.")
-    if not upgrades_to(board.tile(coord), new, special):
+    if not board.upgrades_to(coord, new, special):
         raise RuleError(f"Tile {tile} cannot replace tile {board.tile(coord).name} on {coord}.")
 
 

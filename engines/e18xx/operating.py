@@ -29,8 +29,8 @@ from engines.e18xx.companies import IPO, POOL, dividend_payouts
 from engines.e18xx.route import best_runs, check_runs, route_from_connections
 from engines.e18xx.state import BANK, G
 
-STEP_OF = {"lay_tile": "track", "place_token": "token", "run_routes": "routes", "dividend": "dividend",
-           "buy_train": "trains", "sell_shares": "trains", "bankrupt": "trains"}
+STEP_OF = {"buy_shares": "redeem", "lay_tile": "track", "place_token": "token", "run_routes": "routes",
+           "dividend": "dividend", "buy_train": "trains", "sell_shares": "trains", "bankrupt": "trains"}
 
 
 # ---- the round ----------------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def step_open(g: G, cid: str, step: str) -> bool:
     if step == "track":
         return bool(lays_open(g, cid)) or privates.mf_pending(g, cid)
     if step == "token":
-        return not r["tokened"] and can_token(g, cid)
+        return not r["tokened"] and g.rules.token_step_open(g, cid)
     if step == "routes":
         return r["revenue"] is None
     if step == "dividend":
@@ -136,10 +136,21 @@ def step_open(g: G, cid: str, step: str) -> bool:
         return trains.must_buy(g, cid) or trains.can_buy_train(g, cid)
     if step in ("companies", "companies_preloan"):
         return bool(private_offers(g, cid))
+    if step == "redeem":
+        return bool(redeemable(g, cid))
     return False
 
 
 # ---- what a corporation can do ------------------------------------------------------------------------
+
+def redeemable(g: G, cid: str) -> list[str]:
+    """Pool certificates of `cid` it can buy back into its treasury now (1867's majors), one at a time."""
+    if g.cdef(cid).kind != "major":
+        return []
+    price = g.price(cid)
+    cdef = g.cdef(cid)
+    return [c for c in g.corp(cid)["shares"].get(POOL, []) if price * cdef.cert_percent(c) // 10 <= g.corp(cid)["cash"]]
+
 
 def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
     """The tile lays `cid` may still make this turn (the title's `lays_allowed`)."""
@@ -239,13 +250,15 @@ def apply(g: G, seat: int, action: Action) -> None:
                 _next_step(g)
         else:
             raise RuleError(_step_hint(step))
-    {"lay_tile": _lay, "place_token": _token, "run_routes": _run, "dividend": _dividend, "buy_train": _buy_train,
-     "sell_shares": emergency.emergency_sale, "bankrupt": emergency.bankrupt}[kind](g, seat, cid, action)
+    {"buy_shares": _redeem, "lay_tile": _lay, "place_token": _token, "run_routes": _run, "dividend": _dividend,
+     "buy_train": _buy_train, "sell_shares": emergency.emergency_sale, "bankrupt": emergency.bankrupt}[kind](
+        g, seat, cid, action)
 
 
 def _step_hint(step: str) -> str:
-    return {"track": "Now lay a tile or pass.", "token": "Now place a token or pass.",
-            "routes": "Now run your trains.", "dividend": "Now pay out or withhold.",
+    return {"redeem": "Now redeem a share or pass.", "track": "Now lay a tile or pass.",
+            "token": "Now place a token or pass.", "routes": "Now run your trains.",
+            "dividend": "Now pay out or withhold.",
             "trains": "Now buy trains or pass.", "companies": "Now buy a private company or pass.",
             "companies_preloan": "Now buy a private company or pass."}[step]
 
@@ -277,6 +290,20 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
     r["lays"] = [*r.get("lays", []), {"hex": coord, "upgrade": upgrade}]
     r["laid"] = not g.rules.lays_allowed(g, cid, r["lays"])
     g.event(f"{cid} lays tile {tile} on {g.map.place(coord)}{f' for {g.money(cost)}' if cost else ''}.")
+
+
+def _redeem(g: G, seat: int, cid: str, action: Action) -> None:
+    """The corporation buys one of its certificates back from the pool at the market price."""
+    shares = action.get("shares")
+    if not isinstance(shares, list) or len(shares) != 1 or shares[0] not in redeemable(g, cid):
+        raise RuleError(f"{cid} redeems one of its certificates from the pool that it can pay for.")
+    cert = shares[0]
+    price = g.price(cid) * g.cdef(cid).cert_percent(cert) // 10
+    g.pay(cid, BANK, price)
+    g.transfer(cid, [cert], POOL, IPO)
+    g.event(f"{cid} redeems a share from the pool for {g.money(price)}.")
+    if not redeemable(g, cid):
+        _next_step(g)
 
 
 def _token(g: G, seat: int, cid: str, action: Action) -> None:
@@ -560,7 +587,9 @@ def legal(g: G, seat: int) -> list[Action]:
     step = r["step"]
     moves: list[Action] = []
     buys = _company_moves(g, cid)  # a private may be bought at any step of the turn, as on 18xx.games
-    if step == "track":
+    if step == "redeem":
+        moves = [{"type": "buy_shares", "shares": [c]} for c in redeemable(g, cid)[:1]]
+    elif step == "track":
         open_lays = lays_open(g, cid)
         if open_lays:
             for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):

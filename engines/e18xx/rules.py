@@ -95,6 +95,11 @@ class Rules:
         else:
             raise ValueError(f"{g.title.id} has no rule for the train event {event!r}")
 
+    def price_after_sale(self, g: G, cid: str, cell, percent: int, was_president: bool):
+        """Where a sale of `percent` leaves the price: 1889, one row down per 10% share."""
+        from engines.e18xx.companies import SHARE_PERCENT
+        return g.title.market.after_sale(cell, percent // SHARE_PERCENT)
+
     def may_par(self, g: G, cid: str) -> bool:
         """Whether a player may start `cid` with a par price now."""
         return True
@@ -150,6 +155,11 @@ class Rules:
         """The lays still open to `cid` this turn given the ones made (`laid`: {hex, upgrade, cost}): each a dict
         with `upgrade` (whether it may upgrade) and `cost` (paid on top of terrain). 1889: one lay or upgrade."""
         return [] if laid else [{"upgrade": True, "cost": 0}]
+
+    def token_step_open(self, g: G, cid: str) -> bool:
+        """Whether the token step waits for a move: 1889, when a token can be placed and paid for."""
+        from engines.e18xx import operating
+        return operating.can_token(g, cid)
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """What a token placed on `coord` costs, the next token's printed cost being `base`."""

@@ -58,6 +58,8 @@ def may_sell_now(g: G) -> bool:
     if r["turn"] == 1 and g.title.rules.get("no_selling_in_first_stock_round"):
         return False
     did = r["did"]
+    if "buy" in did and g.title.rules.get("sell_buy_order") == "sell_buy":
+        return False  # 1867: sales come before the purchase
     return not ("buy" in did and "sell" in did[: did.index("buy")])  # no sell-buy-sell
 
 
@@ -112,6 +114,8 @@ def sale_problem(g: G, seat: int, cid: str, certs: list[str], percent: int) -> s
     key = g.key(seat)
     if g.cell(cid) is None:
         return f"{cid} has no share price yet."
+    if g.title.rules.get("sell_after") == "corporation_operated" and not corp.get("has_operated"):
+        return f"{cid}'s shares can be sold once it has operated."
     held = corp["shares"].get(key, [])
     if not certs or any(c not in held for c in certs):
         return f"You do not hold those {cid} shares."
@@ -141,7 +145,7 @@ def stock_sale_problem(g: G, seat: int, cid: str, certs: list[str], percent: int
         if r["turn"] == 1:
             return "Nobody sells shares in the first stock round."
         return "You sold, then bought: you cannot sell again this turn."
-    if cid in r["sold_now"]:
+    if cid in r["sold_now"] and g.title.rules.get("must_sell_in_blocks", True):
         return f"You already sold {cid} this turn; all of it goes in one sale."
     return sale_problem(g, seat, cid, certs, percent)
 
@@ -149,9 +153,10 @@ def stock_sale_problem(g: G, seat: int, cid: str, certs: list[str], percent: int
 def sell(g: G, seat: int, cid: str, certs: list[str], percent: int) -> None:
     """Sell to the pool at the current price; the price drops a row per share sold."""
     cell = g.cell(cid)
+    was_president = g.corp(cid)["president"] == g.key(seat)
     g.transfer(cid, certs, g.key(seat), POOL, percent)
     g.pay(BANK, g.key(seat), sale_proceeds(cell.price, percent))
-    g.move_price(cid, g.title.market.after_sale(cell, percent // SHARE_PERCENT))
+    g.move_price(cid, g.rules.price_after_sale(g, cid, cell, percent, was_president))
     g.event(f"[0] sells {percent}% of {cid} for {g.money(sale_proceeds(cell.price, percent))}; "
             f"{cid} falls to {g.money(g.price(cid))}.", seat)
 

@@ -76,11 +76,12 @@ def take_from_depot(g: G, train_id: str, buyer: str | None) -> None:
         depot["discards"].remove(train_id)
         g.corp(buyer)["trains"].append(train_id)
         return
+    place = depot["trains"].index(train_id)
     depot["trains"].remove(train_id)
     if g.title.train(name).count is None:  # unlimited: the next copy takes its place
         number = depot["next_d"][name]
         depot["next_d"][name] = number + 1
-        depot["trains"].append(f"{name}-{number}")
+        depot["trains"].insert(place, f"{name}-{number}")
     if buyer is not None:  # None: exported (1867), gone from the game
         g.corp(buyer)["trains"].append(train_id)
     if name not in depot["bought"]:

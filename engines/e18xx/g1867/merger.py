@@ -244,14 +244,15 @@ def _finish_convert(g: G, cid: str, target: str) -> None:
     r = g.round
     owner = g.president(cid)
     _start_major(g, target, _par_at_most(g, g.price(cid)))
-    _free_share(g, owner, target)
+    g.transfer(target, [g.cdef(target).president_cert], IPO, g.key(owner))  # the president's 20%, for free
+    g.corp(target)["president"] = g.key(owner)
     _absorb(g, cid, target)
     g.event(f"{cid} converts into {target} at {g.money(g.price(target))}.")
     r["minors"][r["index"]] = target
     r.update(target=target, choosing=None, merging=[])
     order = g.order
     r["dealers"] = order[order.index(owner):] + order[:order.index(owner)]
-    r["multiple"] = [owner]
+    r["multiple"], r["merged"] = [owner], False
     _settle_dealing(g)
 
 
@@ -275,7 +276,7 @@ def _finish_merge(g: G, cid: str, target: str) -> None:
     r["minors"] = [c for c in r["minors"] if c not in merging or c == cid]
     r["index"] = r["minors"].index(cid)
     r["minors"][r["index"]] = target
-    r.update(target=target, choosing=None, merging=[], dealers=players, multiple=list(players))
+    r.update(target=target, choosing=None, merging=[], dealers=players, multiple=list(players), merged=True)
     _settle_dealing(g)
 
 
@@ -330,13 +331,13 @@ def _take_share(g: G, seat: int, target: str, cert: str) -> None:
 
 
 def _settle_dealing(g: G) -> None:
-    """Once the first buyers are done: every player, from the president, may buy one; then the merger is over
-    (its train discards aside)."""
+    """After a merger, once the minors' owners are done: every player, from the president, may buy one; then the
+    merger is over (its train discards aside). After a conversion every player was a dealer from the start."""
     r = g.round
     if _tokens_to_remove(g) or _eligible(g):
         return
     target = r["target"]
-    if r["multiple"]:
+    if r["multiple"] and r.get("merged"):
         president = g.president(target)
         order = g.order
         r["dealers"] = order[order.index(president):] + order[:order.index(president)]

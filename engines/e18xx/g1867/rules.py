@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.e18xx import hexes
 from engines.e18xx.board import NEUTRAL
-from engines.e18xx.route import paid_stops, stop_revenue
+from engines.e18xx.route import chains_from, paid_stops, stop_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
 
@@ -24,7 +24,8 @@ MAJOR_PHASE = "4"
 
 
 class Rules1867(Rules):
-    operating_steps = ("track", "token", "routes", "dividend", "companies_preloan", "loans", "trains", "companies")
+    operating_steps = ("redeem", "track", "token", "routes", "dividend", "companies_preloan", "loans", "trains",
+                       "companies")
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
@@ -81,6 +82,10 @@ class Rules1867(Rules):
     def may_par(self, g: G, cid: str) -> bool:
         return g.cdef(cid).kind == "major" and self.may_start(g, cid)
 
+    def price_after_sale(self, g: G, cid: str, cell, percent: int, was_president: bool):
+        """One step left for a sale by the president (before the sale); others do not move the price."""
+        return g.title.market.left(cell) if was_president else cell
+
     def par_cells(self, g: G, cid: str) -> tuple:
         return g.title.market.par_cells_for(g.cdef(cid).kind)
 
@@ -94,10 +99,20 @@ class Rules1867(Rules):
         return 0
 
     def home_cities(self, g: G, cid: str) -> list[tuple[str, int]]:
-        """A minor starts on any city with no token in it."""
+        """A minor starts on any city with no token in it; a major on a city with room in a hex where no
+        corporation has a token, one not joined by track to another stop if there is any such."""
         board = g.board
-        return [(coord, i) for coord in g.map.printed for i in board.tile(coord).city_indexes()
-                if not any(board.slots(coord, i)) and board.free_slot(coord, cid, i) is not None]
+        if g.cdef(cid).kind == "minor":
+            return [(coord, i) for coord in g.map.printed for i in board.tile(coord).city_indexes()
+                    if not any(board.slots(coord, i)) and board.free_slot(coord, cid, i) is not None]
+        found = []
+        for coord in g.map.printed:
+            cities = board.tile(coord).city_indexes()
+            if any(t not in (None, NEUTRAL) for i in cities for t in board.slots(coord, i)):
+                continue
+            found += [(coord, i) for i in cities if board.free_slot(coord, cid, i) is not None]
+        alone = [ref for ref in found if not chains_from(board, ref)]
+        return alone or found
 
     def rises_when_sold_out(self, g: G, cid: str) -> bool:
         return g.cdef(cid).kind == "major"
@@ -115,6 +130,13 @@ class Rules1867(Rules):
         if len(laid) == 1:
             return [{"upgrade": not laid[0]["upgrade"], "cost": SECOND_LAY_COST, "not_on": laid[0]["hex"]}]
         return []
+
+    def token_step_open(self, g: G, cid: str) -> bool:
+        """With a token left and a city to put it in, the corporation is asked (it passes if the price, which grows
+        with the distance, is too high), as on 18xx.games."""
+        from engines.e18xx import operating
+        from engines.e18xx.board import legal_tokens
+        return operating.next_token_cost(g, cid) is not None and bool(legal_tokens(g.board, cid))
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """A token costs its price times the distance in hexes to the nearest token the corporation has."""

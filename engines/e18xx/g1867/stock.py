@@ -89,9 +89,9 @@ def apply(g: G, seat: int, action: Action) -> None:
         shared._did(g, seat, "buy")
         _resolve(g)  # no one else may be able to bid: the opener wins at once (the home token still comes first)
         return
-    if kind == "par" and g.phase_index() < g.phase_index("4"):
-        raise RuleError("Majors can be started from phase 4.")
     shared.apply(g, seat, action)
+    if kind == "par":  # a major's home token is chosen at once
+        r.update(home=action["corporation"], opener=seat)
 
 
 def _home(g: G, cid: str, action: Action) -> None:
