@@ -17,10 +17,13 @@ data['actions'].each do |action|
   game.raw_actions.last['id'] = action['id'] unless game.raw_actions.empty?
   break if game.exception
 
-  corps = (game.corporations + [game.respond_to?(:national) ? game.national : nil]).compact.uniq.select(&:ipoed)
+  corps = (game.corporations + [game.respond_to?(:national) ? game.national : nil]).compact.uniq
+                                                                                  .select { |c| c.ipoed || c.tokens.any?(&:used) }
   line = {
     id: action['id'], round: game.round.class.name.split('::').last, turn: game.turn,
-    acting: game.round.active_entities.map(&:name), step: game.round.active_step&.class&.name&.split('::')&.last,
+    acting: game.round.active_entities.map(&:name),
+    actions: (e = game.round.active_entities.first) && game.round.active_step ? game.round.active_step.actions(e) : [],
+    step: game.round.active_step&.class&.name&.split('::')&.last,
     cash: game.players.to_h { |p| [p.id, p.cash] },
     corps: corps.to_h do |c|
       [c.name, { cash: c.cash, price: c.share_price&.price, trains: c.trains.map(&:id),

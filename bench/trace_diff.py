@@ -35,13 +35,16 @@ def ours(state, players) -> dict:
         if g.cell(cid) is None:
             continue
         corps[cid] = {"cash": c["cash"], "price": g.price(cid), "trains": sorted(c["trains"])}
-    return {"cash": {str(p.id): state["cash"][i] for i, p in enumerate(players)}, "corps": corps}
+    tokens = {cid: sorted(coord for coord, _ in g.board.token_nodes(cid)) for cid in state["corps"]}
+    return {"cash": {str(p.id): state["cash"][i] for i, p in enumerate(players)}, "corps": corps,
+            "tokens": {cid: t for cid, t in tokens.items() if t}}
 
 
 def theirs(line: dict) -> dict:
     corps = {cid: {"cash": c["cash"], "price": c["price"], "trains": sorted(c["trains"])}
              for cid, c in line["corps"].items() if c["price"] is not None}
-    return {"cash": line["cash"], "corps": corps}
+    tokens = {cid: sorted(c["tokens"]) for cid, c in line["corps"].items() if c["tokens"]}
+    return {"cash": line["cash"], "corps": corps, "tokens": tokens}
 
 
 def main() -> None:
@@ -63,7 +66,7 @@ def main() -> None:
         seen.append((action, ref[key]))
         if mine != other:
             print(f"differs after action {key} ({action['type']} by {action.get('entity')}):")
-            for part in ("cash", "corps"):
+            for part in ("cash", "corps", "tokens"):
                 if mine[part] != other[part]:
                     for k in sorted(set(mine[part]) | set(other[part])):
                         if mine[part].get(k) != other[part].get(k):

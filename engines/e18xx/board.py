@@ -77,6 +77,7 @@ class MapDef:
     # hex with a city ("cities"), with a city and no label ("unlabeled_cities"), with no city nor town ("track")
     max_exits: frozenset[str] = frozenset()
     national_reservations: tuple[str, ...] = ()  # 1867: hexes where the national corporation (CN) is owed a token
+    site_hex_index: Mapping[str, int] = field(default_factory=dict)  # 18xx.games's printed tile "<hex>-<n>", n != 0
 
     @cached_property
     def _steps(self) -> dict[EdgeRef, tuple[str | None, str | None]]:
@@ -154,6 +155,7 @@ def map_from_json(data: dict) -> MapDef:
         start_tokens=start_tokens,
         max_exits=max_exits,
         national_reservations=tuple(h for hs in data.get("national_reservations", {}).values() for h in hs),
+        site_hex_index=dict(data.get("site_hex_index", {})),
     )
 
 
@@ -360,12 +362,12 @@ class Board:
                 after.__dict__["_paths_at"] = {**self._paths_at, coord: _ends(paths)}
         return after
 
-    def place_token(self, coord: str, corp: str, node: int | None = None) -> Board:
+    def place_token(self, coord: str, corp: str, node: int | None = None, *, second_on_tile: bool = False) -> Board:
         """Put `corp`'s token in the slot it is owed, else the first free unreserved slot (reach is not checked).
         Without a node: the city reserved for `corp` on this hex, else the first city."""
         if node is None:
             node = self.home_node(coord, corp) or 0
-        slot = self.free_slot(coord, corp, node)
+        slot = self.free_slot(coord, corp, node, second_on_tile=second_on_tile)
         if slot is None:
             raise RuleError(f"{corp} cannot place a token on {self.map.place(coord)}.")
         slots = list(self.slots(coord, node))
@@ -378,15 +380,18 @@ class Board:
 
     def remove_token(self, coord: str, node: int, holder: str) -> Board:
         """The board without `holder`'s token in that city (its slot opens)."""
-        per_node = [tuple(None if t == holder else t for t in self.slots(coord, i)) if n.kind == "city" else ()
-                    for i, n in enumerate(self.tile(coord).nodes)]
+        per_node = [tuple(None if t == holder and i == node else t for t in self.slots(coord, i))
+                    if n.kind == "city" else () for i, n in enumerate(self.tile(coord).nodes)]
         return replace(self, tokens={**self.tokens, coord: tuple(per_node)})
 
-    def free_slot(self, coord: str, corp: str, node: int = 0) -> int | None:
+    def free_slot(self, coord: str, corp: str, node: int = 0, *, second_on_tile: bool = False) -> int | None:
+        """The slot `corp` may put a token in; `second_on_tile`: even with its token in another city of the tile (a
+        merger moving two minors' tokens, until the major removes one)."""
         tile = self.tile(coord)
         if node not in range(len(tile.nodes)) or tile.nodes[node].kind != "city":
             return None
-        if any(corp in self.slots(coord, i) for i in tile.city_indexes()):
+        cities = [node] if second_on_tile else tile.city_indexes()
+        if any(corp in self.slots(coord, i) for i in cities):
             return None  # one token per corporation on a tile, whichever of its cities
         return _slot_for(self.slots(coord, node), self.reservation(coord, node), corp)
 

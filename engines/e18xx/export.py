@@ -56,6 +56,7 @@ def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
             raise NotExportable(f"Move {position} of the log ({action.get('type')}) cannot be played: {e}") from None
         if written is not None and after["round"].get("offer") and not state["round"].get("offer"):
             writer.actions.pop()  # an offer, not yet a purchase: written when it is accepted
+        writer.skipped(state, after)
         state = after
     scores = engine.scores(state) or [G(state).value(s) for s in range(len(names))]
     optional = ["beginner_game"] if options.get("beginner_game") else []
@@ -86,11 +87,19 @@ class _Writer:
         self.ids = ids  # player id by seat
         self.actions: list[dict[str, Any]] = []
         self.copies: dict[str, str] = {}  # hex -> tile copy on it
+        self.gathering = 0  # where the merger being gathered (1867) began in `actions`
 
     def write(self, state: State, seat: int, action: Action) -> dict[str, Any] | None:
         """Write the site's action for ours, played on ``state``; returns it (None when nothing is written)."""
         g = G(state)
         kind = action["type"]
+        r = g.round
+        if r["kind"] == "merger" and kind == "merge" and not r["merging"] and not r["choosing"]:
+            self.gathering = len(self.actions)  # a merger begins: written unless it is called off
+        if r["kind"] == "merger" and kind == "pass" and r["choosing"] == "merge":
+            # called off (no owner could preside the major): the site has no such move; the minor just passes
+            del self.actions[self.gathering:]
+            return self._add({"type": "pass"}, "corporation", action.get("entity"))
         if kind in OURS_ONLY:
             offer = g.round.get("offer")
             if kind == "accept_offer" and offer:
@@ -98,8 +107,11 @@ class _Writer:
             return None
         if kind == "lay_tile":
             action = {**action, "tile": self._take_copy(action["hex"], action["tile"])}
-        elif kind == "place_token":
-            action = {**action, "city": self._city_id(g, action["hex"], action["city"])}
+        elif kind in ("place_token", "remove_token"):
+            city = self._city_id(g, action["hex"], action["city"])
+            if kind == "remove_token":  # the site names the slot the token is in
+                action = {**action, "slot": g.board.slots(action["hex"], action["city"]).index(action["entity"])}
+            action = {**action, "city": city}
             action.pop("hex")
         if action.get("entity_type") == "company":
             return self._add(action, "company", action["entity"])
@@ -108,6 +120,12 @@ class _Writer:
         if g.round["kind"] == "operating" and kind != "sell_shares":
             return self._add(action, "corporation", operating.current(g))
         return self._add(action, "player", self.ids[seat])
+
+    def skipped(self, before: State, after: State) -> None:
+        """The passes the site records for what our engine passed over by itself (1867: a minor with nothing to
+        do in a merger round, noted in the state's `auto_passes`)."""
+        for cid in after.get("auto_passes", [])[len(before.get("auto_passes", [])):]:
+            self._add({"type": "pass"}, "corporation", cid)
 
     def _add(self, action: Action, entity_type: str, entity: Any) -> dict[str, Any]:
         fields = {k: v for k, v in action.items() if k not in ("entity", "entity_type")}
@@ -125,4 +143,5 @@ class _Writer:
         cities = [i for i, n in enumerate(tile.nodes) if n.kind == "city"]
         if node not in cities:
             raise NotExportable(f"There is no city {node} on {coord}.")
-        return f"{self.copies.get(coord, f'{coord}-0')}-{cities.index(node)}"
+        printed = f"{coord}-{g.map.site_hex_index.get(coord, 0)}"  # the site numbers printed hexes of one kind
+        return f"{self.copies.get(coord, printed)}-{cities.index(node)}"

@@ -26,7 +26,7 @@ from engines.base import Action, RuleError
 from engines.e18xx import emergency, lays, privates, trains
 from engines.e18xx.board import Lay, lay_problem, legal_lays, legal_tokens, token_problem
 from engines.e18xx.companies import IPO, POOL, dividend_payouts
-from engines.e18xx.route import best_runs, check_runs, route_from_connections
+from engines.e18xx.route import best_runs, check_runs, hexes_once, route_from_connections
 from engines.e18xx.state import BANK, G
 
 STEP_OF = {"buy_shares": "redeem", "lay_tile": "track", "place_token": "token", "run_routes": "routes",
@@ -88,6 +88,8 @@ def _next_step(g: G) -> None:
     r = g.round
     steps = g.rules.operating_steps
     i = steps.index(r["step"])
+    if r["step"] == "trains":  # passed or skipped (1867: a corporation left without a train is nationalised)
+        g.rules.trains_step_done(g, current(g))
     if i + 1 < len(steps):
         r["step"] = steps[i + 1]
         return
@@ -155,7 +157,10 @@ def redeemable(g: G, cid: str) -> list[str]:
 def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
     """The tile lays `cid` may still make this turn (the title's `lays_allowed`)."""
     r = g.round
-    return [] if r["laid"] else g.rules.lays_allowed(g, cid, r.get("lays", []))
+    if r["laid"]:
+        return []
+    power = g.rules.buying_power(g, cid)
+    return [slot for slot in g.rules.lays_allowed(g, cid, r.get("lays", [])) if slot["cost"] <= power]
 
 
 def tokens_used(g: G, cid: str) -> int:
@@ -231,8 +236,6 @@ def apply(g: G, seat: int, action: Action) -> None:
         if step == "trains" and trains.must_buy(g, cid):
             raise RuleError(f"{cid} has no train and must buy one.")
         _next_step(g)
-        if step == "trains":
-            g.rules.trains_step_done(g, cid)
         return
     wanted = STEP_OF.get(kind)
     if wanted is None:
@@ -293,7 +296,7 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
 
 
 def _redeem(g: G, seat: int, cid: str, action: Action) -> None:
-    """The corporation buys one of its certificates back from the pool at the market price."""
+    """The corporation buys one of its certificates back from the pool at the market price (once a turn)."""
     shares = action.get("shares")
     if not isinstance(shares, list) or len(shares) != 1 or shares[0] not in redeemable(g, cid):
         raise RuleError(f"{cid} redeems one of its certificates from the pool that it can pay for.")
@@ -302,8 +305,7 @@ def _redeem(g: G, seat: int, cid: str, action: Action) -> None:
     g.pay(cid, BANK, price)
     g.transfer(cid, [cert], POOL, IPO)
     g.event(f"{cid} redeems a share from the pool for {g.money(price)}.")
-    if not redeemable(g, cid):
-        _next_step(g)
+    _next_step(g)  # one redemption a turn
 
 
 def _token(g: G, seat: int, cid: str, action: Action) -> None:
@@ -389,6 +391,8 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
             parsed.append((g.rules.train(g, x["train"]), route, x["train"]))
         if not g.trusted:
             check_runs(board, cid, [(t, route) for t, route, _ in parsed], colours)
+            if g.rules.routes_visit_hex_once and not all(hexes_once(route.stops) for _, route, _ in parsed):
+                raise RuleError("A route may not visit a hex twice.")
         for t, route, train_id in parsed:
             revenue = g.rules.route_revenue(g, cid, route, t)
             runs.append({"train": train_id, "hexes": list(route.hexes), "revenue": revenue})
@@ -399,9 +403,11 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
 
 def best_run_action(g: G, cid: str) -> Action:
     """The auto-router's best runs for the corporation's trains, as a run_routes action."""
-    total, runs = best_runs(g.board, cid, g.corp(cid)["trains"], g.colours)
+    owned = g.corp(cid)["trains"]
+    total, runs = best_runs(g.board, cid, [g.rules.train(g, t) for t in owned], g.colours,
+                            hexes_distinct=g.rules.routes_visit_hex_once)
     routes = []
-    for train_id, run in zip(g.corp(cid)["trains"], runs, strict=True):
+    for train_id, run in zip(owned, runs, strict=True):
         if run.route is not None:
             routes.append({"train": train_id, "connections": [list(c.hexes) for c in run.route.chains]})
     return {"type": "run_routes", "routes": routes}
@@ -453,6 +459,8 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
             expected = trains.list_price(g, train_id, exchange)
         except ValueError:
             raise RuleError(f"Train {exchange} cannot be traded in for train {train_id}.") from None
+        if expected < 0:
+            raise RuleError(f"Train {exchange} is worth more in trade than train {train_id} costs.")
         if price != expected:
             raise RuleError(f"Train {train_id} costs {g.money(expected)}.")
     else:
@@ -627,9 +635,10 @@ def _train_moves(g: G, seat: int, cid: str) -> list[Action]:
             moves += emergency.sellable(g, seat, cid)
             if emergency.may_go_bankrupt(g, seat, cid):
                 moves.append({"type": "bankrupt"})
+    power = g.rules.buying_power(g, cid) if trains.must_buy(g, cid) else corp["cash"]
     for t in trains.depot_offer(g):
         price = trains.list_price(g, t)
-        if price <= corp["cash"] and {"type": "buy_train", "train": t, "price": price} not in moves:
+        if price <= power and {"type": "buy_train", "train": t, "price": price} not in moves:
             moves.append({"type": "buy_train", "train": t, "price": price})
     moves += [{"type": "buy_train", "train": t, "price": price, "exchange": old}
               for t, old, price in trains.trade_ins(g, cid)]

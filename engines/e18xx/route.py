@@ -19,6 +19,7 @@ from engines.e18xx import hexes
 from engines.e18xx.board import Board, EdgeRef, NodeRef, PathRef
 
 UNLIMITED = 999
+MAX_VISITS = 14  # the most stops the router lets a train that passes some stops free visit (1867: towns, 5+5E)
 
 
 ALL_KINDS = frozenset({"city", "town", "offboard"})
@@ -159,6 +160,23 @@ def route_revenue(board: Board, route: Route, train_: Train, colours: Sequence[s
     return train_.multiplier * sum(stop_revenue(board, ref, train_, colours) for ref in paid)
 
 
+def distinct_groups(board: Board, stops: Iterable[NodeRef]) -> bool:
+    """At most one stop of each group of offboards (1867's two Detroit hexes)."""
+    seen: set[str] = set()
+    for ref in stops:
+        for group in board.node(ref).groups:
+            if group in seen:
+                return False
+            seen.add(group)
+    return True
+
+
+def hexes_once(stops: Sequence[NodeRef]) -> bool:
+    """No hex visited twice, a run of stops in one hex counting once (18xx.games's Route#hexes; 1867's rule)."""
+    runs = [coord for i, (coord, _) in enumerate(stops) if i == 0 or stops[i - 1][0] != coord]
+    return len(runs) == len(set(runs))
+
+
 def route_problem(board: Board, corp: str, route: Route, train_: Train) -> str | None:
     """Why this route may not be run by this train, or None."""
     stops = route.stops
@@ -168,6 +186,8 @@ def route_problem(board: Board, corp: str, route: Route, train_: Train) -> str |
         return f"A {train_.name}-train runs to {train_.distance} stops; this route has {counted(board, stops, train_)}."
     if len(set(stops)) != len(stops):
         return "A route may not visit a stop twice."
+    if not distinct_groups(board, stops):
+        return "A route may visit only one stop of a group (e.g. one of Detroit's hexes)."
     if len(route.chains) != len(stops) - 1 or any(
         (c.a, c.b) != pair for c, pair in zip(route.chains, pairwise(stops), strict=True)
     ):
@@ -307,7 +327,7 @@ def exhaustive_best(board: Board, corp: str, trains: Sequence[Train], colours: S
 
 
 def best_runs(
-    board: Board, corp: str, trains: Iterable[Train | str], colours: Sequence[str]
+    board: Board, corp: str, trains: Iterable[Train | str], colours: Sequence[str], hexes_distinct: bool = False
 ) -> tuple[int, list[Run]]:
     """The most revenue `corp`'s trains can earn together, and one way to earn it (exact search).
 
@@ -320,12 +340,21 @@ def best_runs(
     if not trains:
         return 0, []
     graph = _Graph(board, corp)
-    found = graph.enumerate(max(t.distance for t in trains))
+    counts = frozenset().union(*(t.counts for t in trains))
+    found = graph.enumerate(max(t.distance for t in trains), counts)
+    refs = graph.refs
+    if graph.grouped or hexes_distinct:
+        found = [f for f in found if distinct_groups(board, [refs[i] for i in f[2]])
+                 and (not hexes_distinct or hexes_once([refs[i] for i in f[2]]))]
     kinds = sorted(set(trains), key=lambda t: (t.distance, t.diesel, t.name))
     choices = []
     for kind in kinds:
         revenue = [stop_revenue(board, ref, kind, colours) for ref in graph.refs]
-        choices.append(_Choices(_options(found, kind.distance, revenue)))
+        if kind.counts == ALL_KINDS and kind.multiplier == 1:
+            choices.append(_Choices(_options(found, kind.distance, revenue)))
+        else:
+            counted_node = [board.node(ref).kind in kind.counts for ref in graph.refs]
+            choices.append(_Choices(_options_paid(found, kind, revenue, counted_node)))
     # richest trains first (bounds bite sooner); identical trains end up side by side
     kind_of = [kinds.index(t) for t in trains]
     richest = [c.top(c.all) for c in choices]
@@ -362,6 +391,23 @@ def _options(found: list[tuple], distance: int, revenue: list[int]) -> list[tupl
             value = sum(revenue[i] for i in found[index][2])
             if value > 0:
                 options.append((value, border_mask, index))
+    options.sort(key=lambda o: (-o[0], o[1].bit_count(), o[2]))
+    return options
+
+
+def _options_paid(found: list[tuple], kind: Train, revenue: list[int], counted_node: list[bool]
+                  ) -> list[tuple[int, int, int]]:
+    """_options for a train that counts only some kinds of stop and is paid for the best others while its distance
+    has room, times its multiplier (1867's trains): every route it may run, richest first."""
+    options = []
+    for index, (_, border_mask, stops, _) in enumerate(found):
+        must = [revenue[i] for i in stops if counted_node[i]]
+        if len(must) > kind.distance:
+            continue
+        extra = sorted((revenue[i] for i in stops if not counted_node[i]), reverse=True)
+        value = kind.multiplier * (sum(must) + sum(extra[:kind.distance - len(must)]))
+        if value > 0:
+            options.append((value, border_mask, index))
     options.sort(key=lambda o: (-o[0], o[1].bit_count(), o[2]))
     return options
 
@@ -483,31 +529,45 @@ class _Graph:
                 self.chains.append(chain)
             self.adjacent.append(out)
         self.passable = [board.node(ref).kind != "offboard" and not board.blocks(ref, corp) for ref in self.refs]
+        self.grouped = any(board.node(ref).groups for ref in self.refs)
         self.tokened = [corp in board.slots(*ref) if board.node(ref).kind == "city" else False for ref in self.refs]
 
-    def enumerate(self, max_stops: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
-        """Every legal route as (node mask, border mask, stop indexes, chain indexes), found from its lower end."""
+    def enumerate(self, max_stops: int, counts: frozenset[str] = ALL_KINDS
+                  ) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
+        """Every legal route as (node mask, border mask, stop indexes, chain indexes), found from its lower end:
+        at most `max_stops` stops of the kinds in `counts` (others pass free, up to MAX_VISITS stops in all)."""
         found: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
         adjacent, passable, tokened = self.adjacent, self.passable, self.tokened
-        limit = min(max_stops, len(self.refs))
+        if counts == ALL_KINDS:
+            weight = [1] * len(self.refs)
+            limit = min(max_stops, len(self.refs))
+            visits = limit
+        else:
+            weight = [int(self.board.node(ref).kind in counts) for ref in self.refs]
+            limit, visits = max_stops, min(MAX_VISITS, len(self.refs))
 
-        def extend(at: int, start: int, nodes: int, borders: int, stops: list[int], chains: list[int], token: bool):
+        def extend(at: int, start: int, nodes: int, borders: int, stops: list[int], chains: list[int], token: bool,
+                   counted: int):
             for other, mask, chain in adjacent[at]:
                 if nodes >> other & 1 or borders & mask:
+                    continue
+                now = counted + weight[other]
+                if now > limit:
                     continue
                 stops.append(other)
                 chains.append(chain)
                 has_token = token or tokened[other]
                 if has_token and start < other:
                     found.append((nodes | 1 << other, borders | mask, tuple(stops), tuple(chains)))
-                if len(stops) < limit and passable[other]:
-                    extend(other, start, nodes | 1 << other, borders | mask, stops, chains, has_token)
+                if len(stops) < visits and passable[other]:
+                    extend(other, start, nodes | 1 << other, borders | mask, stops, chains, has_token, now)
                 stops.pop()
                 chains.pop()
 
-        if limit >= 2:
+        if limit >= 2 or counts != ALL_KINDS:
             for start in range(len(self.refs)):
-                extend(start, start, 1 << start, 0, [start], [], tokened[start])
+                if weight[start] <= limit:
+                    extend(start, start, 1 << start, 0, [start], [], tokened[start], weight[start])
         return found
 
     def route(self, found: tuple[int, int, tuple[int, ...], tuple[int, ...]]) -> Route:

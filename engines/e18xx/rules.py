@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 class Rules:
     """Shikoku 1889: auction, then stock and operating rounds; one tile lay; pay out or withhold."""
 
+    #: A route may not visit a hex twice (18xx.games's 1867), a run of stops in one hex counting once.
+    routes_visit_hex_once = False
     #: The operating steps of a corporation's turn, in order (operating.py runs them).
     operating_steps: tuple[str, ...] = ("track", "token", "routes", "dividend", "trains", "companies")
 
@@ -73,7 +75,7 @@ class Rules:
         """After a train has left the depot and its events have happened."""
 
     def trains_step_done(self, g: G, cid: str) -> None:
-        """When a corporation passes at its train step."""
+        """When a corporation's train step ends (passed, or skipped with nothing to buy)."""
 
     def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
         """After a tile lay."""
@@ -134,6 +136,11 @@ class Rules:
         """1889: a corporation with a route and no train must buy one."""
         from engines.e18xx import trains
         return not g.corp(cid)["trains"] and trains.route_available(g, cid)
+
+    def buying_power(self, g: G, cid: str) -> int:
+        """What `cid` can spend on a tile lay or a depot train it must buy, without its president's help: its cash,
+        and where the title lends (1867) the loans it may still take."""
+        return g.corp(cid)["cash"]
 
     def raise_cash(self, g: G, cid: str, amount: int, *, train: bool = False) -> None:
         """Before `cid` pays `amount` (a lay, or a depot train it must buy when `train`): titles with automatic

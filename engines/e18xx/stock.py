@@ -89,9 +89,10 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
     if not may_sell_now(g):
         return
     key = g.key(seat)
+    in_blocks = g.title.rules.get("must_sell_in_blocks", True)  # one sale per corporation a turn
     for cid, corp in g.s["corps"].items():
         held = corp["shares"].get(key, [])
-        if not held or cid in g.round["sold_now"] or g.cell(cid) is None:
+        if not held or g.cell(cid) is None or (cid in g.round["sold_now"] and in_blocks):
             continue
         seen = set()
         for certs, percent in sale_bundles(g.cdef(cid), held):

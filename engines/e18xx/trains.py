@@ -176,7 +176,7 @@ def trade_ins(g: G, cid: str) -> list[tuple[str, str, int]]:
                 price = list_price(g, t, old)
             except ValueError:
                 continue
-            if price <= g.corp(cid)["cash"]:
+            if 0 <= price <= g.corp(cid)["cash"]:  # 1867's 5+5E is worth more in trade than a 2+2 costs: not offered
                 found.append((t, old, price))
     return found
 
@@ -193,9 +193,10 @@ def can_buy_train(g: G, cid: str) -> bool:
 
 
 def emergency(g: G, cid: str) -> bool:
-    """Must buy a train and cannot pay the cheapest the depot offers from the treasury."""
+    """Must buy a train and cannot pay the cheapest the depot offers from the treasury (nor, where the title lends,
+    with the loans it may take: then it borrows instead)."""
     low = cheapest_depot_price(g)
-    return must_buy(g, cid) and low is not None and g.corp(cid)["cash"] < low
+    return must_buy(g, cid) and low is not None and g.rules.buying_power(g, cid) < low
 
 
 def shortfall(g: G, cid: str) -> int:

@@ -15,7 +15,8 @@ trains over its limit. The next minor follows.
 
 Round state: turn, or, of (the operating round it follows), minors [ids], index, merging [ids] (being gathered),
 choosing ("convert" | "merge" | None: the minor's owner now names the major), target (the major being formed),
-dealers [seats still to buy], multiple [seats who may buy more than one].
+dealers [seats still to buy], multiple [seats who may buy more than one]. A minor with nothing to do is passed over
+and noted in the state's `auto_passes`: 18xx.games records a pass for it, and engines/e18xx/export.py writes it.
 """
 from __future__ import annotations
 
@@ -178,7 +179,10 @@ def apply(g: G, seat: int, action: Action) -> None:
     elif kind == "pass":
         if r["choosing"] == "convert":
             raise RuleError("Choose the major the minor converts into.")
-        if r["merging"]:
+        if r["choosing"] == "merge" and not g.trusted:  # no owner could preside it: the merger is called off
+            g.event(f"The merger of {', '.join(r['merging'])} is called off.")
+            _next_minor(g)
+        elif r["merging"]:
             r["choosing"] = "merge"
         else:
             _next_minor(g)
@@ -222,8 +226,8 @@ def _absorb(g: G, minor: str, target: str) -> None:
     board = g.board
     for coord, node in board.token_nodes(minor):
         board = board.remove_token(coord, node, minor)
-        if target not in (t for i in board.tile(coord).city_indexes() for t in board.slots(coord, i)):
-            board = board.place_token(coord, target, node)
+        if target not in board.slots(coord, node):  # two in one city: the major's own stays, this one goes
+            board = board.place_token(coord, target, node, second_on_tile=True)
     g.set_board(board)
     m, t = g.corp(minor), g.corp(target)
     g.pay(minor, target, m["cash"])
@@ -256,17 +260,28 @@ def _finish_convert(g: G, cid: str, target: str) -> None:
     _settle_dealing(g)
 
 
-def _finish_merge(g: G, cid: str, target: str) -> None:
-    r = g.round
-    merging = g.rules.operating_order(g)
-    merging = [c for c in merging if c in r["merging"]]
+def _merge_terms(g: G) -> tuple[list[str], object, list[int]]:
+    """The minors being merged in order, the major's price cell, and their owners from the first."""
+    merging = [c for c in g.rules.operating_order(g) if c in g.round["merging"]]
     prices = [g.price(c) for c in merging]
     low, high = MERGE_PRICE_RANGE
     cell = _par_at_most(g, min(high, max(low, max(prices) + min(prices))))
     owners = [g.president(c) for c in merging]
     players = [s for s in g.order if s in owners]
-    players = players[players.index(owners[0]):] + players[:players.index(owners[0])]
-    if not any(g.s["cash"][s] >= cell.price or owners.count(s) >= 2 for s in players):
+    return merging, cell, players[players.index(owners[0]):] + players[:players.index(owners[0])]
+
+
+def merge_possible(g: G) -> bool:
+    """Some owner can become president: he owns two of the minors, or can pay for a second share."""
+    merging, cell, players = _merge_terms(g)
+    owners = [g.president(c) for c in merging]
+    return any(g.s["cash"][s] >= cell.price or owners.count(s) >= 2 for s in players)
+
+
+def _finish_merge(g: G, cid: str, target: str) -> None:
+    r = g.round
+    merging, cell, players = _merge_terms(g)
+    if not merge_possible(g):
         raise RuleError("No owner could become president of the new major: this merger is impossible.")
     _start_major(g, target, cell)
     for minor in merging:
@@ -287,19 +302,35 @@ def _remove_token(g: G, action: Action) -> None:
     coord, node = action.get("hex"), action.get("city", 0)
     if (coord, node) not in g.board.token_nodes(target):
         raise RuleError(f"{target} has no token there.")
+    if (coord, node) not in removable(g, target):
+        raise RuleError(f"{target} must keep tokens in two different hexes.")
     g.set_board(g.board.remove_token(coord, node, target))
     g.event(f"{target} removes its token from {g.map.place(coord)}.")
-    placed = [ref[0] for ref in g.board.token_nodes(target)]
-    if len(set(placed)) < min(len(placed), 2) or not placed:
-        raise RuleError(f"{target} must keep two tokens in different hexes.")
     _settle_dealing(g)
+
+
+def removable(g: G, target: str) -> list[tuple[str, int]]:
+    """The tokens the new major may remove: any, unless that leaves all its tokens in one hex when they were in
+    several."""
+    placed = g.board.token_nodes(target)
+    hexes_before = len({coord for coord, _ in placed})
+    return [ref for ref in placed if hexes_before == 1 or len({c for c, n in placed if (c, n) != ref}) > 1]
 
 
 def _deal(g: G, seat: int, action: Action) -> None:
     r = g.round
     target = r["target"]
     if action["type"] == "pass":
+        if _must_take_presidency(g, seat):
+            raise RuleError(f"Nobody else can take {target}'s presidency: buy a share (the president's certificate "
+                            f"comes with a second one).")
         r["dealers"].remove(seat)
+        first_round = bool(r["multiple"])
+        _settle_dealing(g)
+        if first_round and not r["multiple"] and _eligible(g)[:1] == [seat]:
+            r["dealers"].remove(seat)  # as on 18xx.games: who passed last is not asked again at once
+            _settle_dealing(g)
+        return
     elif action["type"] == "buy_shares":
         cert = _buyable(g, seat)
         if cert is None or action.get("shares") not in ([cert], [c for c in action.get("shares") or []
@@ -317,6 +348,15 @@ def _deal(g: G, seat: int, action: Action) -> None:
     else:
         raise RuleError(f"Buy a share of {target} or pass.")
     _settle_dealing(g)
+
+
+def _must_take_presidency(g: G, seat: int) -> bool:
+    """The president's certificate is unsold and no other buyer could take it: a merger needs a president."""
+    r = g.round
+    target = r["target"]
+    if g.cdef(target).president_cert not in g.corp(target)["shares"][IPO]:
+        return False
+    return not any(_buyable(g, s) for s in r["dealers"] if s != seat)
 
 
 def _take_share(g: G, seat: int, target: str, cert: str) -> None:
@@ -369,6 +409,7 @@ def settle(g: G) -> None:
             return
         if r["merging"] or r["choosing"] or has_move(g, cid) or g.trusted:
             return  # 18xx.games records a pass for a minor with nothing to do: a replay waits for it
+        g.s.setdefault("auto_passes", []).append(cid)  # an export writes the pass the site records for it
         _next_minor(g)
 
 
@@ -379,13 +420,15 @@ def legal(g: G, seat: int) -> list[Action]:
     if r["target"]:
         target = r["target"]
         if _tokens_to_remove(g):
-            return [{"type": "remove_token", "entity": target, "hex": h, "city": i}
-                    for h, i in g.board.token_nodes(target)]
+            return [{"type": "remove_token", "entity": target, "hex": h, "city": i} for h, i in removable(g, target)]
         if _eligible(g):
-            return [{"type": "buy_shares", "shares": [_buyable(g, seat)], "percent": 10}, {"type": "pass"}]
+            buy = {"type": "buy_shares", "shares": [_buyable(g, seat)], "percent": 10}
+            return [buy] if _must_take_presidency(g, seat) else [buy, {"type": "pass"}]
         return [{"type": "discard_train", "entity": c, "train": t}
                 for c in trains.crowded(g) for t in g.corp(c)["trains"]]
     cid = current(g)
+    if r["choosing"] == "merge" and not merge_possible(g):
+        return [{"type": "pass", "entity": cid}]
     if r["choosing"]:
         return [{"type": "merge", "entity": cid, "corporation": m} for m in majors_free(g)]
     moves: list[Action] = [{"type": "merge", "entity": cid, "corporation": c} for c in candidates(g, cid)]

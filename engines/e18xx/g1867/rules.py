@@ -24,6 +24,7 @@ MAJOR_PHASE = "4"
 
 
 class Rules1867(Rules):
+    routes_visit_hex_once = True
     operating_steps = ("redeem", "track", "token", "routes", "dividend", "companies_preloan", "loans", "trains",
                        "companies")
 
@@ -80,7 +81,8 @@ class Rules1867(Rules):
         return flags["green_minors"] if by_merger else g.phase_index() >= g.phase_index(MAJOR_PHASE)
 
     def may_par(self, g: G, cid: str) -> bool:
-        return g.cdef(cid).kind == "major" and self.may_start(g, cid)
+        """A major, from phase 4, while some city can take its home token."""
+        return g.cdef(cid).kind == "major" and self.may_start(g, cid) and bool(self.home_cities(g, cid))
 
     def price_after_sale(self, g: G, cid: str, cell, percent: int, was_president: bool):
         """One step left for a sale by the president (before the sale); others do not move the price."""
@@ -202,6 +204,10 @@ class Rules1867(Rules):
         from engines.e18xx.g1867 import loans
         low = trains.cheapest_depot_price(g)
         return not g.corp(cid)["trains"] and low is not None and loans.buying_power(g, cid) >= low
+
+    def buying_power(self, g: G, cid: str) -> int:
+        from engines.e18xx.g1867 import loans
+        return loans.buying_power(g, cid)
 
     def raise_cash(self, g: G, cid: str, amount: int, *, train: bool = False) -> None:
         from engines.e18xx.g1867 import loans

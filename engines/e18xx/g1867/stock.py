@@ -148,7 +148,19 @@ def settle(g: G) -> None:
 
 
 def _has_move(g: G, seat: int) -> bool:
-    return shared.has_move(g, seat) or bool(_bids(g, seat))
+    return shared.has_move(g, seat) or bool(_bids(g, seat)) or _par_offered(g, seat)
+
+
+def _par_offered(g: G, seat: int) -> bool:
+    """18xx.games keeps a player's turn open while some major could be started, he is under the certificate limit
+    and has twice the lowest par price, whether or not a city can take its home token or he can pay the par he would
+    choose (he then passes): so does this round, to follow the same turns."""
+    if "buy" in g.round["did"] or g.cert_count(seat) >= g.cert_limit:
+        return False
+    least = min(cell.price for cell in g.title.market.par_cells)  # the site prices an unstarted share so
+    return any(g.cdef(cid).kind == "major" and g.cell(cid) is None and g.rules.may_start(g, cid)
+               and g.s["cash"][seat] >= least * g.cdef(cid).president_percent // g.cdef(cid).share_unit
+               for cid in g.s["corps"])
 
 
 def _bids(g: G, seat: int) -> list[Action]:
