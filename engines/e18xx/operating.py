@@ -459,6 +459,8 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
             expected = trains.list_price(g, train_id, exchange)
         except ValueError:
             raise RuleError(f"Train {exchange} cannot be traded in for train {train_id}.") from None
+        if exchange is not None and not g.rules.trade_ins_allowed(g):
+            raise RuleError("Trains are not traded in during this phase.")
         if expected < 0:
             raise RuleError(f"Train {exchange} is worth more in trade than train {train_id} costs.")
         if price != expected:

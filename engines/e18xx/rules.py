@@ -132,6 +132,10 @@ class Rules:
     def rises_when_sold_out(self, g: G, cid: str) -> bool:
         return True
 
+    def trade_ins_allowed(self, g: G) -> bool:
+        """Whether a train may be traded in toward a depot train now (its `trade_in` prices say for which)."""
+        return True
+
     def must_buy_train(self, g: G, cid: str) -> bool:
         """1889: a corporation with a route and no train must buy one."""
         from engines.e18xx import trains

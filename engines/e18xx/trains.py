@@ -167,16 +167,20 @@ def other_trains(g: G, cid: str) -> list[tuple[str, str]]:
     return [(other, t) for other, c in g.s["corps"].items() if other != cid for t in c["trains"]]
 
 
-def trade_ins(g: G, cid: str) -> list[tuple[str, str, int]]:
-    """(depot train, train handed in, price) for every trade-in `cid` can pay for (1889: a D for a 4, 5 or 6)."""
-    found = []
+def trade_ins(g: G, cid: str, *, below_zero: bool = False) -> list[tuple[str, str, int]]:
+    """(depot train, train handed in, price) for every trade-in `cid` can pay for (1889: a D for a 4, 5 or 6).
+    A trade-in worth more than the new train (1867's 5+5E for a 2+2) is never offered; `below_zero` counts it, as
+    18xx.games does when it decides whether the train step waits for the corporation (which then passes)."""
+    found: list[tuple[str, str, int]] = []
+    if not g.rules.trade_ins_allowed(g):
+        return found
     for t in depot_offer(g):
         for old in g.corp(cid)["trains"]:
             try:
                 price = list_price(g, t, old)
             except ValueError:
                 continue
-            if 0 <= price <= g.corp(cid)["cash"]:  # 1867's 5+5E is worth more in trade than a 2+2 costs: not offered
+            if price <= g.corp(cid)["cash"] and (below_zero or price >= 0):
                 found.append((t, old, price))
     return found
 
@@ -185,7 +189,7 @@ def can_buy_train(g: G, cid: str) -> bool:
     """Room, and cash for the cheapest train offered (another corporation's train counts as 1); or, at the
     limit, a trade-in it can pay for (5033.json #663: IR at two trains trades its 5 for a D)."""
     if not room(g, cid):
-        return bool(trade_ins(g, cid))
+        return bool(trade_ins(g, cid, below_zero=True))
     prices = [list_price(g, t) for t in depot_offer(g)]
     if other_trains(g, cid):
         prices.append(1)

@@ -198,6 +198,9 @@ class Rules1867(Rules):
         kept = revenue // 20 * 10 if kind == "half" else 0
         operating.payout(g, cid, revenue, kept=kept, steps=int(revenue - kept >= g.price(cid)))
 
+    def trade_ins_allowed(self, g: G) -> bool:
+        return g.phase.name == "8"  # the "train trade allowed" of the first 8-train
+
     def must_buy_train(self, g: G, cid: str) -> bool:
         """A corporation with no train must buy one, when it can with its cash and every loan it may still take."""
         from engines.e18xx import trains
