@@ -134,11 +134,12 @@ class Rules1867(Rules):
         return []
 
     def token_step_open(self, g: G, cid: str) -> bool:
-        """With a token left and a city to put it in, the corporation is asked (it passes if the price, which grows
-        with the distance, is too high), as on 18xx.games."""
+        """With a token left whose printed price it can pay and a city to put it in, the corporation is asked (it
+        passes if the price, which grows with the distance, is too high), as on 18xx.games."""
         from engines.e18xx import operating
         from engines.e18xx.board import legal_tokens
-        return operating.next_token_cost(g, cid) is not None and bool(legal_tokens(g.board, cid))
+        base = operating.next_token_cost(g, cid)
+        return base is not None and base <= g.corp(cid)["cash"] and bool(legal_tokens(g.board, cid))
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """A token costs its price times the distance in hexes to the nearest token the corporation has."""
