@@ -1,9 +1,10 @@
-"""Do our 18xx rules agree with 18xx.games's? Selfplay games of 1889 (every player count, with and without the
-Beginner Game) are exported in the site's format (`python -m bot selfplay ... --export`) and loaded by the site's own
-engine (../shared/tools/ref18xx, Ruby): each game agrees when the site accepts every action and ends with our final
-scores. Prints one line per disagreement and the count.
+"""Do our 18xx rules agree with 18xx.games's? Selfplay games of a title (1889: every player count, with and without
+the Beginner Game; 1867: 3 to 6 players) are exported in the site's format (`python -m bot selfplay ... --export`) and
+loaded by the site's own engine (../shared/tools/ref18xx, Ruby): each game agrees when the site accepts every action
+and ends with our final scores. Prints one line per disagreement and the count.
 
-Run from the repository root:  python bench/e18xx_agreement.py [--games N] [--seed S]   (about a second a game)
+Run from the repository root:  python bench/e18xx_agreement.py [--title 1867] [--games N] [--seed S]
+(1889 about a second a game, 1867 a few)
 Needs Ruby (apt-get install -y ruby) and ../shared/tools/ref18xx.
 """
 from __future__ import annotations
@@ -24,41 +25,50 @@ from bot.selfplay import NeverEnds, play_one  # noqa: E402
 from engines.e18xx.export import export_game  # noqa: E402
 
 REF18XX = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx" / "ref18xx"
+COUNTS = {"1889": (2, 3, 4, 5, 6), "1867": (3, 4, 5, 6)}  # 1867 with 2 players is untested on the site too
+LIMITS = {"1889": 5_000, "1867": 10_000}  # actions before a selfplay game counts as stalled
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100, help="games (player counts 2-6 in turn, every third a "
+    ap.add_argument("--title", default="1889", choices=("1889", "1867"))
+    ap.add_argument("--games", type=int, default=100, help="games (player counts in turn; 1889: every third a "
                                                            "Beginner Game)")
     ap.add_argument("--seed", type=int, default=0, help="the first seed; game k plays seed + k")
+    ap.add_argument("--keep", metavar="DIR", help="copy the exports that disagree there (bench/trace_diff.py "
+                                                   "finds where)")
     args = ap.parse_args()
     if shutil.which("ruby") is None or not REF18XX.exists():
         print("needs Ruby (apt-get install -y ruby) and ../shared/tools/ref18xx: nothing checked")
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         stalled = []
+        title, limit = args.title, LIMITS[args.title]
         for k in range(args.games):
-            seed, players = args.seed + k, 2 + k % 5
-            options = {"beginner_game": True} if k % 3 == 2 else {}
+            seed, players = args.seed + k, COUNTS[title][k % len(COUNTS[title])]
+            options = {"beginner_game": True} if title == "1889" and k % 3 == 2 else {}
             try:
-                played = play_one("1889", players, random.Random(seed), options=options, max_actions=5000)
+                played = play_one(title, players, random.Random(seed), options=options, max_actions=limit)
             except NeverEnds:
                 stalled.append(seed)
                 continue
-            doc = export_game("1889", options, [f"Player {i + 1}" for i in range(players)],
+            doc = export_game(title, options, [f"Player {i + 1}" for i in range(players)],
                               [(e["seat"], e["action"]) for e in played["log"]], game_id=seed)
-            (Path(tmp) / f"1889-{seed}.json").write_text(json.dumps(doc), encoding="utf-8")
+            (Path(tmp) / f"{title}-{seed}.json").write_text(json.dumps(doc), encoding="utf-8")
         files = sorted(str(p) for p in Path(tmp).glob("*.json"))
         out = subprocess.run([str(REF18XX), "replay", *files], capture_output=True, text=True,
-                             env={**os.environ, "ONLY_TITLES": "g_1889"})
-    lines = [json.loads(line) for line in out.stdout.splitlines()]
-    bad = [line for line in lines if line["exception"] or not line["matches_recorded"]]
-    for line in bad:
-        print(f"disagree: {line['file']} after {line['actions']} of {line['raw_actions']} actions: "
-              f"{line['exception'] or 'scores differ'}; the site's scores {line['result']}")
+                             env={**os.environ, "ONLY_TITLES": f"g_{title}"})
+        lines = [json.loads(line) for line in out.stdout.splitlines()]
+        bad = [line for line in lines if line["exception"] or not line["matches_recorded"]]
+        for line in bad:
+            print(f"disagree: {line['file']} after {line['actions']} of {line['raw_actions']} actions: "
+                  f"{line['exception'] or 'scores differ'}; the site's scores {line['result']}")
+            if args.keep:
+                Path(args.keep).mkdir(parents=True, exist_ok=True)
+                shutil.copy(Path(tmp) / line["file"], Path(args.keep) / line["file"])
     games = "1 game" if len(stalled) == 1 else f"{len(stalled)} games"
-    note = f" ({games} did not end within 5,000 actions, left out: seeds {stalled})" if stalled else ""
-    print(f"1889: {len(lines) - len(bad)} of {len(lines)} exported selfplay games agree with 18xx.games{note}")
+    note = f" ({games} did not end within {limit:,} actions, left out: seeds {stalled})" if stalled else ""
+    print(f"{title}: {len(lines) - len(bad)} of {len(lines)} exported selfplay games agree with 18xx.games{note}")
     return 1 if bad or len(lines) != len(files) else 0
 
 

@@ -20,6 +20,7 @@ from cogs.e18xx.words import (
     private_name,
     seat_names,
     step_token,
+    title_words,
     tokens_left,
     who,
 )
@@ -40,7 +41,9 @@ class E18xxPresenter(Presenter):
             lines.append(self._player_line(g, seat, names, "▶ " if seat in aw else ""))
         started, idle = [], []
         for cid, c in state["corps"].items():
-            (started if c["par"] is not None else idle).append(cid)
+            if g.cdef(cid).kind == "national" or c.get("closed"):
+                continue  # 1867's CN only holds tokens; a closed minor is gone
+            (started if g.cell(cid) is not None else idle).append(cid)
         for cid in g.operating_order(started):
             lines.append(self._corp_line(g, cid, names))
         if idle:
@@ -58,6 +61,9 @@ class E18xxPresenter(Presenter):
     def _round_lines(g: G, names: list[str]) -> list[str]:
         r, money = g.round, g.money
         kind = r["kind"]
+        own = title_words(g)
+        if own is not None and (lines := own.round_lines(g, names)) is not None:
+            return lines
         prio = f"priority deal: {who(names, priority_seat(g))}"
         if kind == "auction":
             lines = [f"**Private auction** · {phase_text(g)} · {prio}"]
@@ -123,6 +129,9 @@ class E18xxPresenter(Presenter):
             parts.append("owns " + ", ".join(owned))
         if not c["floated"]:
             parts.append("not floated")
+        own = title_words(g)
+        if own is not None and (extra := own.corp_extra(g, cid)):
+            parts.insert(1, extra)
         return " · ".join(parts)
 
     @staticmethod
@@ -222,6 +231,9 @@ def round_ended(before: dict[str, Any], after: dict[str, Any]) -> bool:
 def todo(g: G, seat: int, names: list[str]) -> str:
     """What the awaited seat must do now, in a sentence."""
     r, money = g.round, g.money
+    own = title_words(g)
+    if own is not None and (text := own.todo(g, seat, names)) is not None:
+        return text
     if r["kind"] == "auction":
         if r["auctioning"]:
             pid = r["auctioning"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from collections import OrderedDict
 from typing import Any
@@ -15,8 +16,18 @@ from engines.e18xx.route import route_from_connections
 from engines.e18xx.route_text import train_name
 from engines.e18xx.state import G
 
-
 # --- words ----------------------------------------------------------------------------------------------------
+#: A title's own words (module name): its hooks round_lines, todo, move_text and corp_extra answer None where the
+#: shared words (1889's) say it.
+TITLE_WORDS = {"1867": "cogs.e18xx.words_1867"}
+
+
+def title_words(g: G):
+    """The title's words module, or None."""
+    name = TITLE_WORDS.get(g.title.id)
+    return importlib.import_module(name) if name else None
+
+
 def seat_names(table: Table) -> list[str]:
     return [s.name for s in table.game.in_seat_order()]
 
@@ -77,17 +88,17 @@ def acting_corp(g: G, seat: int, action: dict[str, Any]) -> str | None:
 
 def phase_text(g: G) -> str:
     p = g.phase
-    return (f"phase {p.name}: {', '.join(p.tiles)} tiles, {p.train_limit} trains a corporation, "
+    limit = f"{p.train_limit} trains a corporation" if isinstance(p.train_limit, int) else "trains " + " / ".join(
+        f"{n} a {kind}" for kind, n in p.train_limit.items())
+    return (f"phase {p.name}: {', '.join(p.tiles)} tiles, {limit}, "
             f"{p.operating_rounds} operating round{'s' if p.operating_rounds > 1 else ''} a set")
 
 
 def priority_seat(g: G) -> int:
     """Who starts the next stock round, as things stand."""
-    kind = g.round["kind"]
-    if kind == "auction":
-        return auction.priority_seat(g)
-    if kind == "stock":
-        return stock.priority_seat(g)
+    module = g.rules.modules.get(g.round["kind"])
+    if module is not None and hasattr(module, "priority_seat"):
+        return module.priority_seat(g)
     return g.order[0]
 
 
@@ -114,6 +125,9 @@ def move_text(g: G, action: dict[str, Any], names: list[str], auto_run: bool = T
 def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool) -> str:
     kind, r, money = a.get("type"), g.round, g.money
     try:
+        own = title_words(g)
+        if own is not None and (text := own.move_text(g, a, names)) is not None:
+            return text
         if kind == "pass":
             return _pass_text(g)
         if kind == "bid":

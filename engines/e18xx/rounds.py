@@ -28,8 +28,8 @@ def settle(g: G) -> None:
                 end_game(g, g.s["over"])
             return
         module = g.rules.modules.get(kind)
-        if module is None:
-            return
+        if module is None or g.rules.interrupt(g) is not None:
+            return  # a decision that comes first (1867's trainless majors) holds everything else
         if hasattr(module, "settle"):
             module.settle(g)
         if g.s["over"]:

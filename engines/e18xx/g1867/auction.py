@@ -93,8 +93,10 @@ def apply(g: G, seat: int, action: Action) -> None:
     elif kind == "pass":
         if auction["bids"] or r["dutch"]:
             bidding.drop(auction, seat)
+            g.event(f"[0] drops out of the auction for {g.pdef(pid).name}.", seat)
         else:
             r["declined"].append(seat)
+            g.event(f"[0] declines to bid for {g.pdef(pid).name}.", seat)
             if len(r["declined"]) == len(auction["bidders"]):
                 r["declined"] = []
                 _drop_price(g, pid)

@@ -163,6 +163,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         if r["merging"] or r["choosing"] or not can_convert(g, cid):
             raise RuleError(f"{cid} cannot convert now (its price must be in the convert range).")
         r["choosing"] = "convert"
+        g.event(f"{cid} will convert into a major.")
     elif kind == "merge":
         other = action.get("corporation")
         if r["choosing"]:
@@ -185,6 +186,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         elif r["merging"]:
             r["choosing"] = "merge"
         else:
+            g.event(f"{cid} neither converts nor merges.")
             _next_minor(g)
     else:
         raise RuleError("In a merger round a minor converts, merges or passes.")
@@ -325,6 +327,7 @@ def _deal(g: G, seat: int, action: Action) -> None:
             raise RuleError(f"Nobody else can take {target}'s presidency: buy a share (the president's certificate "
                             f"comes with a second one).")
         r["dealers"].remove(seat)
+        g.event(f"[0] buys no more of {target}.", seat)
         first_round = bool(r["multiple"])
         _settle_dealing(g)
         if first_round and not r["multiple"] and _eligible(g)[:1] == [seat]:

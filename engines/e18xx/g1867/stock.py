@@ -71,6 +71,7 @@ def apply(g: G, seat: int, action: Action) -> None:
             g.event(f"[0] bids {g.money(action['price'])} for {auction['item']}.", seat)
         elif kind == "pass":
             bidding.drop(auction, seat)
+            g.event(f"[0] drops out of the auction for {auction['item']}.", seat)
         else:
             raise RuleError("Bid for the minor up for auction, or pass.")
         _resolve(g)
