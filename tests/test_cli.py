@@ -55,7 +55,8 @@ def test_selfplay_ends_for_every_player_count(players):
 
 @pytest.mark.parametrize("args, code, sentence", [
     (("dicehand", "--players", "6"), 1, "Dice & Hands takes 2 to 5 players."),
-    (("chess", "--players", "2"), 2, "No game called 'chess'; known games: 1867, 1889, boss, dicehand, fourbit, tokai."),
+    (("chess", "--players", "2"), 2,
+     "No game called 'chess'; known games: 1867, 1889, boss, dicehand, fourbit, tokai."),
 ], ids=["six-players", "unknown-game"])
 def test_selfplay_with_bad_arguments_says_why_without_a_traceback(args, code, sentence):
     r = run_bot("selfplay", *args, "--seed", "1")

@@ -59,7 +59,7 @@ async def test_three_players_auction_stock_round_and_operating_rounds(world):
     assert r.ephemeral and r.response.content.startswith("You played **Buy Mitsubishi Ferry (MF) for ¥30**")
     wrong = by_seat[(seat + 2) % 3]
     r = await wrong.slash(ch, "18xx bid", company="ER", price=40)
-    assert r.ephemeral and r.response.content == "It is not your turn."
+    assert r.ephemeral and r.response.content.startswith(f"You cannot bid now: table {gid} is waiting for ")
     while (await state())["round"]["kind"] == "auction":
         s, seat = await state(), await turn()
         buy = next(m for m in engine.legal(s, seat) if m["type"] == "bid")

@@ -96,18 +96,29 @@ def _resolve_corp(g: G, text: str) -> str:
     raise Refusal(f"There is no corporation called “{text}” in this game.")
 
 
+def _bid_item(m: dict[str, Any]) -> str:
+    """What a bid is for: a private company, or (1867) a minor corporation."""
+    return m.get("company") or m.get("corporation") or ""
+
+
 @_autocomplete("bid")
 def ac_bid_company(g: G, moves: list, names: list[str], interaction) -> list:
     low: dict[str, int] = {}
     for m in moves:
-        low.setdefault(m["company"], m["price"])
-    return [(f"{private_name(g, pid)} from {g.money(p)}", pid) for pid, p in low.items()]
+        low.setdefault(_bid_item(m), m["price"])
+    return [(f"{private_name(g, item) if item in g.s['privates'] else f'{g.cdef(item).name} ({item})'} from "
+             f"{g.money(p)}", item) for item, p in low.items()]
 
 
 @_autocomplete("bid")
 def ac_bid_price(g: G, moves: list, names: list[str], interaction) -> list:
-    pid = (_ns(interaction, "company") or "").upper()
-    return [(move_text(g, m, names), m["price"]) for m in moves if m["company"] == pid]
+    item = (_ns(interaction, "company") or "").upper()
+    return [(move_text(g, m, names), m["price"]) for m in moves if _bid_item(m).upper() == item]
+
+
+@_autocomplete("merge")
+def ac_merge(g: G, moves: list, names: list[str], interaction) -> list:
+    return [(move_text(g, m, names), m["corporation"]) for m in moves]
 
 
 @_autocomplete("par")
@@ -206,18 +217,36 @@ class E18xxCog(commands.Cog):
     async def _act(self, interaction: discord.Interaction, table: Table, seat: int, move: dict[str, Any]):
         return await act(self.bot.tables, table, seat, interaction.user.id, move)
 
-    @e18xx.command(name="bid", description="Private auction: buy the cheapest private, or bid on a dearer one.")
-    @app_commands.describe(company="The private company", price="Your bid (the cheapest private: its price)",
-                           table=TABLE)
+    @e18xx.command(name="bid", description="Bid in an auction: for a private company, or (1867) for a minor.")
+    @app_commands.describe(company="The private company (1867: or the minor)",
+                           price="Your bid (1889's cheapest private: its price)", table=TABLE)
     @app_commands.autocomplete(company=ac_bid_company, price=ac_bid_price, table=table_autocomplete)
     async def bid(self, interaction: discord.Interaction, company: str, price: int, table: int | None = None):
         async def work():
             t, seat = await _my_table(interaction, table)
             g = G(t.state)
-            if g.round["kind"] != "auction":
+            bids = [m for m in legal_moves(t, seat) if m["type"] == "bid"]
+            if not bids:
                 raise _waiting(t, seat, "bid")
-            return await self._act(interaction, t, seat,
-                                   {"type": "bid", "company": _resolve_private(g, company), "price": price})
+            if g.round["kind"] == "auction":
+                move = {"type": "bid", "company": _resolve_private(g, company), "price": price}
+            else:  # 1867's stock round: a minor
+                move = {"type": "bid", "corporation": _resolve_corp(g, company), "price": price}
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="merge", description="1867's merger round: merge with a minor, or name the major it becomes.")
+    @app_commands.describe(corporation="The minor to merge with, or the major to become", table=TABLE)
+    @app_commands.autocomplete(corporation=ac_merge, table=table_autocomplete)
+    async def merge(self, interaction: discord.Interaction, corporation: str, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            cid = _resolve_corp(G(t.state), corporation)
+            move = _matching(legal_moves(t, seat), type="merge", corporation=cid)
+            if move is None:
+                raise _waiting(t, seat, "merge")
+            return await self._act(interaction, t, seat, move)
 
         await answer(interaction, work)
 
@@ -372,6 +401,7 @@ class E18xxCog(commands.Cog):
     @app_commands.describe(kind="Pay out (the price rises) or withhold (the treasury keeps it, the price falls)",
                            table=TABLE)
     @app_commands.choices(kind=[app_commands.Choice(name="pay out", value="payout"),
+                                app_commands.Choice(name="pay half (1867's majors)", value="half"),
                                 app_commands.Choice(name="withhold", value="withhold")])
     @app_commands.autocomplete(table=table_autocomplete)
     async def dividend(self, interaction: discord.Interaction, kind: str, table: int | None = None):

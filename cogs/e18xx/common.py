@@ -15,15 +15,17 @@ TOKEN = r"[0-9a-f]{10}"
 LATELY = 6  # events shown on the table message
 
 STEP_WORDS = {"track": "lay track", "token": "place a token", "routes": "run trains", "dividend": "pay out or withhold",
-              "trains": "buy trains", "companies": "buy a private company"}
+              "trains": "buy trains", "companies": "buy a private company", "redeem": "redeem a share",
+              "companies_preloan": "buy a private company", "loans": "pay interest"}
 GROUPS = {  # menu kinds: key -> what its menu asks
     "bid": "Bid for a private company", "par": "Start a corporation (par)", "buy": "Buy a share",
     "exchange": "Exchange a private for a share", "sell": "Sell shares", "lay": "Lay a tile",
     "token": "Place a token", "train": "Buy a train", "private": "Buy a private company",
-    "discard": "Discard a train",
+    "discard": "Discard a train", "merge": "Merge (merger round)", "remove": "Remove a token",
 }
 KIND_GROUP = {"bid": "bid", "par": "par", "sell_shares": "sell", "lay_tile": "lay", "place_token": "token",
-              "buy_train": "train", "buy_company": "private", "discard_train": "discard"}
+              "buy_train": "train", "buy_company": "private", "discard_train": "discard", "merge": "merge",
+              "remove_token": "remove"}
 
 
 def e18xx_engines() -> list[Engine]:

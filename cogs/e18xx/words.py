@@ -10,7 +10,7 @@ from typing import Any
 from bot.present import fill
 from bot.tables import Table
 from cogs.e18xx.common import LABEL, e18xx_engines
-from engines.e18xx import auction, lays, operating, stock, trains
+from engines.e18xx import auction, operating, stock, trains
 from engines.e18xx.companies import IPO, POOL, SHARE_PERCENT, sale_proceeds
 from engines.e18xx.route import route_from_connections
 from engines.e18xx.route_text import train_name
@@ -163,7 +163,7 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool) -> str
                 return (f"{g.pdef(a['entity']).name}: tile {a['tile']} on {where}, rotation {a['rotation']}"
                         + (f" ({money(cost)})" if cost else ""))
             cid = operating.current(g) if r["kind"] == "operating" else None
-            cost = lays.lay_cost(g, cid, a["hex"], a["tile"], a["rotation"]) if cid else 0
+            cost = operating.lay_price(g, cid, a["hex"], a["tile"], a["rotation"]) if cid else 0
             return f"Lay tile {a['tile']} on {where}, rotation {a['rotation']}" + (f" ({money(cost)})" if cost else "")
         if kind == "place_token":
             cid = operating.current(g)

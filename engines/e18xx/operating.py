@@ -145,6 +145,18 @@ def step_open(g: G, cid: str, step: str) -> bool:
 
 # ---- what a corporation can do ------------------------------------------------------------------------
 
+def lay_slot(g: G, cid: str, coord: str) -> dict[str, Any] | None:
+    """The open lay a tile on `coord` would use (an upgrade only where the slot allows one), or None."""
+    upgrade = g.board.tile(coord).colour != "white"
+    return next((s for s in lays_open(g, cid) if (s["upgrade"] or not upgrade) and s.get("not_on") != coord), None)
+
+
+def lay_price(g: G, cid: str, coord: str, tile: str, rotation: int) -> int:
+    """What a lay costs `cid` now: terrain and borders, and the title's price of the lay it is (1867's second)."""
+    slot = lay_slot(g, cid, coord)
+    return lays.lay_cost(g, cid, coord, tile, rotation) + (slot["cost"] if slot else 0)
+
+
 def redeemable(g: G, cid: str) -> list[str]:
     """Pool certificates of `cid` it can buy back into its treasury now (1867's majors), one at a time."""
     if g.cdef(cid).kind != "major":
@@ -168,9 +180,8 @@ def tokens_used(g: G, cid: str) -> int:
 
 
 def next_token_cost(g: G, cid: str) -> int | None:
-    costs = g.cdef(cid).tokens
-    used = tokens_used(g, cid)
-    return costs[used] if used < len(costs) else None
+    """The printed price of the next token, None when none is left (the title's `next_token_price`)."""
+    return g.rules.next_token_price(g, cid)
 
 
 def can_token(g: G, cid: str) -> bool:
@@ -273,8 +284,8 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
         raise RuleError(f"{cid} has already laid {'a tile' if not r.get('lays') else 'its tiles'} this turn.")
     coord, tile, rotation = lays.read_lay(action)
     board = g.board
-    upgrade = board.tile(coord).colour not in ("white",)
-    slot = next((s for s in open_lays if (s["upgrade"] or not upgrade) and s.get("not_on") != coord), None)
+    upgrade = board.tile(coord).colour != "white"
+    slot = lay_slot(g, cid, coord)
     if slot is None:
         raise RuleError("That lay is not open now: " + ("the second tile may not go on the same hex."
                         if any(s.get("not_on") == coord for s in open_lays) else "only one upgrade a turn."))
@@ -326,6 +337,7 @@ def _token(g: G, seat: int, cid: str, action: Action) -> None:
             raise RuleError(problem)
     g.pay(cid, BANK, cost)
     g.set_board(g.board.place_token(coord, cid, node))
+    g.rules.token_placed(g, cid, coord, node)
     r["tokened"] = True
     g.event(f"{cid} places a token on {g.map.place(coord)} for {g.money(cost)}.")
 
@@ -600,14 +612,10 @@ def legal(g: G, seat: int) -> list[Action]:
     if step == "redeem":
         moves = [{"type": "buy_shares", "shares": [c]} for c in redeemable(g, cid)[:1]]
     elif step == "track":
-        open_lays = lays_open(g, cid)
-        if open_lays:
+        power = g.rules.buying_power(g, cid)
+        if lays_open(g, cid):
             for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):
-                upgrade = g.board.tile(lay.hex).colour != "white"
-                slot = next((s for s in open_lays if (s["upgrade"] or not upgrade) and s.get("not_on") != lay.hex),
-                            None)
-                cost = lays.lay_cost(g, cid, lay.hex, lay.tile, lay.rotation) + (slot or {}).get("cost", 0)
-                if slot and cost <= g.corp(cid)["cash"]:
+                if lay_slot(g, cid, lay.hex) and lay_price(g, cid, lay.hex, lay.tile, lay.rotation) <= power:
                     moves.append({"type": "lay_tile", "hex": lay.hex, "tile": lay.tile, "rotation": lay.rotation})
     elif step == "token":
         moves = [{"type": "place_token", "hex": h, "city": i} for h, i, _ in token_moves(g, cid)]

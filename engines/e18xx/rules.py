@@ -167,6 +167,15 @@ class Rules:
         with `upgrade` (whether it may upgrade) and `cost` (paid on top of terrain). 1889: one lay or upgrade."""
         return [] if laid else [{"upgrade": True, "cost": 0}]
 
+    def next_token_price(self, g: G, cid: str) -> int | None:
+        """The printed price of `cid`'s next token (1889: the charter's prices in order), None when none is left."""
+        from engines.e18xx import operating
+        costs, used = g.cdef(cid).tokens, operating.tokens_used(g, cid)
+        return costs[used] if used < len(costs) else None
+
+    def token_placed(self, g: G, cid: str, coord: str, node: int) -> None:
+        """After `cid` has put a token on the board (titles that track each token's price)."""
+
     def token_step_open(self, g: G, cid: str) -> bool:
         """Whether the token step waits for a move: 1889, when a token can be placed and paid for."""
         from engines.e18xx import operating

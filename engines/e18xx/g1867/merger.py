@@ -25,6 +25,7 @@ from typing import Any
 from engines.base import Action, RuleError
 from engines.e18xx import trains
 from engines.e18xx.companies import IPO
+from engines.e18xx.g1867 import charter
 from engines.e18xx.state import G
 
 LIMIT_MERGE = 10
@@ -47,8 +48,10 @@ def current(g: G) -> str | None:
 
 def _tokens_to_remove(g: G) -> bool:
     cid = g.round["target"]
-    if not cid:
-        return False
+    return bool(cid) and g.round.get("reducing", False) and _tokens_to_remove_for(g, cid)
+
+
+def _tokens_to_remove_for(g: G, cid: str) -> bool:
     placed = [ref[0] for ref in g.board.token_nodes(cid)]
     return len(placed) > TOKENS_AFTER_MERGER or len(set(placed)) != len(placed)
 
@@ -185,6 +188,7 @@ def apply(g: G, seat: int, action: Action) -> None:
             _next_minor(g)
         elif r["merging"]:
             r["choosing"] = "merge"
+            g.event(f"{', '.join(r['merging'])} will merge; [0] names the major they become.", seat)
         else:
             g.event(f"{cid} neither converts nor merges.")
             _next_minor(g)
@@ -223,13 +227,20 @@ def _free_share(g: G, seat: int, target: str) -> None:
         corp["president"] = key
 
 
-def _absorb(g: G, minor: str, target: str) -> None:
-    """The minor's tokens, cash, privates, loans and trains go to the major; the minor closes."""
+def _absorb(g: G, minor: str, target: str, still: list[str] = ()) -> None:
+    """The minor's tokens, cash, privates, loans and trains go to the major; the minor closes. First the major
+    takes back any token of its own in a city where a minor still to merge (`still`, this one included) has one;
+    then each of the minor's tokens becomes the major's next free token (charter.py), in the same place."""
     board = g.board
+    theirs = {ref for other in still for ref in board.token_nodes(other)}
+    for coord, node in board.token_nodes(target):
+        if (coord, node) in theirs:
+            board = board.remove_token(coord, node, target)
+            charter.release(g, target, coord, node)
     for coord, node in board.token_nodes(minor):
         board = board.remove_token(coord, node, minor)
-        if target not in board.slots(coord, node):  # two in one city: the major's own stays, this one goes
-            board = board.place_token(coord, target, node, second_on_tile=True)
+        board = board.place_token(coord, target, node, second_on_tile=True)
+        charter.take(g, target, coord, node)
     g.set_board(board)
     m, t = g.corp(minor), g.corp(target)
     g.pay(minor, target, m["cash"])
@@ -286,14 +297,17 @@ def _finish_merge(g: G, cid: str, target: str) -> None:
     if not merge_possible(g):
         raise RuleError("No owner could become president of the new major: this merger is impossible.")
     _start_major(g, target, cell)
-    for minor in merging:
+    for k, minor in enumerate(merging):
         _free_share(g, g.president(minor), target)
-        _absorb(g, minor, target)
+        _absorb(g, minor, target, merging[k:])
+    if not _tokens_to_remove_for(g, target):
+        charter.fill_up(g, target)
     g.event(f"{', '.join(merging)} merge into {target} at {g.money(cell.price)}.")
     r["minors"] = [c for c in r["minors"] if c not in merging or c == cid]
     r["index"] = r["minors"].index(cid)
     r["minors"][r["index"]] = target
-    r.update(target=target, choosing=None, merging=[], dealers=players, multiple=list(players), merged=True)
+    r.update(target=target, choosing=None, merging=[], dealers=players, multiple=list(players), merged=True,
+             reducing=_tokens_to_remove_for(g, target))
     _settle_dealing(g)
 
 
@@ -307,7 +321,11 @@ def _remove_token(g: G, action: Action) -> None:
     if (coord, node) not in removable(g, target):
         raise RuleError(f"{target} must keep tokens in two different hexes.")
     g.set_board(g.board.remove_token(coord, node, target))
+    charter.release(g, target, coord, node)
     g.event(f"{target} removes its token from {g.map.place(coord)}.")
+    if not _tokens_to_remove_for(g, target):
+        charter.keep_after_merger(g, target, TOKENS_AFTER_MERGER)
+        g.round["reducing"] = False
     _settle_dealing(g)
 
 

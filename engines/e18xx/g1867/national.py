@@ -8,7 +8,7 @@ starts again as if never started. The trainless majors' presidents choose first 
 from __future__ import annotations
 
 from engines.e18xx.companies import initial_holdings
-from engines.e18xx.g1867 import loans
+from engines.e18xx.g1867 import charter, loans
 from engines.e18xx.state import BANK, G
 
 NATIONAL = "CN"
@@ -39,6 +39,7 @@ def nationalize(g: G, cid: str) -> None:
     g.s["market"] = {cell: [c for c in cs if c != cid] for cell, cs in g.s["market"].items() if cs != [cid]}
     corp.update(cash=0, trains=[], loans=0, floated=False, par=None, president=None, shares=initial_holdings(cdef),
                 operated=False, has_operated=False)
+    charter.reset(g, cid)
     if cdef.kind == "minor":
         corp["closed"] = True
     flags = g.s["flags"]
@@ -51,6 +52,7 @@ def _hand_tokens_to_national(g: G, cid: str) -> None:
     reservations = g.s["flags"]["national_reservations"]
     for coord, node in placed:
         board = board.remove_token(coord, node, cid)
+        charter.release(g, cid, coord, node)
         tile = board.tile(coord)
         if any(NATIONAL in board.slots(coord, i) for i in tile.city_indexes()):
             continue
@@ -62,6 +64,7 @@ def _hand_tokens_to_national(g: G, cid: str) -> None:
         elif left == len(reservations):
             continue  # the last token is kept for Montreal
         board = board.place_token(coord, NATIONAL, node)
+        charter.take(g, NATIONAL, coord, node)
     g.set_board(board)
 
 
@@ -87,6 +90,8 @@ def place_for_montreal(g: G, coord: str) -> None:
     if len(g.cdef(NATIONAL).tokens) - len(board.token_nodes(NATIONAL)) <= 0:
         return
     reservations.remove(coord)
-    g.set_board(board.place_token(coord, NATIONAL, board.tile(coord).city_indexes()[0]))
+    node = board.tile(coord).city_indexes()[0]
+    g.set_board(board.place_token(coord, NATIONAL, node))
+    charter.take(g, NATIONAL, coord, node)
     g.event(f"The CN places its token on {g.map.place(coord)}.")
 

@@ -35,9 +35,12 @@ class Rules1867(Rules):
         return {"auction": auction, "stock": stock, "operating": operating, "merger": merger}
 
     def begin(self, g: G) -> None:
-        from engines.e18xx.g1867 import auction
+        from engines.e18xx.g1867 import auction, charter, national
         g.s["flags"] = {"green_minors": False, "minors_closed": False, "trainless_majors": [],
                         "national_reservations": list(g.map.national_reservations), "final_turn": None}
+        charter.init(g)
+        for coord, node in g.board.token_nodes(national.NATIONAL):  # the CN's token printed in Toronto
+            charter.take(g, national.NATIONAL, coord, node)
         auction.start(g)
 
     def next_round(self, g: G) -> None:
@@ -50,16 +53,23 @@ class Rules1867(Rules):
         elif r["kind"] == "stock":
             rounds.rotate(g, stock.priority_seat(g))
             operating.start(g, r["turn"], 1, self.operating_rounds(g, r["turn"]))
+        elif r["kind"] == "operating" and (end := self._game_end(g)):
+            rounds.end_game(g, end)
         elif r["kind"] == "operating" and g.phase.merger_rounds:
             merger.start(g, r["turn"], r["or"], r["of"])
         elif r["or"] < r["of"]:
             operating.start(g, r["turn"], r["or"] + 1, r["of"])
-        elif g.s["flags"]["final_turn"] is not None and r["turn"] >= g.s["flags"]["final_turn"]:
-            rounds.end_game(g, "final_phase")
-        elif g.s["bank_broken"]:
-            rounds.end_game(g, "bank")
         else:
             stock.start(g, r["turn"] + 1)
+
+    @staticmethod
+    def _game_end(g: G) -> str | None:
+        """After an operating round: the game ends once the set after the first 8-train is over; else, when the
+        bank has broken, at once (18xx.games: the final phase's end comes first)."""
+        final, r = g.s["flags"]["final_turn"], g.round
+        if final is not None:
+            return "final_phase" if r["turn"] >= final and r["or"] >= r["of"] else None
+        return "bank" if g.s["bank_broken"] else None
 
     def operating_rounds(self, g: G, turn: int) -> int:
         """Two a set; three in the last set, the one after the first 8-train."""
@@ -132,6 +142,14 @@ class Rules1867(Rules):
         if len(laid) == 1:
             return [{"upgrade": not laid[0]["upgrade"], "cost": SECOND_LAY_COST, "not_on": laid[0]["hex"]}]
         return []
+
+    def next_token_price(self, g: G, cid: str) -> int | None:
+        from engines.e18xx.g1867 import charter
+        return charter.next_price(g, cid)
+
+    def token_placed(self, g: G, cid: str, coord: str, node: int) -> None:
+        from engines.e18xx.g1867 import charter
+        charter.take(g, cid, coord, node)
 
     def token_step_open(self, g: G, cid: str) -> bool:
         """With a token left whose printed price it can pay and a city to put it in, the corporation is asked (it

@@ -105,6 +105,7 @@ def _home(g: G, cid: str, action: Action) -> None:
     elif (coord, node) not in g.rules.home_cities(g, cid):
         raise RuleError(f"{cid}'s home token goes on a city with no token in it.")
     g.set_board(g.board.place_token(coord, cid, node))
+    g.rules.token_placed(g, cid, coord, node)
     g.round["home"] = None
     g.event(f"{cid} puts its home token on {g.map.place(coord)}.")
     _resolve(g)
