@@ -75,29 +75,41 @@ def _buyable(g: G, seat: int) -> str | None:
     return None
 
 
+def stage(g: G) -> str:
+    """What the round waits for, in 18xx.games's order of steps: a new major's token removals ("reduce"), its share
+    dealing ("deal"), any corporation's train discards ("discard", also after a train export), else the minor's
+    merge, conversion or pass ("minor")."""
+    if _tokens_to_remove(g):
+        return "reduce"
+    if g.round["target"] and _eligible(g):
+        return "deal"
+    if trains.crowded(g):
+        return "discard"
+    return "minor"
+
+
 def acting(g: G) -> frozenset[int]:
     r = g.round
-    if r["target"]:
-        if _tokens_to_remove(g):
-            return frozenset({g.president(r["target"])})
-        eligible = _eligible(g)
-        if eligible:
-            return frozenset({eligible[0]})
-        crowd = trains.crowded(g)
-        if crowd:
-            return frozenset(g.president(c) for c in crowd)
-    cid = current(g)
+    now = stage(g)
+    if now == "reduce":
+        return frozenset({g.president(r["target"])})
+    if now == "deal":
+        return frozenset({_eligible(g)[0]})
+    if now == "discard":
+        return frozenset(g.president(c) for c in trains.crowded(g))
+    cid = current(g) if not r["target"] else None
     return frozenset({g.president(cid)}) if cid else frozenset()
 
 
 def prompt(g: G) -> str:
     r = g.round
-    if r["target"]:
-        if _tokens_to_remove(g):
-            return f"{r['target']} removes tokens down to {TOKENS_AFTER_MERGER}"
-        if _eligible(g):
-            return f"buy a share of {r['target']} or pass"
-        return f"{r['target']} discards trains down to its limit"
+    now = stage(g)
+    if now == "reduce":
+        return f"{r['target']} removes tokens down to {TOKENS_AFTER_MERGER}"
+    if now == "deal":
+        return f"buy a share of {r['target']} or pass"
+    if now == "discard":
+        return f"{', '.join(trains.crowded(g))} discards trains down to the limit"
     if r["choosing"]:
         return f"choose the major {current(g)} becomes"
     return f"{current(g)} may convert, merge or pass"
@@ -150,14 +162,15 @@ def apply(g: G, seat: int, action: Action) -> None:
     if seat not in acting(g):
         raise RuleError("It is not your turn.")
     kind = action["type"]
-    if r["target"]:
-        if _tokens_to_remove(g):
-            return _remove_token(g, action)
-        if _eligible(g):
-            return _deal(g, seat, action)
+    now = stage(g)
+    if now == "reduce":
+        return _remove_token(g, action)
+    if now == "deal":
+        return _deal(g, seat, action)
+    if now == "discard":
         if kind != "discard_train":
-            raise RuleError(f"{r['target']} must first discard down to its train limit.")
-        return _discard(g, action)
+            raise RuleError(f"{', '.join(trains.crowded(g))} must first discard down to the train limit.")
+        return _discard(g, seat, action)
     cid = current(g)
     entity = action.get("entity")
     if entity is not None and entity != cid:
@@ -408,11 +421,11 @@ def _settle_dealing(g: G) -> None:
     r["dealers"] = []
 
 
-def _discard(g: G, action: Action) -> None:
+def _discard(g: G, seat: int, action: Action) -> None:
     cid, train_id = action.get("entity"), action.get("train")
     crowd = trains.crowded(g)
-    if cid not in crowd or train_id not in g.corp(cid)["trains"]:
-        raise RuleError("Name a train of the corporation over its limit.")
+    if cid not in crowd or train_id not in g.corp(cid)["trains"] or g.president(cid) != seat:
+        raise RuleError("Name a train of a corporation you preside that is over its limit.")
     trains.discard(g, cid, train_id)
     g.event(f"{cid} discards train {train_id}.")
 
@@ -420,9 +433,9 @@ def _discard(g: G, action: Action) -> None:
 def settle(g: G) -> None:
     r = g.round
     for _ in range(100):
+        if stage(g) != "minor":
+            return
         if r["target"]:
-            if _tokens_to_remove(g) or _eligible(g) or trains.crowded(g):
-                return
             _next_minor(g)
             continue
         cid = current(g)
@@ -438,15 +451,15 @@ def legal(g: G, seat: int) -> list[Action]:
     r = g.round
     if seat not in acting(g):
         return []
-    if r["target"]:
-        target = r["target"]
-        if _tokens_to_remove(g):
-            return [{"type": "remove_token", "entity": target, "hex": h, "city": i} for h, i in removable(g, target)]
-        if _eligible(g):
-            buy = {"type": "buy_shares", "shares": [_buyable(g, seat)], "percent": 10}
-            return [buy] if _must_take_presidency(g, seat) else [buy, {"type": "pass"}]
+    now, target = stage(g), r["target"]
+    if now == "reduce":
+        return [{"type": "remove_token", "entity": target, "hex": h, "city": i} for h, i in removable(g, target)]
+    if now == "deal":
+        buy = {"type": "buy_shares", "shares": [_buyable(g, seat)], "percent": 10}
+        return [buy] if _must_take_presidency(g, seat) else [buy, {"type": "pass"}]
+    if now == "discard":
         return [{"type": "discard_train", "entity": c, "train": t}
-                for c in trains.crowded(g) for t in g.corp(c)["trains"]]
+                for c in trains.crowded(g) if g.president(c) == seat for t in g.corp(c)["trains"]]
     cid = current(g)
     if r["choosing"] == "merge" and not merge_possible(g):
         return [{"type": "pass", "entity": cid}]

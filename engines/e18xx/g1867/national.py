@@ -42,6 +42,10 @@ def nationalize(g: G, cid: str) -> None:
     charter.reset(g, cid)
     if cdef.kind == "minor":
         corp["closed"] = True
+    else:
+        r = g.round  # 18xx.games still gives a reset major an empty turn later in this operating round (it passes)
+        if r["kind"] == "operating" and cid in r["order"][r["index"] + 1:]:
+            r.setdefault("shells", []).append(cid)
     flags = g.s["flags"]
     flags["trainless_majors"] = [c for c in flags.get("trainless_majors", []) if c != cid]
 
