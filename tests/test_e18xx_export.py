@@ -22,18 +22,20 @@ REPO = Path(__file__).resolve().parents[1]
 REF18XX = REPO.parent / "shared" / "tools" / "ref18xx" / "ref18xx"
 
 
-def selfplay_export(seed: int, players: int, options: dict | None = None) -> tuple[dict, list[int]]:
-    """A selfplay game of 1889 exported, and its scores by seat."""
-    played = play_one("1889", players, random.Random(seed), options=options, max_actions=5000)
+def selfplay_export(seed: int, players: int, options: dict | None = None, title: str = "1889"
+                    ) -> tuple[dict, list[int]]:
+    """A selfplay game exported, and its scores by seat."""
+    played = play_one(title, players, random.Random(seed), options=options, max_actions=10_000)
     names = [f"p{i}" for i in range(players)]
-    doc = export_game("1889", options or {}, names, [(e["seat"], e["action"]) for e in played["log"]], game_id=seed)
+    doc = export_game(title, options or {}, names, [(e["seat"], e["action"]) for e in played["log"]], game_id=seed)
     return doc, played["scores"]
 
 
-@pytest.mark.parametrize("seed, players", [(1, 2), (2, 3), (3, 4), (4, 5), (5, 6)])
-def test_an_exported_game_reads_back_to_the_same_scores(seed, players):
-    doc, scores = selfplay_export(seed, players)
-    assert doc["title"] == "1889" and [p["id"] for p in doc["players"]] == list(range(1, players + 1))
+@pytest.mark.parametrize("title, seed, players", [("1889", 1, 2), ("1889", 2, 3), ("1889", 3, 4), ("1889", 4, 5),
+                                                  ("1889", 5, 6), ("1867", 6, 3), ("1867", 7, 6)])
+def test_an_exported_game_reads_back_to_the_same_scores(title, seed, players):
+    doc, scores = selfplay_export(seed, players, title=title)
+    assert doc["title"] == title and [p["id"] for p in doc["players"]] == list(range(1, players + 1))
     assert doc["result"] == {str(i + 1): s for i, s in enumerate(scores)}
     assert [a["id"] for a in doc["actions"]] == list(range(1, len(doc["actions"]) + 1))
     assert not [a for a in doc["actions"] if a["type"] in OURS_ONLY]  # the site has no offers
@@ -60,14 +62,14 @@ def test_an_action_the_engine_refuses_is_not_exported():
                     reason="the 18xx.games engine needs Ruby (apt-get install -y ruby) and ../shared/tools/ref18xx")
 def test_exported_selfplay_games_load_in_the_sites_engine_with_the_same_scores(tmp_path):
     """The check no recorded game can give: the site's own engine accepts every action of games we played and
-    ends with our scores. A few games here (each loads in about a second); bench or the CLI runs many."""
-    for seed, players in ((11, 3), (12, 4), (13, 5)):
-        doc, _ = selfplay_export(seed, players)
+    ends with our scores. A few games here (each loads in about a second); bench/e18xx_agreement.py runs many."""
+    for title, seed, players in (("1889", 11, 3), ("1889", 12, 4), ("1889", 13, 5), ("1867", 14, 4)):
+        doc, _ = selfplay_export(seed, players, title=title)
         (tmp_path / f"g{seed}.json").write_text(json.dumps(doc), encoding="utf-8")
     out = subprocess.run([str(REF18XX), "replay", *sorted(map(str, tmp_path.glob("*.json")))], capture_output=True,
-                         text=True, env={**os.environ, "ONLY_TITLES": "g_1889"}, timeout=300)
+                         text=True, env={**os.environ, "ONLY_TITLES": "g_1889,g_1867"}, timeout=300)
     lines = [json.loads(line) for line in out.stdout.splitlines()]
-    assert len(lines) == 3, out.stderr
+    assert len(lines) == 4, out.stderr
     for line in lines:
         assert (line["exception"], line["matches_recorded"], line["finished"]) == (None, True, True), line
 

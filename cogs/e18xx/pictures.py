@@ -1093,6 +1093,8 @@ def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row
     - "president": player name, or None before anyone holds the president's certificate
     - "price": the share price (int), or None before the par
     - "floated": bool; "privates": ["SMR", ...], ids of the private companies it owns
+    - "kind": "minor" or "national" for a badge (1867; a major has none), "loans": int, "closed": bool (a minor
+      merged or nationalised: "CLOSED" instead of "NOT FLOATED")
 
     Missing keys read as empty. `currency` is the title's format ("¥{}" for 1889). By default the cards are
     laid out to come out biggest in a chat preview (about 550 x 350 px): three to a row for 1889's seven.
@@ -1161,18 +1163,20 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str) -
     row_h = 25 * K
     president = corp.get("president")
     price = corp.get("price")
+    loans = int(corp.get("loans", 0))
     rows = [
         ("President", president or "none"),
         ("Share price", money(price) if price is not None else "not parred"),
-        ("Treasury", money(corp.get("cash", 0))),
+        ("Treasury", money(corp.get("cash", 0)) + (f" · {loans} loan{'s' if loans > 1 else ''}" if loans else "")),
     ]
     for k, (name, value) in enumerate(rows):
         d.text((lx, yy + k * row_h), name, fill=label, font=small, anchor="lt")
         _money_text(d, (vx, yy + k * row_h - 2 * K), str(value), font, INK)
-    if not floated:
-        badge = "NOT FLOATED"
+    badges = [b for b in (str(corp.get("kind", "")).upper() if corp.get("kind") in ("minor", "national") else "",
+                          "CLOSED" if corp.get("closed") else "NOT FLOATED" if not floated else "") if b]
+    for k, badge in enumerate(badges):
         bw = d.textlength(badge, font=small) + 14 * K
-        bx, by = x + w - bw - 10 * K, yy
+        bx, by = x + w - bw - 10 * K, yy + k * row_h
         d.rounded_rectangle((bx, by - 3 * K, bx + bw, by + 19 * K), radius=5 * K, fill=(120, 120, 120))
         d.text((bx + bw / 2, by + 8 * K), badge, fill=(255, 255, 255), font=small, anchor="mm")
     # trains, as small cards with their names

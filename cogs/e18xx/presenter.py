@@ -119,7 +119,7 @@ class E18xxPresenter(Presenter):
         c, money = g.corp(cid), g.money
         parts = [f"**{cid}** {money(g.price(cid))} (par {money(c['par'])})", f"treasury {money(c['cash'])}",
                  "trains " + (", ".join(train_name(t) for t in c["trains"]) or "none"),
-                 tokens_left(len(g.cdef(cid).tokens) - operating.tokens_used(g, cid)),
+                 tokens_left(g.rules.tokens_left(g, cid)[0]),
                  f"pres. {who(names, g.president(cid))}"]
         ipo, pool = g.percent(cid, IPO), g.percent(cid, POOL)
         if ipo or pool:
@@ -309,14 +309,17 @@ def charter_dicts(state: dict[str, Any], names: list[str]) -> list[dict[str, Any
     out = []
     for cdef in g.title.corporations:
         c = g.corp(cdef.id)
+        if c.get("closed"):
+            continue  # 1867: a minor merged away or nationalised
         cell = g.cell(cdef.id)
+        left, total = g.rules.tokens_left(g, cdef.id)
         out.append({"id": cdef.id, "name": cdef.name, "colour": cdef.color, "text_colour": cdef.text_color,
                     "cash": c["cash"], "trains": [train_name(t) for t in c["trains"]],
-                    "tokens_left": len(cdef.tokens) - operating.tokens_used(g, cdef.id),
-                    "tokens_total": len(cdef.tokens),
+                    "tokens_left": left, "tokens_total": total,
                     "president": who(names, g.president(cdef.id)) if c["president"] is not None else None,
                     "price": cell.price if cell else None, "floated": c["floated"],
-                    "privates": g.privates_of(cdef.id)})
+                    "privates": g.privates_of(cdef.id), "kind": cdef.kind, "loans": c.get("loans", 0),
+                    "closed": bool(c.get("closed"))})
     return out
 
 

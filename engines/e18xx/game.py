@@ -288,7 +288,7 @@ class E18xxGame(Engine):
                 "price": cell.price if cell else None, "price_cell": cell.id if cell else None,
                 "president": g.president(cid), "ipo_percent": g.percent(cid, IPO),
                 "pool_percent": g.percent(cid, "pool"),
-                "tokens_left": len(g.cdef(cid).tokens) - operating.tokens_used(g, cid),
+                "tokens_left": g.rules.tokens_left(g, cid)[0],
                 "privates": g.privates_of(cid),
             }
         players = []

@@ -7,6 +7,7 @@ has them at hand. Hooks take the game view `g` first and never keep state of the
 """
 from __future__ import annotations
 
+import importlib
 from functools import cache, cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -173,6 +174,12 @@ class Rules:
         costs, used = g.cdef(cid).tokens, operating.tokens_used(g, cid)
         return costs[used] if used < len(costs) else None
 
+    def tokens_left(self, g: G, cid: str) -> tuple[int, int]:
+        """(tokens still on the charter, tokens in all)."""
+        from engines.e18xx import operating
+        total = len(g.cdef(cid).tokens)
+        return total - operating.tokens_used(g, cid), total
+
     def token_placed(self, g: G, cid: str, coord: str, node: int) -> None:
         """After `cid` has put a token on the board (titles that track each token's price)."""
 
@@ -222,9 +229,13 @@ def _route_train(title: str, name: str) -> Train:
     return train_from_def(load_title(title).train(name))
 
 
+#: Titles whose rules differ from 1889's: title -> "module:class" (imported on first use).
+TITLE_RULES = {"1867": "engines.e18xx.g1867.rules:Rules1867"}
+
+
 @cache
 def rules_for(title: str) -> Rules:
-    if title == "1867":
-        from engines.e18xx.g1867.rules import Rules1867
-        return Rules1867()
-    return Rules()
+    if title not in TITLE_RULES:
+        return Rules()
+    module, _, name = TITLE_RULES[title].partition(":")
+    return getattr(importlib.import_module(module), name)()

@@ -43,8 +43,8 @@ def nationalize(g: G, cid: str) -> None:
     if cdef.kind == "minor":
         corp["closed"] = True
     else:
-        r = g.round  # 18xx.games still gives a reset major an empty turn later in this operating round (it passes)
-        if r["kind"] == "operating" and cid in r["order"][r["index"] + 1:]:
+        r = g.round  # 18xx.games still gives a major reset as its turn begins that turn, empty (it passes)
+        if r["kind"] == "operating" and r["order"][r["index"]:r["index"] + 1] == [cid] and not r["acted"]:
             r.setdefault("shells", []).append(cid)
     flags = g.s["flags"]
     flags["trainless_majors"] = [c for c in flags.get("trainless_majors", []) if c != cid]

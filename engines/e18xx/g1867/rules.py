@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from functools import cached_property
+from itertools import combinations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from engines.e18xx import hexes
 from engines.e18xx.board import NEUTRAL
-from engines.e18xx.route import chains_from, paid_stops, stop_revenue
+from engines.e18xx.route import chains_from, stop_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
 
@@ -147,6 +148,10 @@ class Rules1867(Rules):
         from engines.e18xx.g1867 import charter
         return charter.next_price(g, cid)
 
+    def tokens_left(self, g: G, cid: str) -> tuple[int, int]:
+        charter = g.corp(cid)["charter"]
+        return sum(at is None for _, at in charter), len(charter)
+
     def token_placed(self, g: G, cid: str, coord: str, node: int) -> None:
         from engines.e18xx.g1867 import charter
         charter.take(g, cid, coord, node)
@@ -167,8 +172,27 @@ class Rules1867(Rules):
         return base * min(hexes.distance(coord, other, g.map.layout) for other in placed)
 
     def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
+        """The counted stops (cities and offboards; a 5+5E's offboards) and the best choice of the others while the
+        distance has room, bonuses included; a 5+5E whose offboards hold no token of the corporation must choose a
+        tokened city among them (18xx.games's `compute_stops`)."""
+        board = g.board
+        must = [ref for ref in route.stops if board.node(ref).kind in train.counts]
+        others = [ref for ref in route.stops if board.node(ref).kind not in train.counts]
+        room = train.distance - len(must)
+        if not others or room <= 0:
+            return self._paid(g, cid, must, train)
+        need_token = not any(cid in board.slots(*ref) for ref in must if board.node(ref).kind == "city")
+        picks = list(combinations(others, room)) if room < len(others) else [tuple(others)]
+        best = 0
+        for pick in picks:
+            if need_token and not any(
+                    board.node(ref).kind == "city" and cid in board.slots(*ref) for ref in pick):
+                continue
+            best = max(best, self._paid(g, cid, must + list(pick), train))
+        return best
+
+    def _paid(self, g: G, cid: str, stops: list, train: Train) -> int:
         board, colours = g.board, g.colours
-        stops = paid_stops(board, route.stops, train, colours)
         revenue = sum(stop_revenue(board, ref, train, colours) for ref in stops)
         visited = {ref[0] for ref in stops}
         if visited & set(CAPITALS) and TIMMINS in visited:
