@@ -109,8 +109,6 @@ def settle(g: G) -> None:
         if cid is None:
             return
         if not g.corp(cid)["floated"]:  # nationalised during the round (1867): it no longer operates
-            if cid in r.get("shells", ()):  # the pass 18xx.games asks of it, for an export to write
-                g.s.setdefault("auto_passes", []).append(cid)
             r.update(index=r["index"] + 1, step=g.rules.operating_steps[0], laid=False, lays=[], tokened=False,
                      revenue=None, runs=[], acted=False)
             continue

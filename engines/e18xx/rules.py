@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 class Rules:
     """Shikoku 1889: auction, then stock and operating rounds; one tile lay; pay out or withhold."""
 
+    #: Told when the bank breaks.
+    bank_break_text = "The bank has broken: the game ends after the current set of operating rounds."
     #: A route may not visit a hex twice (18xx.games's 1867), a run of stops in one hex counting once.
     routes_visit_hex_once = False
     #: The operating steps of a corporation's turn, in order (operating.py runs them).

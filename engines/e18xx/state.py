@@ -144,7 +144,7 @@ class G:
         self._add(payee, amount)
         if self.s["bank"] < 0 and not self.s["bank_broken"]:
             self.s["bank_broken"] = True
-            self.event("The bank has broken: the game ends after the current set of operating rounds.")
+            self.event(self.rules.bank_break_text)
 
     def pay_private_revenue(self) -> None:
         """Every owned, open private pays its revenue to its owner (a player or a corporation)."""

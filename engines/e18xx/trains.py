@@ -186,10 +186,12 @@ def trade_ins(g: G, cid: str, *, below_zero: bool = False) -> list[tuple[str, st
 
 
 def can_buy_train(g: G, cid: str) -> bool:
-    """Room, and cash for the cheapest train offered (another corporation's train counts as 1); or, at the
-    limit, a trade-in it can pay for (5033.json #663: IR at two trains trades its 5 for a D)."""
+    """A trade-in it can pay for (5033.json #663: IR at two trains trades its 5 for a D), or room and cash for the
+    cheapest train offered (another corporation's train counts as 1)."""
+    if trade_ins(g, cid, below_zero=True):
+        return True
     if not room(g, cid):
-        return bool(trade_ins(g, cid, below_zero=True))
+        return False
     prices = [list_price(g, t) for t in depot_offer(g)]
     if other_trains(g, cid):
         prices.append(1)

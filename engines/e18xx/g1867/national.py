@@ -42,10 +42,6 @@ def nationalize(g: G, cid: str) -> None:
     charter.reset(g, cid)
     if cdef.kind == "minor":
         corp["closed"] = True
-    else:
-        r = g.round  # 18xx.games still gives a major reset as its turn begins that turn, empty (it passes)
-        if r["kind"] == "operating" and r["order"][r["index"]:r["index"] + 1] == [cid] and not r["acted"]:
-            r.setdefault("shells", []).append(cid)
     flags = g.s["flags"]
     flags["trainless_majors"] = [c for c in flags.get("trainless_majors", []) if c != cid]
 

@@ -25,6 +25,7 @@ MAJOR_PHASE = "4"
 
 
 class Rules1867(Rules):
+    bank_break_text = "The bank has broken: the game ends at the end of this operating round, or of the next one."
     routes_visit_hex_once = True
     operating_steps = ("redeem", "track", "token", "routes", "dividend", "companies_preloan", "loans", "trains",
                        "companies")
@@ -48,14 +49,16 @@ class Rules1867(Rules):
         from engines.e18xx import operating, rounds
         from engines.e18xx.g1867 import auction, merger, stock
         r = g.round
+        trigger = self._end_trigger(g)
         if r["kind"] == "auction":
             rounds.rotate(g, auction.priority_seat(g))
             stock.start(g, 1)
         elif r["kind"] == "stock":
             rounds.rotate(g, stock.priority_seat(g))
-            operating.start(g, r["turn"], 1, self.operating_rounds(g, r["turn"]))
-        elif r["kind"] == "operating" and (end := self._game_end(g)):
-            rounds.end_game(g, end)
+            operating.start(g, r["turn"], 1, self.operating_rounds(g))
+        elif r["kind"] == "operating" and trigger and (
+                trigger == "bank" or (r["or"] >= r["of"] and r["turn"] == g.s["flags"]["final_turn"])):
+            rounds.end_game(g, trigger)
         elif r["kind"] == "operating" and g.phase.merger_rounds:
             merger.start(g, r["turn"], r["or"], r["of"])
         elif r["or"] < r["of"]:
@@ -64,18 +67,27 @@ class Rules1867(Rules):
             stock.start(g, r["turn"] + 1)
 
     @staticmethod
-    def _game_end(g: G) -> str | None:
-        """After an operating round: the game ends once the set after the first 8-train is over; else, when the
-        bank has broken, at once (18xx.games: the final phase's end comes first)."""
-        final, r = g.s["flags"]["final_turn"], g.round
-        if final is not None:
-            return "final_phase" if r["turn"] >= final and r["or"] >= r["of"] else None
-        return "bank" if g.s["bank_broken"] else None
+    def _end_trigger(g: G) -> str | None:
+        """What ends the game, checked as each round ends (18xx.games's game_end_check): the last phase (the set
+        after the current one is the last), which takes the place of a broken bank (the end of the current
+        operating round). Either sets the last turn to the next one, and every set from then on has three
+        operating rounds (1867's game_end_set_final_turn!)."""
+        flags = g.s["flags"]
+        trigger = flags.get("end_trigger")
+        if g.phase.name == g.title.phases[-1].name and trigger != "final_phase":
+            trigger = "final_phase"
+            g.event("The last phase has begun: the game ends after the next set of operating rounds.")
+        elif g.s["bank_broken"] and trigger is None:
+            trigger = "bank"
+        if trigger is not None:
+            flags["end_trigger"] = trigger
+            if flags["final_turn"] is None:
+                flags["final_turn"] = g.round.get("turn", 1) + 1
+        return trigger
 
-    def operating_rounds(self, g: G, turn: int) -> int:
-        """Two a set; three in the last set, the one after the first 8-train."""
-        final = g.s["flags"]["final_turn"]
-        return 3 if final is not None and turn >= final else g.phase.operating_rounds
+    def operating_rounds(self, g: G) -> int:
+        """Two a set; three once the game's end has been set off."""
+        return 3 if g.s["flags"]["final_turn"] is not None else g.phase.operating_rounds
 
     # ---- companies ------------------------------------------------------------------------------------
 
@@ -301,9 +313,6 @@ class Rules1867(Rules):
     def after_train_bought(self, g: G) -> None:
         from engines.e18xx.g1867 import national
         national.trainless(g)
-        if g.phase.name == "8" and g.s["flags"]["final_turn"] is None:
-            g.s["flags"]["final_turn"] = g.round["turn"] + 1
-            g.event("The first 8-train: the game ends after the next set of three operating rounds.")
 
     def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
         from engines.e18xx.g1867 import national
