@@ -116,7 +116,7 @@ def prompt(g: G) -> str:
 
 
 def finished(g: G) -> bool:
-    return current(g) is None and not g.round["target"]
+    return current(g) is None and not g.round["target"] and not trains.crowded(g)
 
 
 # ---- what a minor can do --------------------------------------------------------------------------------
@@ -226,18 +226,11 @@ def _start_major(g: G, target: str, cell) -> None:
 
 
 def _free_share(g: G, seat: int, target: str) -> None:
-    """A minor's owner takes one 10% certificate, swapping a second one for the president's while it is unsold."""
-    cdef, corp = g.cdef(target), g.corp(target)
-    key = g.key(seat)
-    ipo = corp["shares"][IPO]
-    if cdef.president_cert in ipo and g.percent(target, key) == 10:
-        g.transfer(target, list(corp["shares"][key]), key, IPO)
-        g.transfer(target, [cdef.president_cert], IPO, key)
-        corp["president"] = key
-    else:
-        g.transfer(target, [ipo[-1]], IPO, key)
+    """A minor's owner takes the major's last 10% certificate for free (_take_share)."""
+    corp = g.corp(target)
+    _take_share(g, seat, target, corp["shares"][IPO][-1])
     if corp["president"] is None:
-        corp["president"] = key
+        corp["president"] = g.key(seat)
 
 
 def _absorb(g: G, minor: str, target: str, still: list[str] = ()) -> None:
@@ -394,6 +387,8 @@ def _must_take_presidency(g: G, seat: int) -> bool:
 
 
 def _take_share(g: G, seat: int, target: str, cert: str) -> None:
+    """A 10% certificate to the player; one who holds 10% already swaps both for the president's while it is
+    unsold."""
     cdef, corp = g.cdef(target), g.corp(target)
     key = g.key(seat)
     if cdef.president_cert in corp["shares"][IPO] and g.percent(target, key) == 10:
