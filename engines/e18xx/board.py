@@ -437,6 +437,29 @@ class Board:
         self._walk(corp, visit)
         return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
 
+    def loosely_reaches(self, corp: str, coord: str, targets: set[int]) -> bool:
+        """Whether `corp`'s track, walked without _walk's rules against using an edge or a path twice, reaches one
+        of the paths `targets` of `coord`: a quick superset of _walk's reach (not reached here: not reached there),
+        a plain search over paths instead of a walk that may take exponentially many chains on a big network."""
+        track, paths_at, steps = self._track, self._paths_at, self.map._steps
+        seen: set[PathRef] = set()
+        stack = [(c, p) for c, i in self.token_nodes(corp) for p in paths_at[c].get(f"_{i}", ())]
+        while stack:
+            here, p = stack.pop()
+            if (here, p) in seen:
+                continue
+            seen.add((here, p))
+            if here == coord and p in targets:
+                return True
+            for end in track[here][p]:
+                if type(end) is str:
+                    ref = (here, int(end[1:]))
+                    if self.node(ref).kind != "offboard" and not self.blocks(ref, corp):
+                        stack += [(here, q) for q in paths_at[here].get(end, ())]
+                elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
+                    stack += [(other, q) for q in paths_at.get(other, {}).get((end + 3) % 6, ())]
+        return False
+
     def first_entries(self, corp: str) -> dict[str, int | None]:
         """hex -> the edge by which `corp`'s reach walk (see _walk) first comes into it (None: the walk starts there,
         at a token). Up to that moment a walk on a board with another tile on that hex goes exactly as on this one,
@@ -732,7 +755,10 @@ def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
     edge = board.first_entries(corp).get(lay.hex)
     if edge is not None and any(edge in after.paths(lay.hex)[index] for index in gains):
         return True
-    # does the corporation reach one of them? the walk stops at the first
+    # does the corporation reach one of them? not even loosely: no (the walk would try every chain); else the walk
+    # answers, stopping at the first
+    if not after.loosely_reaches(corp, lay.hex, gains):
+        return False
     return after._walk(corp, lambda coord, p: coord == lay.hex and p in gains)
 
 

@@ -157,28 +157,30 @@ class Title:
     loans: Mapping[str, Any] | None = None
 
     def corporation(self, corp_id: str) -> Corporation:
-        for corp in self.corporations:
-            if corp.id == corp_id:
-                return corp
-        raise KeyError(f"{self.id} has no corporation {corp_id!r}.")
+        if (found := self._by_id["corporation"].get(corp_id)) is None:
+            raise KeyError(f"{self.id} has no corporation {corp_id!r}.")
+        return found
 
     def private(self, private_id: str) -> Private:
-        for private in self.privates:
-            if private.id == private_id:
-                return private
-        raise KeyError(f"{self.id} has no private company {private_id!r}.")
+        if (found := self._by_id["private"].get(private_id)) is None:
+            raise KeyError(f"{self.id} has no private company {private_id!r}.")
+        return found
 
     def train(self, name: str) -> Train:
-        for train in self.trains:
-            if train.name == name:
-                return train
-        raise KeyError(f"{self.id} has no {name!r} train.")
+        if (found := self._by_id["train"].get(name)) is None:
+            raise KeyError(f"{self.id} has no {name!r} train.")
+        return found
 
     def phase(self, name: str) -> Phase:
-        for phase in self.phases:
-            if phase.name == name:
-                return phase
-        raise KeyError(f"{self.id} has no phase {name!r}.")
+        if (found := self._by_id["phase"].get(name)) is None:
+            raise KeyError(f"{self.id} has no phase {name!r}.")
+        return found
+
+    @cached_property
+    def _by_id(self) -> dict[str, dict[str, Any]]:
+        """Each kind of thing by its id: looked up many times a move."""
+        return {"corporation": {c.id: c for c in self.corporations}, "private": {p.id: p for p in self.privates},
+                "train": {t.name: t for t in self.trains}, "phase": {p.name: p for p in self.phases}}
 
     def next_phase(self, current: str, train_bought: str) -> str:
         """The phase after buying a train: phases advance in order while the bought train starts the next."""

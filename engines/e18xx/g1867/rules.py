@@ -24,6 +24,22 @@ SECOND_LAY_COST = 20
 MAJOR_PHASE = "4"
 
 
+def _home_cities(board, printed, kind: str) -> list[tuple[str, int]]:
+    """The cities a minor (no token in the city) or a major (no corporation's token on the hex; those not joined
+    by track to another stop first) could start in, before the corporation's own reservations are looked at."""
+    if kind == "minor":
+        return [(coord, i) for coord in printed for i in board.tile(coord).city_indexes()
+                if not any(board.slots(coord, i))]
+    found = []
+    for coord in printed:
+        cities = board.tile(coord).city_indexes()
+        if any(t not in (None, NEUTRAL) for i in cities for t in board.slots(coord, i)):
+            continue
+        found += [(coord, i) for i in cities if None in board.slots(coord, i)]
+    alone = [ref for ref in found if not chains_from(board, ref)]
+    return alone or found
+
+
 class Rules1867(Rules):
     bank_break_text = "The bank has broken: the game ends at the end of this operating round, or of the next one."
     routes_visit_hex_once = True
@@ -126,18 +142,11 @@ class Rules1867(Rules):
     def home_cities(self, g: G, cid: str) -> list[tuple[str, int]]:
         """A minor starts on any city with no token in it; a major on a city with room in a hex where no
         corporation has a token, one not joined by track to another stop if there is any such."""
-        board = g.board
-        if g.cdef(cid).kind == "minor":
-            return [(coord, i) for coord in g.map.printed for i in board.tile(coord).city_indexes()
-                    if not any(board.slots(coord, i)) and board.free_slot(coord, cid, i) is not None]
-        found = []
-        for coord in g.map.printed:
-            cities = board.tile(coord).city_indexes()
-            if any(t not in (None, NEUTRAL) for i in cities for t in board.slots(coord, i)):
-                continue
-            found += [(coord, i) for i in cities if board.free_slot(coord, cid, i) is not None]
-        alone = [ref for ref in found if not chains_from(board, ref)]
-        return alone or found
+        board, kind = g.board, g.cdef(cid).kind
+        known = board.__dict__.setdefault("_home_cities", {})  # a board never changes: once per board and kind
+        if kind not in known:
+            known[kind] = _home_cities(board, g.map.printed, kind)
+        return [(coord, node) for coord, node in known[kind] if board.free_slot(coord, cid, node) is not None]
 
     def rises_when_sold_out(self, g: G, cid: str) -> bool:
         return g.cdef(cid).kind == "major"
