@@ -23,34 +23,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when r
 
 from bot.selfplay import NeverEnds, play_one  # noqa: E402
 from engines.e18xx.export import export_game  # noqa: E402
-from engines.e18xx.replay import ReplayFailed, replay_export  # noqa: E402
 
 REF18XX = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx" / "ref18xx"
 COUNTS = {"1889": (2, 3, 4, 5, 6), "1867": (3, 4, 5, 6)}  # 1867 with 2 players is untested on the site too
 LIMITS = {"1889": 5_000, "1867": 10_000}  # actions before a selfplay game counts as stalled
 
 
-def stale_corporation(doc: dict, refused_at: int) -> int | None:
-    """The action just before `refused_at` that 18xx.games cannot follow, if that is why it refused: in 1867 the
-    first major of an operating round nationalised by its president's choice before it moved, while other trainless
-    majors' presidents still had to choose. The site's engine resets the major as a new object but keeps the old one
-    as the corporation that operates; every later move names the corporation by id, finds the new one, and is
-    refused (its bug; our rules go on with the next corporation)."""
-    before: dict = {}
-    found: list[int] = []
-
-    def check(action, state):
-        r = before.get("round")
-        if (action["type"] == "choose" and r and r["kind"] == "operating" and r["index"] == 0 and not r["acted"]
-                and r["order"][:1] == [action.get("entity")] and state.get("flags", {}).get("trainless_majors")):
-            found.append(action["id"])
-        before["round"] = json.loads(json.dumps(state["round"]))
-
-    try:
-        replay_export(doc, on_action=check)
-    except ReplayFailed:
-        pass
-    return next((i for i in found if refused_at - 5 <= i < refused_at), None)
+def stale_corporations(tmp: Path, refused: dict[str, int]) -> set[str]:
+    """The exports the site refused because its engine waits for a stale corporation (bench/ref_stale.rb): a
+    corporation reset by nationalisation is a new object there, and the site may keep the old one as the operator
+    or among the trainless majors, then refuses every move for it (they name it by id and find the new one)."""
+    if not refused:
+        return set()
+    ref, script = REF18XX.parent, str(Path(__file__).with_name("ref_stale.rb"))
+    out = subprocess.run(["ruby", f"-I{ref / 'shims'}", f"-I{ref / 'lib'}", script,
+                          *(f"{tmp / name}:{at}" for name, at in refused.items())], capture_output=True, text=True,
+                         env={**os.environ, "ENGINE_LOG_LEVEL": "5"})
+    return {line["file"] for line in map(json.loads, out.stdout.splitlines()) if line["stale"]}
 
 
 def main() -> int:
@@ -84,16 +73,11 @@ def main() -> int:
                              env={**os.environ, "ONLY_TITLES": f"g_{title}"})
         lines = [json.loads(line) for line in out.stdout.splitlines()]
         bad = [line for line in lines if line["exception"] or not line["matches_recorded"]]
-        stuck = {}
-        for line in bad:
-            doc = json.loads((Path(tmp) / line["file"]).read_text(encoding="utf-8"))
-            at = stale_corporation(doc, line["actions"] + 1) if line["exception"] else None
-            if at is not None:
-                stuck[line["file"]] = at
+        stuck = stale_corporations(Path(tmp), {x["file"]: x["actions"] + 1 for x in bad if x["exception"]})
         for line in bad:
             if line["file"] in stuck:
-                print(f"the site's engine is stuck: {line['file']} after its action {stuck[line['file']]} (a major "
-                      f"nationalised as its operating round began, other trainless majors still to choose)")
+                print(f"the site's engine is stuck: {line['file']} at its action {line['actions'] + 1} (it waits for "
+                      f"a corporation object its nationalisation replaced)")
                 continue
             print(f"disagree: {line['file']} after {line['actions']} of {line['raw_actions']} actions: "
                   f"{line['exception'] or 'scores differ'}; the site's scores {line['result']}")

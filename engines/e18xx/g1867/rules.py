@@ -72,8 +72,7 @@ class Rules1867(Rules):
         elif r["kind"] == "stock":
             rounds.rotate(g, stock.priority_seat(g))
             operating.start(g, r["turn"], 1, self.operating_rounds(g))
-        elif r["kind"] == "operating" and trigger and (
-                trigger == "bank" or (r["or"] >= r["of"] and r["turn"] == g.s["flags"]["final_turn"])):
+        elif r["kind"] == "operating" and self._ends_now(g, trigger):
             rounds.end_game(g, trigger)
         elif r["kind"] == "operating" and g.phase.merger_rounds:
             merger.start(g, r["turn"], r["or"], r["of"])
@@ -100,6 +99,14 @@ class Rules1867(Rules):
             if flags["final_turn"] is None:
                 flags["final_turn"] = g.round.get("turn", 1) + 1
         return trigger
+
+    @staticmethod
+    def _ends_now(g: G, trigger: str | None) -> bool:
+        """At the end of an operating round: a broken bank ends the game now; the last phase after the set of the
+        last turn."""
+        r = g.round
+        return trigger == "bank" or (trigger == "final_phase" and r["or"] >= r["of"]
+                                     and r["turn"] == g.s["flags"]["final_turn"])
 
     def operating_rounds(self, g: G) -> int:
         """Two a set; three once the game's end has been set off."""
@@ -331,8 +338,8 @@ class Rules1867(Rules):
     def after_operating_round(self, g: G) -> None:
         """In the phases that export trains, the next train in the depot leaves the game as if bought."""
         from engines.e18xx import trains
-        if "export_train" not in g.phase.status or g.s["over"]:
-            return
+        if "export_train" not in g.phase.status or g.s["over"] or self._ends_now(g, self._end_trigger(g)):
+            return  # the site checks the end first: a game that ends now exports nothing
         upcoming = g.s["depot"]["trains"]
         if upcoming:
             train_id = upcoming[0]
