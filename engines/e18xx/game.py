@@ -65,7 +65,8 @@ class E18xxGame(Engine):
     def setup(self, options: dict[str, Any], seats: int) -> State:
         opts = self.check_setup(options, seats)
         state = new_state(self.title_id, seats, bool(opts.get("beginner_game")))
-        G(state).rules.begin(G(state))
+        g = G(state)
+        g.rules.begin(g)
         return state
 
     def awaiting(self, state: State) -> Awaiting:

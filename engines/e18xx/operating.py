@@ -25,7 +25,7 @@ from typing import Any
 from engines.base import Action, RuleError
 from engines.e18xx import emergency, lays, privates, trains
 from engines.e18xx.board import Lay, lay_problem, legal_lays, legal_tokens, token_problem
-from engines.e18xx.companies import IPO, POOL, dividend_payouts
+from engines.e18xx.companies import IPO, POOL, SHARE_PERCENT, dividend_payouts
 from engines.e18xx.route import best_runs, check_runs, hexes_once, route_from_connections
 from engines.e18xx.state import BANK, G
 
@@ -115,13 +115,22 @@ def settle(g: G) -> None:
         step = r["step"]
         if step == "routes" and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
             r["revenue"] = 0
-        if step == "dividend" and (not r["revenue"] or not g.rules.dividend_kinds(g, cid)):
-            g.rules.pay_dividend(g, cid, "payout" if r["revenue"] else "withhold", r["revenue"])
-        elif step == "loans":
-            g.rules.loan_step(g, cid)
-        elif step_open(g, cid, step):
+        if not _by_itself(g, cid) and step_open(g, cid, step):
             return
         _next_step(g)
+
+
+def _by_itself(g: G, cid: str) -> bool:
+    """Do the step if it happens without a move: a dividend of nothing (or one the title pays without asking), the
+    interest on loans. Returns whether it did."""
+    r = g.round
+    if r["step"] == "dividend" and (not r["revenue"] or not g.rules.dividend_kinds(g, cid)):
+        g.rules.pay_dividend(g, cid, "payout" if r["revenue"] else "withhold", r["revenue"] or 0)
+        return True
+    if r["step"] == "loans":
+        g.rules.loan_step(g, cid)
+        return True
+    return False
 
 
 def step_open(g: G, cid: str, step: str) -> bool:
@@ -161,9 +170,9 @@ def redeemable(g: G, cid: str) -> list[str]:
     """Pool certificates of `cid` it can buy back into its treasury now (1867's majors), one at a time."""
     if g.cdef(cid).kind != "major":
         return []
-    price = g.price(cid)
-    cdef = g.cdef(cid)
-    return [c for c in g.corp(cid)["shares"].get(POOL, []) if price * cdef.cert_percent(c) // 10 <= g.corp(cid)["cash"]]
+    price, cdef = g.price(cid), g.cdef(cid)
+    return [c for c in g.corp(cid)["shares"].get(POOL, [])
+            if price * cdef.cert_percent(c) // SHARE_PERCENT <= g.corp(cid)["cash"]]
 
 
 def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
@@ -257,10 +266,7 @@ def apply(g: G, seat: int, action: Action) -> None:
             while r["step"] != wanted:  # a recorded log may skip steps our reckoning keeps open
                 if r["step"] == "routes" and r["revenue"] is None:
                     r["revenue"] = 0  # trains not run: nothing earned, and the price still moves left
-                if r["step"] == "dividend" and not r["revenue"]:
-                    withhold(g, cid, 0)
-                if r["step"] == "loans":
-                    g.rules.loan_step(g, cid)
+                _by_itself(g, cid)
                 _next_step(g)
         else:
             raise RuleError(_step_hint(step))
@@ -312,7 +318,7 @@ def _redeem(g: G, seat: int, cid: str, action: Action) -> None:
     if not isinstance(shares, list) or len(shares) != 1 or shares[0] not in redeemable(g, cid):
         raise RuleError(f"{cid} redeems one of its certificates from the pool that it can pay for.")
     cert = shares[0]
-    price = g.price(cid) * g.cdef(cid).cert_percent(cert) // 10
+    price = g.price(cid) * g.cdef(cid).cert_percent(cert) // SHARE_PERCENT
     g.pay(cid, BANK, price)
     g.transfer(cid, [cert], POOL, IPO)
     g.event(f"{cid} redeems a share from the pool for {g.money(price)}.")

@@ -166,8 +166,9 @@ class Rules:
         """After the round's order is set (titles with loans note the interest due)."""
 
     def lays_allowed(self, g: G, cid: str, laid: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The lays still open to `cid` this turn given the ones made (`laid`: {hex, upgrade, cost}): each a dict
-        with `upgrade` (whether it may upgrade) and `cost` (paid on top of terrain). 1889: one lay or upgrade."""
+        """The lays still open to `cid` this turn given the ones made (`laid`: [{hex, upgrade}]): each a dict with
+        `upgrade` (whether it may upgrade), `cost` (paid on top of terrain) and perhaps `not_on` (a hex it may not
+        use). 1889: one lay or upgrade."""
         return [] if laid else [{"upgrade": True, "cost": 0}]
 
     def next_token_price(self, g: G, cid: str) -> int | None:
