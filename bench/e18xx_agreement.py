@@ -1,5 +1,5 @@
 """Do our 18xx rules agree with 18xx.games's? Selfplay games of a title (1889: every player count, with and without
-the Beginner Game; 1867: 3 to 6 players) are exported in the site's format (`python -m bot selfplay ... --export`) and
+the Beginner Game; 1867: 2 to 6 players) are exported in the site's format (`python -m bot selfplay ... --export`) and
 loaded by the site's own engine (../shared/tools/ref18xx, Ruby): each game agrees when the site accepts every action
 and ends with our final scores. Prints one line per disagreement and the count.
 
@@ -25,21 +25,28 @@ from bot.selfplay import NeverEnds, play_one  # noqa: E402
 from engines.e18xx.export import export_game  # noqa: E402
 
 REF18XX = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx" / "ref18xx"
-COUNTS = {"1889": (2, 3, 4, 5, 6), "1867": (3, 4, 5, 6)}  # 1867 with 2 players is untested on the site too
+COUNTS = {"1889": (2, 3, 4, 5, 6), "1867": (2, 3, 4, 5, 6)}
 LIMITS = {"1889": 5_000, "1867": 10_000}  # actions before a selfplay game counts as stalled
 
 
-def stale_corporations(tmp: Path, refused: dict[str, int]) -> set[str]:
-    """The exports the site refused because its engine waits for a stale corporation (bench/ref_stale.rb): a
-    corporation reset by nationalisation is a new object there, and the site may keep the old one as the operator
-    or among the trainless majors, then refuses every move for it (they name it by id and find the new one)."""
+def site_bugs(tmp: Path, refused: dict[str, int]) -> dict[str, str]:
+    """The exports the site refused because of its engine's own bugs (bench/ref_stale.rb), with why: it waits for
+    a stale corporation (a corporation reset by nationalisation is a new object there; the site may keep the old one
+    as the operator or among the trainless majors, then refuses every move for it, since they name it by id and
+    find the new one), or its code crashed on the action."""
     if not refused:
         return set()
     ref, script = REF18XX.parent, str(Path(__file__).with_name("ref_stale.rb"))
     out = subprocess.run(["ruby", f"-I{ref / 'shims'}", f"-I{ref / 'lib'}", script,
                           *(f"{tmp / name}:{at}" for name, at in refused.items())], capture_output=True, text=True,
                          env={**os.environ, "ENGINE_LOG_LEVEL": "5"})
-    return {line["file"] for line in map(json.loads, out.stdout.splitlines()) if line["stale"]}
+    found = {}
+    for line in map(json.loads, out.stdout.splitlines()):
+        if line["stale"]:
+            found[line["file"]] = "it waits for a corporation object its nationalisation replaced"
+        elif line["crash"]:
+            found[line["file"]] = f"its code crashed: {line['crash']}"
+    return found
 
 
 def main() -> int:
@@ -73,11 +80,11 @@ def main() -> int:
                              env={**os.environ, "ONLY_TITLES": f"g_{title}"})
         lines = [json.loads(line) for line in out.stdout.splitlines()]
         bad = [line for line in lines if line["exception"] or not line["matches_recorded"]]
-        stuck = stale_corporations(Path(tmp), {x["file"]: x["actions"] + 1 for x in bad if x["exception"]})
+        stuck = site_bugs(Path(tmp), {x["file"]: x["actions"] + 1 for x in bad if x["exception"]})
         for line in bad:
             if line["file"] in stuck:
-                print(f"the site's engine is stuck: {line['file']} at its action {line['actions'] + 1} (it waits for "
-                      f"a corporation object its nationalisation replaced)")
+                print(f"the site's engine cannot go on: {line['file']} at its action {line['actions'] + 1} "
+                      f"({stuck[line['file']]})")
                 continue
             print(f"disagree: {line['file']} after {line['actions']} of {line['raw_actions']} actions: "
                   f"{line['exception'] or 'scores differ'}; the site's scores {line['result']}")

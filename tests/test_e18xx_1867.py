@@ -237,6 +237,31 @@ def test_a_merger_is_priced_at_the_highest_plus_the_lowest_price():
     assert sorted(g.percent("CNR", g.key(s)) for s in range(4) if g.percent("CNR", g.key(s))) in ([10, 10], [20])
 
 
+def test_two_players_draw_two_privates_away_and_play_with_fewer_trains_and_a_70_percent_limit():
+    from engines.base import CHANCE
+    s = E.setup({}, 2)
+    assert E.awaiting(s).chance.count == 5  # the privates but the hidden "3"
+    with pytest.raises(RuleError, match="each of the 5 items once"):
+        E.apply(s, CHANCE, {"type": "shuffle", "order": [0, 0, 1, 2, 3]})
+    s = E.apply(s, CHANCE, {"type": "shuffle", "order": [4, 1, 0, 2, 3]})
+    assert sorted(s["privates"]) == sorted(["3", "C&SL", "MB", "QB"]) and s["round"]["kind"] == "auction"
+    names = [t.rpartition("-")[0] for t in s["depot"]["trains"]]
+    assert [names.count(n) for n in ("2", "3", "4", "5", "6", "7")] == [7, 5, 3, 3, 1, 1]
+    g = G(s)
+    assert g.cdef("CNR").holding_limit_percent == 70 and g.cdef("CV").holding_limit_percent == 100
+    assert G(E.setup({}, 3)).cdef("CNR").holding_limit_percent == 60
+
+
+def test_a_two_player_games_draw_comes_from_the_sites_seed():
+    """Our engine draws the two privates that leave as the site's generator does from the game's seed, so an
+    export carries a seed that draws the same (and a replay of it deals the same)."""
+    g = G(E.setup({}, 2))
+    from engines.e18xx.companies import load_title
+    from engines.e18xx.importer import SiteRandom
+    drawn = g.rules.site_deal(load_title("1867"), 12345, 2)
+    assert drawn == SiteRandom(12345).shuffle(["C&SL", "NFB", "MB", "QB", "SCT"])
+
+
 def test_loans_left_at_the_end_move_the_price_left():
     s = first_operating_turn()
     g = G(s)

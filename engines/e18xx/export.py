@@ -10,8 +10,8 @@ written as the site names it, from the state it was played on:
 - our own agreement moves (an offer to buy a train or a private from another president or player, accepted,
   declined or withdrawn): the site has none, so an accepted offer is the purchase at the agreed price and the
   rest is left out;
-- the chance seat's deal of the Beginner Game: the site deals by its seed, so the export carries a seed whose
-  deal is ours.
+- the chance seat's deal (1889's Beginner Game; 1867's two-player draw of the privates that leave): the site
+  draws it from its seed, so the export carries a seed whose draw is ours.
 """
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from engines.base import CHANCE, Action, RuleError, State
 from engines.e18xx import operating
 from engines.e18xx.companies import load_title
 from engines.e18xx.game import TITLES
-from engines.e18xx.importer import beginner_deal
 from engines.e18xx.state import G
 
 #: Seeds tried for a Beginner Game's deal (one in 6!/(6-n)! matches: 360 at four players).
@@ -71,11 +70,14 @@ def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
 
 
 def _seed_for_deal(title_id: str, state: State, action: Action, players: int) -> int:
-    kept = list(state["privates"])
-    dealt = [kept[i] for i in action.get("order", [])][:players]
+    """A seed whose draw (by the site's generator) gives what this game's deal gave: who gets which private
+    (1889's Beginner Game), or which privates leave (1867 with two players)."""
+    g = G(state)
+    kept = g.rules.dealt(g)
+    ours = g.rules.deal_matters([kept[i] for i in action.get("order", [])], players)
     title = load_title(title_id)
     for seed in range(1, SEED_SEARCH):
-        if beginner_deal(title, seed, players)[:players] == dealt:
+        if g.rules.deal_matters(g.rules.site_deal(title, seed, players), players) == ours:
             return seed
     raise NotExportable("No seed of the site deals the private companies as this game dealt them.")
 

@@ -19,7 +19,7 @@ from typing import Any
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
 from engines.e18xx import operating, privates, rounds, stock, trains
 from engines.e18xx.companies import IPO, can_gain, load_title
-from engines.e18xx.state import BANK, G, new_state
+from engines.e18xx.state import G, new_state
 
 #: Who makes a move: a corporation (its president) or a private company (its owner), as 18xx.games names them.
 _ENTITY = {"entity": "str?", "entity_type": "str?"}
@@ -73,7 +73,7 @@ class E18xxGame(Engine):
         g = G(state)
         kind = g.round["kind"]
         if kind == "deal":
-            deal = ChanceRequest("shuffle", len(state["privates"]), reason="deal the private companies")
+            deal = ChanceRequest("shuffle", len(g.rules.dealt(g)), reason="deal the private companies")
             return Awaiting(chance=deal)
         module = g.rules.modules.get(kind)
         if (pending := g.rules.interrupt(g)) is not None:
@@ -158,19 +158,13 @@ class E18xxGame(Engine):
                 raise RuleError("A corporation does not make that move; its president does, as a player.")
 
     def _deal(self, g: G, action: Action) -> None:
-        """Beginner Game: the privates in title order, shuffled; seat i gets the i-th and pays its face value."""
+        """The chance seat's shuffle at the start (1889's Beginner Game deal, 1867's two-player draw)."""
         if action.get("type") != "shuffle":
             raise RuleError("The private companies are dealt by a shuffle.")
-        kept = list(g.s["privates"])
         order = action.get("order")
-        if not isinstance(order, list) or sorted(order) != list(range(len(kept))):
+        if not isinstance(order, list) or sorted(order) != list(range(len(g.rules.dealt(g)))):
             raise RuleError("A shuffle must be a permutation of the private companies.")
-        for seat in range(g.n):
-            pid = kept[order[seat]]
-            g.pay(g.key(seat), BANK, g.s["privates"][pid]["value"])
-            g.s["privates"][pid]["owner"] = g.key(seat)
-            g.event(f"[0] is dealt {g.pdef(pid).name} and pays {g.money(g.s['privates'][pid]['value'])}.", seat)
-        stock.start(g, 1)
+        g.rules.deal(g, order)
 
     def _exchange(self, g: G, seat: int, action: Action) -> None:
         """Dougo Railway: its owner swaps it for an IR share from the IPO, at any time in a stock or operating
@@ -379,7 +373,7 @@ class Shikoku1889(E18xxGame):
 class Canada1867(E18xxGame):
     title_id = name = "1867"
     title = "1867: The Railways of Canada"
-    min_players = 3
+    min_players = 2
     max_players = 6
     data_version = 1
     options = ()

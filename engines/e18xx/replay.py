@@ -16,7 +16,7 @@ from engines.base import CHANCE, RuleError, State
 from engines.e18xx import rounds
 from engines.e18xx.companies import load_title
 from engines.e18xx.game import TITLES, E18xxGame, trusted
-from engines.e18xx.importer import Recorded, beginner_deal, read_recorded
+from engines.e18xx.importer import Recorded, read_recorded
 from engines.e18xx.state import G
 
 
@@ -78,9 +78,10 @@ def replay_recorded(
     try:
         options = {"beginner_game": True} if beginner else {}
         state = trusted(engine.setup(options, len(recorded.players)))
-        if beginner:
-            kept = list(state["privates"])
-            deal = beginner_deal(load_title(recorded.title), recorded.seed, len(recorded.players))
+        if engine.awaiting(state).chance:  # a deal at the start: the site draws it from the game's seed
+            g = G(state)
+            kept = g.rules.dealt(g)
+            deal = g.rules.site_deal(load_title(recorded.title), recorded.seed, len(recorded.players))
             state = engine.apply(state, CHANCE, {"type": "shuffle", "order": [kept.index(pid) for pid in deal]})
         copies: dict[str, str] = {}  # hex -> tile copy id now on it
         in_place = on_action is None  # a refused action ends the replay, so no state needs keeping unless shown

@@ -45,6 +45,31 @@ class Rules:
         else:
             auction.start(g)
 
+    def dealt(self, g: G) -> list[str]:
+        """The privates a chance draw shuffles at the start ("deal" round): 1889's Beginner Game deals them all."""
+        return list(g.s["privates"])
+
+    def deal(self, g: G, order: list[int]) -> None:
+        """Beginner Game: the privates in title order, shuffled; seat i gets the i-th and pays its face value."""
+        from engines.e18xx import stock
+        from engines.e18xx.state import BANK
+        kept = self.dealt(g)
+        for seat in range(g.n):
+            pid = kept[order[seat]]
+            g.pay(g.key(seat), BANK, g.s["privates"][pid]["value"])
+            g.s["privates"][pid]["owner"] = g.key(seat)
+            g.event(f"[0] is dealt {g.pdef(pid).name} and pays {g.money(g.s['privates'][pid]['value'])}.", seat)
+        stock.start(g, 1)
+
+    def site_deal(self, title, seed: int, players: int) -> list[str]:
+        """The privates in the order 18xx.games's seeded generator draws them for this deal."""
+        from engines.e18xx.importer import beginner_deal
+        return beginner_deal(title, seed, players)
+
+    def deal_matters(self, dealt: list[str], players: int) -> tuple:
+        """What of a drawn order the game depends on (an export's seed must give the same): who gets what."""
+        return tuple(dealt[:players])
+
     def next_round(self, g: G) -> None:
         """The round after the one just finished (rounds.next_round has ended it)."""
         from engines.e18xx import operating, rounds, stock

@@ -14,6 +14,7 @@ shares or privates, so one string names any holder: "bank", "ipo", "pool", a pla
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from engines.base import RuleError
@@ -197,7 +198,11 @@ class G:
         return self.s["corps"][cid]
 
     def cdef(self, cid: str) -> Corporation:
-        return self.title.corporation(cid)
+        cdef = self.title.corporation(cid)
+        limit = self.s.get("holding_limit")  # 1867 with two players: 70% of a major instead of 60%
+        if limit and cdef.kind == "major":
+            return replace(cdef, holding_limit_percent=limit)
+        return cdef
 
     def pdef(self, pid: str) -> Private:
         return self.title.private(pid)

@@ -22,6 +22,8 @@ TIMMINS = "D2"
 CAPITAL_BONUS = 40
 SECOND_LAY_COST = 20
 MAJOR_PHASE = "4"
+TWO_PLAYER_HOLDING_LIMIT = 70
+TWO_PLAYER_PRIVATES_REMOVED = 2
 
 
 def _home_cities(board, printed, kind: str) -> list[tuple[str, int]]:
@@ -59,7 +61,36 @@ class Rules1867(Rules):
         charter.init(g)
         for coord, node in g.board.token_nodes(national.NATIONAL):  # the CN's token printed in Toronto
             charter.take(g, national.NATIONAL, coord, node)
+        if g.n == 2:  # as 18xx.games sets up two players: fewer trains, a 70% limit, two privates drawn away
+            depot = g.s["depot"]["trains"]
+            for t in g.title.trains:
+                copies = [tid for tid in depot if tid.rpartition("-")[0] == t.name]
+                for tid in copies[len(copies) - t.removed_with_2_players:]:
+                    depot.remove(tid)
+            g.s["holding_limit"] = TWO_PLAYER_HOLDING_LIMIT
+            g.s["round"] = {"kind": "deal"}  # the chance seat draws the privates that leave
+            return
         auction.start(g)
+
+    def dealt(self, g: G) -> list[str]:
+        """Two players: the privates (not the hidden "3") from which two are drawn away."""
+        return [pid for pid in g.s["privates"] if not g.pdef(pid).hidden]
+
+    def deal(self, g: G, order: list[int]) -> None:
+        from engines.e18xx.g1867 import auction
+        kept = self.dealt(g)
+        gone = [kept[i] for i in order[:TWO_PLAYER_PRIVATES_REMOVED]]
+        for pid in gone:
+            del g.s["privates"][pid]
+        g.event(f"With two players {' and '.join(g.pdef(pid).name for pid in gone)} leave the game.")
+        auction.start(g)
+
+    def site_deal(self, title, seed: int, players: int) -> list[str]:
+        from engines.e18xx.importer import SiteRandom
+        return SiteRandom(seed).shuffle([p.id for p in title.privates if not p.hidden])
+
+    def deal_matters(self, dealt: list[str], players: int) -> tuple:
+        return tuple(sorted(dealt[:TWO_PLAYER_PRIVATES_REMOVED]))
 
     def next_round(self, g: G) -> None:
         from engines.e18xx import operating, rounds
