@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+from bot.tables import Table
 from engines.base import CHANCE
 from engines.e18xx import operating, rounds, stock
 from engines.e18xx.companies import IPO
@@ -93,3 +95,25 @@ def give_shares(s: dict[str, Any], cid: str, seat: int, certs: list[str]) -> Non
     for cert in certs:
         ipo.remove(cert)
     s["corps"][cid]["shares"].setdefault(str(seat), []).extend(certs)
+
+
+NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
+
+
+class PresenterGame:
+    """The stored game a presenter test's table stands for: table 7, its players named from NAMES."""
+
+    id = 7
+    options: dict = {}
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def in_seat_order(self):
+        return [SimpleNamespace(name=n) for n in NAMES[:self.n]]
+
+
+def presenter_table(engine, state) -> Table:
+    """A table of `engine` at `state`, as the presenter sees one."""
+    return Table(PresenterGame(state["n"]), engine, state, 1)
+

@@ -5,33 +5,22 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from types import SimpleNamespace
 
 from bot.tables import Change, Table
 from cogs.e18xx.panel import entries_for
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
 from engines.e18xx.game import Canada1867
 from engines.e18xx.state import G
+from tests.e18xx_helpers import NAMES, presenter_table
 
 E = Canada1867()
 P = E18xxPresenter()
-NAMES = ("ann", "ben", "cat", "dan")
+NAMES = NAMES[:4]
 PNG = b"\x89PNG"
 
 
-class Game:
-    id = 7
-    options: dict = {}
-
-    def __init__(self, n: int):
-        self.n = n
-
-    def in_seat_order(self):
-        return [SimpleNamespace(name=n) for n in NAMES[:self.n]]
-
-
 def table(state) -> Table:
-    return Table(Game(state["n"]), E, state, 1)
+    return presenter_table(E, state)
 
 
 @cache

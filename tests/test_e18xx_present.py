@@ -10,7 +10,6 @@ import json
 import random
 import re
 from functools import cache
-from types import SimpleNamespace
 
 import discord
 import pytest
@@ -37,27 +36,15 @@ from engines.e18xx.board import legal_lays
 from engines.e18xx.game import Shikoku1889
 from engines.e18xx.route_text import parse_routes
 from engines.e18xx.state import G
-from tests.e18xx_helpers import after_auction, float_corp
+from tests.e18xx_helpers import NAMES, after_auction, float_corp, presenter_table
 
 E = Shikoku1889()
 P = E18xxPresenter()
-NAMES = ("ann", "ben", "cat", "dan")
 BUSY = ("bid", "par", "buy_shares", "lay_tile", "place_token", "buy_train", "run_routes", "dividend")
 
 
-class Game:
-    id = 7
-    options: dict = {}
-
-    def __init__(self, n: int):
-        self.n = n
-
-    def in_seat_order(self):
-        return [SimpleNamespace(name=n) for n in NAMES[:self.n]]
-
-
 def table(state) -> Table:
-    return Table(Game(state["n"]), E, state, 1)
+    return presenter_table(E, state)
 
 
 @cache

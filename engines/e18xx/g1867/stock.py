@@ -46,7 +46,7 @@ def available_minors(g: G) -> list[str]:
             and g.rules.may_start(g, cid)]
 
 
-def _bid_cash(g: G, cid: str):
+def _bid_cash(g: G):
     def cash(seat: int) -> int:
         return g.s["cash"][seat] if g.cert_count(seat) < g.cert_limit else 0
     return cash
@@ -67,7 +67,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         if kind == "bid":
             if action.get("corporation") != auction["item"]:
                 raise RuleError(f"{auction['item']} is up for auction now.")
-            bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g, auction["item"]))
+            bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g))
             g.event(f"[0] bids {g.money(action['price'])} for {auction['item']}.", seat)
         elif kind == "pass":
             bidding.drop(auction, seat)
@@ -83,8 +83,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         if cid not in available_minors(g):
             raise RuleError(f"{str(cid)[:20]} is not a minor that can be started now.")
         auction = bidding.open_auction(cid, list(g.order))
-        bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g, cid))
-        auction["bidders"] = [s for s in g.order if s == seat or _bid_cash(g, cid)(s) >= action["price"] + 5]
+        bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g))  # drops who cannot raise it
         r.update(auction=auction, home=cid, opener=seat)
         g.event(f"[0] opens the bidding for {cid} ({g.cdef(cid).name}) at {g.money(action['price'])}.", seat)
         shared._did(g, seat, "buy")
@@ -166,7 +165,7 @@ def _par_offered(g: G, seat: int) -> bool:
 
 
 def _bids(g: G, seat: int) -> list[Action]:
-    if "buy" in g.round["did"] or _bid_cash(g, "")(seat) < MIN_BID:
+    if "buy" in g.round["did"] or _bid_cash(g)(seat) < MIN_BID:
         return []
     return [{"type": "bid", "corporation": cid, "price": MIN_BID} for cid in available_minors(g)]
 
@@ -189,7 +188,7 @@ def legal(g: G, seat: int) -> list[Action]:
     if r.get("auction"):
         auction = r["auction"]
         low = bidding.least_bid(auction, MIN_BID)
-        cash = _bid_cash(g, auction["item"])(seat)
+        cash = _bid_cash(g)(seat)
         return [*({"type": "bid", "corporation": auction["item"], "price": p} for p in (low, low + 20) if p <= cash),
                 {"type": "pass"}]
     moves = shared.turn_moves(g, seat)
