@@ -15,23 +15,27 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.delivery import Delivery
 from bot.errors import player_sentence
+from bot.i18n import lang_of, tr
 from bot.table_ui import DYNAMIC_ITEMS
 from bot.tables import Change, TableService
 from bot.timers import WAKE_EVENT, dispatcher
+from bot.translator import CatalogTranslator
 from storage.sqlite import SqliteStore
 
 log = logging.getLogger("bot")
 
-COGS = ("cogs.table", "cogs.rules", "cogs.dicehand", "cogs.fourbit", "cogs.boss", "cogs.tokai", "cogs.e18xx")
+COGS = ("cogs.table", "cogs.rules", "cogs.language", "cogs.dicehand", "cogs.fourbit", "cogs.boss", "cogs.tokai",
+        "cogs.e18xx")
 
 
 class Tree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
+        lang = lang_of(interaction.locale)
         if isinstance(error, app_commands.CheckFailure) and not isinstance(error, app_commands.CommandInvokeError):
-            sentence = "You cannot use that command here."
+            sentence = tr(lang, "You cannot use that command here.")
         else:
-            sentence, _ = player_sentence(original)
+            sentence, _ = player_sentence(original, lang)
         if interaction.response.is_done():
             await interaction.followup.send(sentence, ephemeral=True)
         else:
@@ -59,6 +63,7 @@ class BoardBot(commands.Bot):
         self.delivery = Delivery(self)
         self.tables.listeners.append(self._on_change)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
             if name not in self.extensions:
                 await self.load_extension(name)

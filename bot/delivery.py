@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import tr
 from bot.outbox import Outbox
 from bot.present import presenter_for
-from bot.table_ui import hand_view, notice_text, table_message, vote_message
+from bot.table_ui import game_title, hand_view, notice_text, table_message, vote_message
 from bot.tables import Change, Table
 from storage.base import OutboxRow
 
@@ -166,10 +167,12 @@ class Delivery:
         user = self.bot.get_user(row.target_id) or await self.bot.fetch_user(row.target_id)
         pres = presenter_for(table.engine.name)
         game = table.game
-        head = f"**Table {game.id} · {table.engine.title}** — {channel_link(game)}"
-        body = "\n".join(pres.private_lines(table, seat))
+        lang = sitter.lang or game.lang  # the player's own language, else the table's
+        head = tr(lang, "**Table {id} · {title}** — {link}", id=game.id, title=game_title(table.engine, lang),
+                  link=channel_link(game))
+        body = "\n".join(pres.private_lines(table, seat, lang=lang))
         await self.outbox.pace(row)
-        await user.send(f"{head}\n{body}"[:2000], view=hand_view(table, seat), nonce=f"ob{row.id}")
+        await user.send(f"{head}\n{body}"[:2000], view=hand_view(table, seat, lang), nonce=f"ob{row.id}")
 
     async def _send_channel(self, row: OutboxRow) -> None:
         payload = row.payload
@@ -192,7 +195,8 @@ class Delivery:
             return  # the moves it told of were undone before it went out
         # Drawing a picture takes tens of milliseconds (a late 1889 map, PNG encoding): done in a worker thread,
         # the event loop meanwhile answers other players. The change is a fresh copy, nobody else's to mutate.
-        lines = await asyncio.to_thread(presenter_for(change.table.engine.name).announce, change)
+        lines = await asyncio.to_thread(presenter_for(change.table.engine.name).announce, change,
+                                        lang=change.table.game.lang)
         for part, (text, picture) in enumerate(lines):
             await self._post(row, part, text, picture=picture)
         if lines:

@@ -6,16 +6,20 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from bot.i18n import say, tr
 from bot.tables import Change, Table
+from engines.text import Msg, from_json
 
 PLACEHOLDER = re.compile(r"\[(\d+)\]")
 
 
-def fill(event: dict[str, Any], who: Callable[[Any], str]) -> str:
-    """An engine event's text with [0], [1] … replaced by who(its seats), in one pass: a name is data, so a
-    player called "[1]" is never read as a placeholder."""
+def fill(event: dict[str, Any], who: Callable[[Any], str], lang: str = "en") -> str:
+    """An engine event in `lang` (its text is a message template, its values stored with engines.text.to_json),
+    with [0], [1] … replaced by who(its seats), in one pass after the rest: a name is data, so a player called
+    "[1]" is never read as a placeholder."""
     seats = event["seats"]
-    return PLACEHOLDER.sub(lambda m: who(seats[int(m[1])]) if int(m[1]) < len(seats) else m[0], event["text"])
+    text = say(Msg(event["text"], from_json(event.get("values") or {})), lang)
+    return PLACEHOLDER.sub(lambda m: who(seats[int(m[1])]) if int(m[1]) < len(seats) else m[0], text)
 
 
 def _lines(d: dict[str, Any]) -> list[str]:
@@ -23,21 +27,24 @@ def _lines(d: dict[str, Any]) -> list[str]:
 
 
 class Presenter:
-    def public_lines(self, table: Table) -> list[str]:
+    """Every method is given the language to write in: the table's for what the channel reads (public_lines,
+    announce), the player's for what they alone read (private_lines, move_label, move_view)."""
+
+    def public_lines(self, table: Table, lang: str = "en") -> list[str]:
         return _lines(table.engine.public(table.state))
 
-    def private_lines(self, table: Table, seat: int) -> list[str]:
-        return _lines(table.private(seat)) or ["You hold nothing secret right now."]
+    def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
+        return _lines(table.private(seat)) or [tr(lang, "You hold nothing secret right now.")]
 
-    def move_label(self, table: Table, action: dict[str, Any]) -> str:
-        return table.engine.label(action)
+    def move_label(self, table: Table, action: dict[str, Any], lang: str = "en") -> str:
+        return say(table.engine.label(action), lang)
 
-    def announce(self, change: Change) -> list[tuple[str, bytes | None]]:
+    def announce(self, change: Change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """Public lines to post in the channel for a committed change, each with an optional
         PNG picture (a reveal, a round end). Never anything secret."""
         return []
 
-    def move_view(self, table: Table, seat: int):
+    def move_view(self, table: Table, seat: int, lang: str = "en"):
         """A game's own panel for this seat's moves (a discord.ui.View), or None for the
         shared one: a button per legal move, or menus when there are many."""
         return None

@@ -25,6 +25,7 @@ from engines.e18xx.export import NotExportable, export_game
 from engines.e18xx.game import E18xxGame
 from engines.log import export as export_log
 from engines.log import replay
+from engines.text import to_json
 from engines.words import chance_label
 from storage.base import Commit, GameRow, SeqConflict, Store, TimerRow
 
@@ -241,7 +242,7 @@ class TableService:
     # --- the lobby ---------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int, engine_name: str, user_id: int, name: str,
                      options: dict[str, Any], max_players: int | None = None, random_seats: bool = True,
-                     reminder_hours: float = 24, autopass_hours: float = 0) -> Table:
+                     reminder_hours: float = 24, autopass_hours: float = 0, lang: str = "en") -> Table:
         try:
             engine = engines.get(engine_name)
         except KeyError as e:
@@ -257,7 +258,7 @@ class TableService:
         gid = await self.store.create_game(
             guild_id=guild_id, channel_id=channel_id, engine=engine.name, data_version=engine.data_version,
             options=options, creator_id=user_id, max_players=max_players, random_seats=random_seats,
-            reminder_hours=reminder_hours, autopass_hours=autopass_hours, now=self.clock.now())
+            reminder_hours=reminder_hours, autopass_hours=autopass_hours, now=self.clock.now(), lang=lang)
         await self.store.add_seat(gid, user_id, name)
         table = await self.load(gid)
         await self._tell(Change("created", table))
@@ -503,7 +504,7 @@ class TableService:
             if timer.kind == "autopass":
                 moves = [(s, a) for s in sorted(aw.seats) if (a := engine.auto_action(state, s))]
                 note = {"game_id": game.id, "kind": "autopass", "users": [game.user_at(s).user_id for s, _ in moves],
-                        "secret": aw.secret, "labels": [engine.label(a) for _, a in moves]}
+                        "secret": aw.secret, "labels": [to_json(engine.label(a)) for _, a in moves]}
                 if moves:
                     await self._commit(table, moves, kind="timer", outbox=[("channel", game.channel_id, note)],
                                        clear=[timer.kind])
@@ -511,7 +512,7 @@ class TableService:
             elif timer.kind == "window" and (a := engine.expire(state)) is not None:
                 await self._commit(table, [(CHANCE, a)], kind="timer", clear=[timer.kind],
                                    outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "window",
-                                                                         "what": aw.prompt.split(":")[0]})])
+                                                                         "what": to_json(aw.prompt)})])
                 return
             await self.store.clear_timer(game.id, timer.kind)
 

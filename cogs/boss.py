@@ -56,7 +56,7 @@ def _owner(p: dict[str, Any], fam: str, names: list[str]) -> str:
 
 
 class BossPresenter(Presenter):
-    def public_lines(self, table: Table) -> list[str]:
+    def public_lines(self, table: Table, lang: str = "en") -> list[str]:
         p = table.engine.public(table.state)
         names = _names(table)
         lines = []
@@ -105,7 +105,7 @@ class BossPresenter(Presenter):
             out.append("Nothing more from: " + ", ".join(names[s] for s in d["passed"]))
         return out
 
-    def private_lines(self, table: Table, seat: int) -> list[str]:
+    def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
         v = table.engine.view(table.state, seat)
         hand = ", ".join(f"{n}× {card_name(c)}" if n > 1 else card_name(c) for c, n in v["hand"].items())
         mine = [f for f in FAMILIES if v["owners"][f] == seat]
@@ -113,7 +113,7 @@ class BossPresenter(Presenter):
                 f"Your hand ({sum(v['hand'].values())}): {hand or 'empty'}",
                 f"Your investors: {_fams(mine) or 'none'}"]
 
-    def move_label(self, table: Table, action: dict[str, Any]) -> str:
+    def move_label(self, table: Table, action: dict[str, Any], lang: str = "en") -> str:
         names = _names(table)
         k, s = action["type"], table.state
         if k in ("accept", "refuse"):
@@ -140,7 +140,7 @@ class BossPresenter(Presenter):
             return f"Space {action['space'] + 1}: {Boss.requirement_text(sp)}, {sp['shares']} shares"
         return table.engine.label(action)
 
-    def announce(self, change: Change) -> list[tuple[str, bytes | None]]:
+    def announce(self, change: Change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """Everything that happened, in order, as one post; the board picture when the marker is
         first placed and after each deal ends."""
         table = change.table
@@ -160,7 +160,7 @@ class BossPresenter(Presenter):
             picture = render(table.engine.public(after), names)
         return [(f"Table {table.game.id}: {text}"[:2000], picture)]
 
-    def move_view(self, table: Table, seat: int):
+    def move_view(self, table: Table, seat: int, lang: str = "en"):
         moves = table.engine.legal(table.state, seat)
         if not moves:
             return None

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from cogs.fonts import font
 from engines.boss import money
 from engines.boss.board import FAMILIES
 
@@ -27,11 +28,8 @@ ACTIVE_BG = (255, 236, 238)
 TILE = (120, 116, 110)
 
 
-def _font(size: int):
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1 has one fixed size
-        return ImageFont.load_default()
+def _font(size: float):
+    return font(size)
 
 
 def cell_of(space: int) -> tuple[int, int]:

@@ -6,7 +6,7 @@ from bot.tables import Table
 
 
 class DiceHandPresenter(Presenter):
-    def public_lines(self, table: Table) -> list[str]:
+    def public_lines(self, table: Table, lang: str = "en") -> list[str]:
         p = table.engine.public(table.state)
         names = [s.name for s in table.game.in_seat_order()]
         lines = [f"Round {p['round']} of {p['rounds']} · cards left in the deck: {p['deck_left']}"]
@@ -20,7 +20,7 @@ class DiceHandPresenter(Presenter):
             lines.append(f"Last round: {cards}; the die showed {last['die']}.")
         return lines
 
-    def private_lines(self, table: Table, seat: int) -> list[str]:
+    def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
         v = table.engine.view(table.state, seat)
         lines = [f"Your hand: {', '.join(str(c) for c in v['hand']) or 'empty'}"]
         if v["my_pick"] is not None:

@@ -174,7 +174,7 @@ def _why_no_workers(s: dict[str, Any], seat: int) -> list[str]:
 
 
 class FourBitPresenter(Presenter):
-    def public_lines(self, table: Table) -> list[str]:
+    def public_lines(self, table: Table, lang: str = "en") -> list[str]:
         p = table.engine.public(table.state)
         names = _names(table)
         lines = [f"**Round {p['round'] or '—'} of 6** · phase: {p['phase']}"]
@@ -216,7 +216,7 @@ class FourBitPresenter(Presenter):
                                  f"track {f['track']} + buildings {f['buildings']}; {f['coins']} coins)")
         return lines
 
-    def private_lines(self, table: Table, seat: int) -> list[str]:
+    def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
         v = table.engine.view(table.state, seat)
         lines = []
         if "draft_hand" in v:
@@ -236,7 +236,7 @@ class FourBitPresenter(Presenter):
         lines += _my_worker_lines(table.state, seat) + _why_no_workers(table.state, seat)
         return lines or ["Nothing secret yet."]
 
-    def announce(self, change) -> list[tuple[str, bytes | None]]:
+    def announce(self, change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """The reveal, the placement and each resolution in order; a board picture after each
         reveal and each round end. Secret choices themselves are never narrated."""
         table, engine = change.table, change.table.engine
@@ -277,7 +277,7 @@ class FourBitPresenter(Presenter):
             out[-1] = (text, render(engine.public(table.state), names))
         return out
 
-    def move_view(self, table: Table, seat: int):
+    def move_view(self, table: Table, seat: int, lang: str = "en"):
         s = table.state
         if s["phase"] == "work" and table.engine.can_act(s, seat):
             return stack_view(table, seat, table.seq, None, None)

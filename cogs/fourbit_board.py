@@ -10,8 +10,9 @@ import unicodedata
 from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from cogs.fonts import font
 from engines.fourbit.data import BUILDINGS, CITY_HALL, LOCATIONS
 
 COLOURS = [(220, 60, 60), (60, 110, 220), (40, 160, 80), (230, 170, 30)]
@@ -21,12 +22,8 @@ SIZES = (12, 11, 10, 9, 8)  # a text that does not fit is drawn smaller before i
 PLAIN = {"×": "x", "→": "->", "—": "-", "–": "-", "’": "'", "é": "e"}
 
 
-@cache
-def _font(size: int):
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1 has one fixed size
-        return ImageFont.load_default()
+def _font(size: float):
+    return font(size)
 
 
 def _mask(font, ch: str) -> tuple:

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 import engines
 from bot.errors import Refusal
+from bot.i18n import LANGS, lang_of
 from bot.interact import answer
 from bot.place import Place
 from bot.table_ui import my_hand, seat_mentions, table_message
@@ -79,22 +80,25 @@ class TableCog(commands.Cog):
     @app_commands.describe(game="Which game", players="Most players allowed (default: the game's maximum)",
                            seating="Seat order", reminder_hours="Remind the awaited players after this idle time",
                            autopass_hours="Play the default move for a player idle this long (0 = never)",
-                           options="Game options as name=value, e.g. rounds=3")
+                           options="Game options as name=value, e.g. rounds=3",
+                           language="The language of the table's posts (default: the server's)")
     @app_commands.choices(game=GAME_CHOICES, seating=[app_commands.Choice(name="random", value="random"),
-                                                      app_commands.Choice(name="as joined", value="joined")])
+                                                      app_commands.Choice(name="as joined", value="joined")],
+                          language=[app_commands.Choice(name=name, value=code) for code, name in LANGS.items()])
     @app_commands.autocomplete(options=options_autocomplete)
     async def create(self, interaction: discord.Interaction, game: str, players: int | None = None,
                      seating: str = "random", reminder_hours: float | None = None, autopass_hours: float = 0.0,
-                     options: str = "") -> None:
+                     options: str = "", language: str | None = None) -> None:
         async def work():
             if interaction.guild_id is None:
                 raise Refusal("Tables live in a server channel or thread, not in DMs.")
+            lang = language if language in LANGS else lang_of(interaction.guild_locale)
             table = await self.bot.tables.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id, engine_name=game,
                 user_id=interaction.user.id, name=interaction.user.display_name, options=parse_options(options),
                 max_players=players, random_seats=seating == "random",
                 reminder_hours=self.bot.settings.reminder_hours if reminder_hours is None else reminder_hours,
-                autopass_hours=autopass_hours)
+                autopass_hours=autopass_hours, lang=lang)
             return (f"Table {table.game.id} ({table.engine.title}) is open and you are seated. "
                     "Others join with the Join button; press Start when everyone is in.")
 

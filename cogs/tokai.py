@@ -141,7 +141,7 @@ def _area(region: str) -> str:
 
 # --- the presenter ----------------------------------------------------------------------------------------
 class TokaiPresenter(Presenter):
-    def public_lines(self, table: Table) -> list[str]:
+    def public_lines(self, table: Table, lang: str = "en") -> list[str]:
         s = table.engine.public(table.state)
         names = _names(table)
         lines = [self._now_line(table.engine, s, names)] if s["phase"] != "over" else []
@@ -225,7 +225,7 @@ class TokaiPresenter(Presenter):
                        f"still bidding: {still}")
         return out
 
-    def private_lines(self, table: Table, seat: int) -> list[str]:
+    def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
         s = table.state
         me = s["players"][seat]
         names = _names(table)
@@ -279,7 +279,7 @@ class TokaiPresenter(Presenter):
                     f"{yen(limit)}) or pass; a pass is final.")
         return "make your choice."
 
-    def move_label(self, table: Table, action: dict[str, Any]) -> str:
+    def move_label(self, table: Table, action: dict[str, Any], lang: str = "en") -> str:
         s = table.state
         kind = action.get("type")
         if kind == "move" and set(action) == {"type", "to"} and s and stage_of(s) == "move" \
@@ -294,7 +294,7 @@ class TokaiPresenter(Presenter):
             return point_name(action["point"]) + (f" ({region_name(region)})" if region else "")
         return table.engine.label(action)
 
-    def announce(self, change: Change) -> list[tuple[str, bytes | None]]:
+    def announce(self, change: Change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """What happened, in order, as one post (the engine's events); the map picture after a move (a pawn
         moved) and at the end of the game."""
         table = change.table
@@ -315,7 +315,7 @@ class TokaiPresenter(Presenter):
         text = "\n".join(lines) or "The map now:"
         return [(f"Table {table.game.id}: {text}"[:2000], picture)]
 
-    def move_view(self, table: Table, seat: int):
+    def move_view(self, table: Table, seat: int, lang: str = "en"):
         moves = table.engine.legal(table.state, seat)
         if not moves:
             return None

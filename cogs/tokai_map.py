@@ -9,8 +9,9 @@ import io
 from functools import cache
 from math import cos, radians
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from cogs.fonts import font
 from engines.tokai import network as nw
 
 W, H = 1400, 1100
@@ -65,12 +66,8 @@ PLAYER_COLOURS = [(230, 30, 40), (20, 90, 235), (20, 165, 60), (250, 140, 0), (1
 TRAIL = (255, 225, 40)
 
 
-@cache  # a FreeType font is parsed afresh on every load
-def _font(size: int):
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1 has one fixed size
-        return ImageFont.load_default()
+def _font(size: float):
+    return font(size)
 
 
 def line_colour(line_id: str) -> str:

@@ -9,6 +9,8 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines.text import Msg
+
 Action = dict[str, Any]
 State = dict[str, Any]
 
@@ -17,7 +19,13 @@ CHANCE = -1
 
 
 class RuleError(Exception):
-    """An illegal action. The message is a sentence a player understands."""
+    """An illegal action, with the sentence that tells the player why: an English template and its values
+    (``RuleError("{corp} cannot reach {where}.", corp=cid, where=name)``), said in each reader's language by the
+    bot; ``str()`` is the English."""
+
+    def __init__(self, template: str | Msg, **values: Any):
+        self.msg = template if isinstance(template, Msg) else Msg(template, values)
+        super().__init__(str(self.msg))
 
 
 @dataclass(frozen=True)

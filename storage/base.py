@@ -18,6 +18,7 @@ class SeatRow:
     user_id: int
     name: str
     dm_closed: bool = False  # the player's DMs refused the bot's last message (read with the game)
+    lang: str | None = None  # the player's language (chosen with /language, else last seen), None: not known
 
 
 @dataclass
@@ -40,6 +41,7 @@ class GameRow:
     created_at: float
     updated_at: float
     undos: int = 0  # bumped by every undo: a cached state from before it is stale
+    lang: str = "en"  # the table's language: its channel posts are written in it
     seats: list[SeatRow] = field(default_factory=list)
     last_seq: int = 0  # the seq of its last stored action when it was read
     timers: frozenset[str] = frozenset()  # the kinds of its timers set when it was read
@@ -125,7 +127,7 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def create_game(self, *, guild_id: int | None, channel_id: int, engine: str, data_version: int,
                           options: dict[str, Any], creator_id: int, max_players: int, random_seats: bool,
-                          reminder_hours: float, autopass_hours: float, now: float) -> int: ...
+                          reminder_hours: float, autopass_hours: float, now: float, lang: str = "en") -> int: ...
     @abc.abstractmethod
     async def game(self, game_id: int) -> GameRow | None: ...
     @abc.abstractmethod
@@ -192,3 +194,10 @@ class Store(abc.ABC):
     async def set_dm_closed(self, user_id: int, closed: bool) -> None: ...
     @abc.abstractmethod
     async def dm_closed(self, user_id: int) -> bool: ...
+    @abc.abstractmethod
+    async def set_user_lang(self, user_id: int, lang: str | None, *, chosen: bool = True) -> None:
+        """The language a player chose (``chosen``; None: follow their Discord client), or the one their client
+        showed last (not chosen)."""
+    @abc.abstractmethod
+    async def user_lang(self, user_id: int) -> tuple[str | None, str | None]:
+        """(chosen, last seen) languages of a user; None where not known."""

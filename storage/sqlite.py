@@ -17,17 +17,18 @@ BUSY_TIMEOUT_MS = 5000
 MAX_SEQ = 2**63 - 1
 _GAME_COLUMNS = ("id, guild_id, channel_id, engine, data_version, options, status, creator_id, max_players, "
                  "random_seats, reminder_hours, autopass_hours, message_id, last_ping_key, pending, "
-                 "created_at, updated_at, undos")
-# A game row is read with its seats (and whether each player's DMs are closed), the seq of its last action and the
-# kinds of its timers, in one query: each query is a round trip to aiosqlite's thread.
+                 "created_at, updated_at, undos, lang")
+# A game row is read with its seats (and whether each player's DMs are closed, and their language), the seq of its
+# last action and the kinds of its timers, in one query: each query is a round trip to aiosqlite's thread.
 _GAME_SELECT = (f"SELECT {_GAME_COLUMNS}, "
                 "(SELECT json_group_array(json_array(position, seat, user_id, name, COALESCE("
-                "(SELECT dm_closed FROM users WHERE users.user_id = seats.user_id), 0))) FROM seats "
+                "(SELECT dm_closed FROM users WHERE users.user_id = seats.user_id), 0), "
+                "(SELECT COALESCE(lang, seen_lang) FROM users WHERE users.user_id = seats.user_id))) FROM seats "
                 "WHERE seats.game_id = games.id), "
                 "(SELECT COALESCE(MAX(seq), 0) FROM actions WHERE actions.game_id = games.id), "
                 "(SELECT json_group_array(kind) FROM timers WHERE timers.game_id = games.id) FROM games")
 _UPDATABLE = {"status", "message_id", "last_ping_key", "pending", "options", "random_seats",
-              "reminder_hours", "autopass_hours"}
+              "reminder_hours", "autopass_hours", "lang"}
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -151,22 +152,22 @@ class SqliteStore(Store):
 
     # --- games and seats ---------------------------------------------------
     async def create_game(self, *, guild_id, channel_id, engine, data_version, options, creator_id,
-                          max_players, random_seats, reminder_hours, autopass_hours, now) -> int:
+                          max_players, random_seats, reminder_hours, autopass_hours, now, lang="en") -> int:
         return await self._insert(
             "INSERT INTO games (guild_id, channel_id, engine, data_version, options, status, creator_id, "
-            "max_players, random_seats, reminder_hours, autopass_hours, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            "max_players, random_seats, reminder_hours, autopass_hours, created_at, updated_at, lang) "
+            "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, engine, data_version, json.dumps(options), creator_id, max_players,
-             int(random_seats), reminder_hours, autopass_hours, now, now))
+             int(random_seats), reminder_hours, autopass_hours, now, now, lang))
 
     def _game(self, r: tuple) -> GameRow:
-        seats = sorted((SeatRow(p, s, u, n, bool(closed)) for p, s, u, n, closed in json.loads(r[18])),
+        seats = sorted((SeatRow(p, s, u, n, bool(closed), lang) for p, s, u, n, closed, lang in json.loads(r[19])),
                        key=lambda seat: seat.position)
         return GameRow(id=r[0], guild_id=r[1], channel_id=r[2], engine=r[3], data_version=r[4],
                        options=json.loads(r[5]), status=r[6], creator_id=r[7], max_players=r[8],
                        random_seats=bool(r[9]), reminder_hours=r[10], autopass_hours=r[11], message_id=r[12],
                        last_ping_key=r[13], pending=json.loads(r[14]), created_at=r[15], updated_at=r[16],
-                       undos=r[17], seats=seats, last_seq=r[19], timers=frozenset(json.loads(r[20])))
+                       undos=r[17], lang=r[18], seats=seats, last_seq=r[20], timers=frozenset(json.loads(r[21])))
 
     async def game(self, game_id: int) -> GameRow | None:
         rows = await self._rows(f"{_GAME_SELECT} WHERE id = ?", (game_id,))
@@ -324,6 +325,15 @@ class SqliteStore(Store):
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:
         await self._tx([("INSERT INTO users (user_id, dm_closed) VALUES (?, ?) "
                          "ON CONFLICT(user_id) DO UPDATE SET dm_closed = excluded.dm_closed", (user_id, int(closed)))])
+
+    async def set_user_lang(self, user_id: int, lang: str | None, *, chosen: bool = True) -> None:
+        column = "lang" if chosen else "seen_lang"
+        await self._tx([(f"INSERT INTO users (user_id, {column}) VALUES (?, ?) "
+                         f"ON CONFLICT(user_id) DO UPDATE SET {column} = excluded.{column}", (user_id, lang))])
+
+    async def user_lang(self, user_id: int) -> tuple[str | None, str | None]:
+        rows = await self._rows("SELECT lang, seen_lang FROM users WHERE user_id = ?", (user_id,))
+        return (rows[0][0], rows[0][1]) if rows else (None, None)
 
     async def dm_closed(self, user_id: int) -> bool:
         rows = await self._rows("SELECT dm_closed FROM users WHERE user_id = ?", (user_id,))

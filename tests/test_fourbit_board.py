@@ -44,8 +44,8 @@ def drawn(monkeypatch):
 
 def test_the_font_check_tells_a_missing_glyph_from_a_real_one():
     font = fourbit_board._font(12)
-    assert real_glyph(font, "A") and real_glyph(font, "·")
-    assert not real_glyph(font, "×") and not real_glyph(font, "→")
+    assert real_glyph(font, "A") and real_glyph(font, "·") and real_glyph(font, "×") and real_glyph(font, "町")
+    assert not real_glyph(font, "\ue000") and not real_glyph(font, "\U0001F600")  # private use; an emoji
 
 
 def test_every_character_drawn_has_a_glyph(drawn):

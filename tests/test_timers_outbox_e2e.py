@@ -211,7 +211,7 @@ async def test_narration_and_its_pictures_are_drawn_off_the_event_loop(world, mo
     presenter = presenter_for("dicehand")  # Dice & Hands narrates nothing itself: the spy's line stands in
     on_loop = []
 
-    def spy(change):
+    def spy(change, lang="en"):
         try:
             asyncio.get_running_loop()
             on_loop.append(True)

@@ -29,8 +29,9 @@ from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from math import atan2, ceil, cos, hypot, pi, radians, sin, sqrt
 
-from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw
 
+from cogs.fonts import font
 from engines.e18xx import hexes
 from engines.e18xx.board import Board, MapDef, load_map
 from engines.e18xx.market import Market, parse_cell_id
@@ -44,12 +45,8 @@ FALLBACK_COLOUR = "#808080"
 RGB = tuple[int, int, int]
 
 
-@cache  # a FreeType font is parsed afresh on every load
-def _font(size: int):
-    try:
-        return ImageFont.load_default(size=max(1, round(size)))
-    except TypeError:  # Pillow < 10.1 has one fixed size
-        return ImageFont.load_default()
+def _font(size: float):
+    return font(size)
 
 
 def _rgb(colour: str | Sequence[int] | None, default: str = FALLBACK_COLOUR) -> RGB:

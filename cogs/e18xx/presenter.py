@@ -32,7 +32,7 @@ from engines.e18xx.state import G
 
 # --- the presenter --------------------------------------------------------------------------------------------
 class E18xxPresenter(Presenter):
-    def public_lines(self, table: Table) -> list[str]:
+    def public_lines(self, table: Table, lang: str = "en") -> list[str]:
         state, names = table.state, seat_names(table)
         g = G(state)
         lines = self._round_lines(g, names)
@@ -156,7 +156,7 @@ class E18xxPresenter(Presenter):
                          f"{g.money(scores[seat] - cash - faces)}, privates {g.money(faces)})")
         return "**Final scores:** " + " · ".join(parts)
 
-    def private_lines(self, table: Table, seat: int) -> list[str]:
+    def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
         state, names = table.state, seat_names(table)
         g = G(state)
         lines = [" · ".join([f"You: **{g.money(g.s['cash'][seat])}**", *holdings(g, seat)])]
@@ -176,10 +176,10 @@ class E18xxPresenter(Presenter):
                 lines.append("You may still use your private company below.")
         return lines
 
-    def move_label(self, table: Table, action: dict[str, Any]) -> str:
+    def move_label(self, table: Table, action: dict[str, Any], lang: str = "en") -> str:
         return move_label(table, action)
 
-    def announce(self, change: Change) -> list[tuple[str, bytes | None]]:
+    def announce(self, change: Change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """The new events as one post, with one picture when it says something: the map after a tile or token
         is laid; the market at the end of each stock round and of each operating round (whose dividends moved
         the prices; one picture a round rather than one a corporation); and the map, the market and the
@@ -211,7 +211,7 @@ class E18xxPresenter(Presenter):
             posts.append((f"Table {gid}: the corporations at the end.", charters_png(after, names)))
         return posts
 
-    def move_view(self, table: Table, seat: int):
+    def move_view(self, table: Table, seat: int, lang: str = "en"):
         entries = entries_for(table, seat)
         if not entries:
             return None

@@ -35,6 +35,7 @@ from engines.e18xx.companies import (
 )
 from engines.e18xx.market import Cell
 from engines.e18xx.rules import Rules, rules_for
+from engines.text import to_json
 
 BANK = "bank"
 EVENTS_KEPT = 60
@@ -95,10 +96,14 @@ class G:
     def money(self, amount: int) -> str:
         return self.title.format_money(amount)
 
-    def event(self, text: str, *seats: int) -> None:
-        """A public line of what happened; [0], [1] stand for the names of the seats given."""
+    def event(self, text: str, *seats: int, **values: Any) -> None:
+        """A public line of what happened: a message template (engines/text.py) and its values, stored as JSON;
+        [0], [1] stand for the names of the seats given."""
         self.s["event_no"] += 1
-        self.s["events"].append({"no": self.s["event_no"], "text": text, "seats": list(seats)})
+        entry = {"no": self.s["event_no"], "text": text, "seats": list(seats)}
+        if values:
+            entry["values"] = to_json(values)
+        self.s["events"].append(entry)
         del self.s["events"][:-EVENTS_KEPT]
 
     # ---- the board ------------------------------------------------------------------------------------
