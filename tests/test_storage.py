@@ -266,6 +266,26 @@ async def test_dm_closed_is_remembered_per_user(store):
     assert await store.dm_closed(11) is False
 
 
+async def test_languages_a_table_keeps_its_own_and_a_seat_reads_its_players_chosen_before_seen(store):
+    gid = await store.create_game(guild_id=1, channel_id=2, engine="dicehand", data_version=1, options={},
+                                  creator_id=11, max_players=3, random_seats=False, reminder_hours=24,
+                                  autopass_hours=0, now=1.0, lang="ja")
+    await store.add_seat(gid, 11, "ann")
+    await store.add_seat(gid, 12, "ben")
+    game = await store.game(gid)
+    assert game.lang == "ja" and [s.lang for s in game.seats] == [None, None]  # nothing known of them yet
+    await store.set_user_lang(11, "en", chosen=False)  # ann's client showed English
+    await store.set_user_lang(12, "ja", chosen=False)
+    await store.set_user_lang(12, "en")  # ben chose English with /language: it wins over what his client shows
+    assert [s.lang for s in (await store.game(gid)).seats] == ["en", "en"]
+    assert await store.user_lang(12) == ("en", "ja")
+    await store.set_user_lang(12, None)  # back to following his client
+    assert [s.lang for s in (await store.game(gid)).seats] == ["en", "ja"]
+    await store.update_game(gid, 2.0, lang="en")
+    assert (await store.game(gid)).lang == "en"
+    assert (await store.game(await new_game(store))).lang == "en"  # a table made without one: English
+
+
 # --- two processes on one file ------------------------------------------------------------------
 async def test_two_stores_on_one_file_see_each_others_commits(db_path):
     a, b = SqliteStore(db_path), SqliteStore(db_path)
