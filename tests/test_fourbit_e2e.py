@@ -76,7 +76,7 @@ async def test_three_players_play_a_whole_game_through_dms_and_buttons(simcord_e
         else:
             panel = await open_hand(member, ch, gid)
             first_move = t.engine.legal(s, seat)[0]
-            r = await member.click(panel.response, label=t.engine.label(first_move)[:80])
+            r = await member.click(panel.response, label=str(t.engine.label(first_move))[:80])
             assert r.ephemeral and "You played" in r.response.content, r.response.content
     t = await svc.load(gid)
     # upkeep is steep (level × 2 coins a worker): who cannot pay loses workers and sits out later rounds

@@ -205,8 +205,9 @@ FINAL = [
 ]
 
 
-def asks_for(prompt: str, what) -> bool:
+def asks_for(prompt, what) -> bool:
     """The table says what it waits for: the location's effect (maybe offered before a card) or a card."""
+    prompt = str(prompt)
     return "the effect of" in prompt if what == "loc" else prompt.startswith(f"whether to use card {what}")
 
 

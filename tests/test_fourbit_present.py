@@ -58,7 +58,7 @@ def test_location_buttons_say_what_they_do():
     s = game(2, cards={0: [9, 12, 14, 15], 1: INERT}, row=[1, 11, 4, 5], p0={"wood": 10, "stone": 2, "coins": 4})
     s = step(s, {0: 8, 1: "pass"})
     assert buttons(s, 0) == ["Build Woodworks", "Build Artisans' Quarter",
-                             "Skip the effect of 8 Administrative District (行政地区)"]
+                             "Skip the effect of 8 Administrative District"]
 
 
 def test_upkeep_buttons_show_the_cost():
@@ -111,15 +111,15 @@ def test_each_card_use_is_told_with_its_effect_and_what_it_gave():
     s = game(3, cards={0: INERT, 1: INERT, 2: order}, p2={"vp": 1})
     s = step(s, {0: "pass", 1: "pass", 2: (11, order)})
     s, text = told(s, 2, use(s))
-    assert text == "carol at 11 Cathedral (聖堂前): uses card 3 (1-side: +2 coins) → +2 coins."
+    assert text == "carol at 11 Cathedral: uses card 3 (1-side: +2 coins) → +2 coins."
     s, text = told(s, 2, take(s))
-    assert text == ("carol at 11 Cathedral (聖堂前): Take Cathedral: turn order +1, then coins +6 → +6 coins, "
+    assert text == ("carol at 11 Cathedral: Take Cathedral: turn order +1, then coins +6 → +6 coins, "
                     "1 space up the track.")
     s, text = told(s, 2, use(s))
-    assert text == ("carol at 11 Cathedral (聖堂前): uses card 14 (0-side: after moving up at the Cathedral: "
+    assert text == ("carol at 11 Cathedral: uses card 14 (0-side: after moving up at the Cathedral: "
                     "1 more space) → 1 space up the track.")
     s, text = told(s, 2, use(s))
-    assert text == "carol at 11 Cathedral (聖堂前): uses card 7 (1-side: 1 VP → 4 coins) → +4 coins, -1 VP."
+    assert text == "carol at 11 Cathedral: uses card 7 (1-side: 1 VP → 4 coins) → +4 coins, -1 VP."
 
 
 def test_a_skipped_card_and_a_waiting_card_are_told():
@@ -127,14 +127,14 @@ def test_a_skipped_card_and_a_waiting_card_are_told():
     s = game(2, cards={0: order, 1: INERT})
     s = step(s, {0: (0, order), 1: "pass"})
     s, text = told(s, 0, use(s))
-    assert text == ("ann at 0 Artisans' Square (職人広場): uses card 12 (0-side: if the location gives wood: "
+    assert text == ("ann at 0 Artisans' Square: uses card 12 (0-side: if the location gives wood: "
                     "+2 stone); it is checked once the location's effect is done.")
     s, text = told(s, 0, skip(s))
-    assert text == "ann at 0 Artisans' Square (職人広場): skips card 1 (0-side: +2 wood)."
+    assert text == "ann at 0 Artisans' Square: skips card 1 (0-side: +2 wood)."
     s, text = told(s, 0, take(s))
     assert text.splitlines() == [
-        "ann at 0 Artisans' Square (職人広場): Take Artisans' Square: wood +12 → +12 wood.",
-        "ann at 0 Artisans' Square (職人広場): card 12 (0-side: if the location gives wood: +2 stone), "
+        "ann at 0 Artisans' Square: Take Artisans' Square: wood +12 → +12 wood.",
+        "ann at 0 Artisans' Square: card 12 (0-side: if the location gives wood: +2 stone), "
         "after the location's effect → +2 stone."]
 
 
@@ -145,8 +145,8 @@ def test_a_waiting_card_with_the_location_skipped_is_told():
     s = act(s, use(s))
     s, text = told(s, 0, decline(s))
     assert text.splitlines() == [
-        "ann at 0 Artisans' Square (職人広場): skips the location's effect.",
-        "ann at 0 Artisans' Square (職人広場): card 12 (0-side: if the location gives wood: +2 stone) gives nothing: "
+        "ann at 0 Artisans' Square: skips the location's effect.",
+        "ann at 0 Artisans' Square: card 12 (0-side: if the location gives wood: +2 stone) gives nothing: "
         "the location's effect was skipped."]
 
 
@@ -154,7 +154,7 @@ def test_a_location_that_cannot_be_taken_is_told():
     s = game(2, cards={0: INERT, 1: INERT})
     s, text = told(s, 0, {"type": "stack", "n": 6, "order": INERT})
     s, text = told(s, 1, {"type": "pass"})
-    assert text.splitlines()[-1] == "ann at 6 Guild Crossing (ギルド交差点): the location's effect could not be taken."
+    assert text.splitlines()[-1] == "ann at 6 Guild Crossing: the location's effect could not be taken."
 
 
 def test_a_player_fired_at_upkeep_is_told_why_in_the_channel_and_the_panel():
@@ -189,7 +189,7 @@ def test_the_panel_of_the_resolving_player_explains_the_choice():
     s = game(2, cards={0: order, 1: INERT}, row=[1, 3, 4, 5], p0={"wood": 8})
     s = step(s, {0: (8, order), 1: "pass"})
     mine = "\n".join(P.private_lines(table(s), 0))
-    assert ("Your worker at 8 Administrative District (行政地区). Cards left, top first: "
+    assert ("Your worker at 8 Administrative District. Cards left, top first: "
             "card 1 (0-side: +2 wood)") in mine
     assert "Take the location's effect whenever you like" in mine
     s = act(s, use(s))

@@ -124,7 +124,7 @@ def play(rnd: random.Random, n: int, rich: dict | None = None, secrecy: bool = T
         a = choose(s, seat, rnd)
         if secrecy and aw.secret:
             check_secrecy(s, seat, a, rnd)
-        label = E.label(a)
+        label = str(E.label(a))
         assert isinstance(label, str) and label and not label.startswith("type ")
         s = E.apply(s, seat, a)
         log.append((len(log) + 1, seat, a))

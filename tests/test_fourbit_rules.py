@@ -886,7 +886,7 @@ def test_upkeep_rounds_1_to_5_players_choose_how_many_to_keep():
     assert s["phase"] == "upkeep" and E.awaiting(s).seats == {0}
     assert player(s, 1)["hired"] == 0 and player(s, 1)["unhired"] == 7 and player(s, 1)["coins"] == 5
     assert options(s) == [{"type": "upkeep", "keep": k, "pay": 6 * k} for k in (3, 2, 1, 0)]
-    assert [E.label(a) for a in options(s)] == ["Keep 3 workers (pay 18 coins)", "Keep 2 workers (pay 12 coins)",
+    assert [str(E.label(a)) for a in options(s)] == ["Keep 3 workers (pay 18 coins)", "Keep 2 workers (pay 12 coins)",
                                                 "Keep 1 worker (pay 6 coins)", "Keep 0 workers (pay nothing)"]
     assert rule_error(s, 0, {"type": "upkeep", "keep": 4}) == "Keep between 0 and 3 workers."
     assert rule_error(s, 0, {"type": "upkeep", "keep": 1, "pay": 4}) == "Keeping 1 worker costs 6 coins."
@@ -1141,7 +1141,7 @@ def test_resolution_refusals():
     assert rule_error(s, 0, {"type": "use", "card": 1}) == "A use move needs its side."
     assert rule_error(s, 0, decline(s)) == \
         "Use or skip your cards first; the location's effect can be skipped after the last."
-    assert rule_error(s, 0, {"type": "location", "at": 5}) == "This worker is at 0 Artisans' Square (職人広場)."
+    assert rule_error(s, 0, {"type": "location", "at": 5}) == "This worker is at 0 Artisans' Square."
     assert rule_error(s, 0, {"type": "city_hall", "gain": "wood"}) == \
         "Use or skip your next card, or take or skip the location's effect."
     s = act(s, take(s))

@@ -17,11 +17,13 @@ from engines.fourbit.data import (
     ANNEX,
     ARTISANS,
     BUILD_ROW,
+    BUILDING_NAMES,
     BUILDINGS,
     CAP,
     CARDS,
     CHAPEL,
     CITY_HALL,
+    CITY_HALL_NAME,
     CITY_HALL_STEP_COST,
     CITY_WALL,
     CONVERSIONS,
@@ -36,6 +38,7 @@ from engines.fourbit.data import (
     MARKET,
     MAX_LEVEL,
     MINT,
+    PLACES,
     PLAZA,
     QUARRY,
     RESIDENCES,
@@ -43,13 +46,14 @@ from engines.fourbit.data import (
     ROUNDS,
     START_HIRED,
     START_LEVEL,
+    TITLE,
     TRADING,
     WAREHOUSE,
     WOODWORKS,
     WORKERS,
     track_vp,
 )
-from engines.words import plural
+from engines.text import N_, Msg, msg, plural
 
 PERMS = list(itertools.permutations(range(4)))
 
@@ -59,73 +63,111 @@ def bits(n: int) -> list[int]:
     return [(n >> k) & 1 for k in range(4)]
 
 
-def location_name(n: int) -> str:
-    return "City Hall (市役所)" if n == CITY_HALL else f"{n} {LOCATIONS[n][1]} ({LOCATIONS[n][0]})"
+def location_name(n: int) -> Any:
+    """'11 Cathedral' (a message), or City Hall (a name)."""
+    return CITY_HALL_NAME if n == CITY_HALL else msg("{n} {place}", n=n, place=PLACES[n])
 
 
-def building_name(b: int) -> str:
-    return f"{BUILDINGS[b][1]} ({BUILDINGS[b][0]})"
+def building_name(b: int) -> Any:
+    return BUILDING_NAMES[b]
 
 
-def _cost_text(cost: dict[str, int]) -> str:
-    return ", ".join(f"{v} {k}" for k, v in cost.items() if v)
+#: An amount of wood, stone, coins or VP ('2 wood'), and a gain of one ('+2 wood').
+AMOUNT = {"wood": N_("{n} wood"), "stone": N_("{n} stone"), "coins": N_("{n} coins"), "vp": N_("{n} VP")}
+GAIN = {"wood": N_("+{n} wood"), "stone": N_("+{n} stone"), "coins": N_("+{n} coins"), "vp": N_("+{n} VP")}
+#: The condition of a card that acts after (or if) something ('after planning').
+FLAGS = {"plan": N_("after planning"), "sell": N_("after selling"), "build": N_("after building"),
+         "loc_wood": N_("if the location gives wood"), "loc_stone": N_("if the location gives stone"),
+         "track": N_("after moving up at the Cathedral"), "city_hall": N_("at City Hall")}
+#: The phase, as the table message and the board picture say it.
+PHASES = {"setup": N_("phase: setup"), "draft": N_("phase: draft"), "work": N_("phase: work"),
+          "resolve": N_("phase: resolve"), "market": N_("phase: market"), "upkeep": N_("phase: upkeep"),
+          "over": N_("phase: over")}
+BUILD_DISCOUNT = {"wood": N_("your build costs 2 wood less"), "stone": N_("your build costs 2 stone less")}
 
 
-def _amounts(d: dict[str, int]) -> str:
-    return " + ".join(f"{v} {'VP' if k == 'vp' else k}" for k, v in d.items() if v)
+def amount(res: str, n: int) -> Msg:
+    return msg(AMOUNT[res], n=n)
 
 
-def effect_text(e: dict[str, Any]) -> str:
+def gain_of(res: str, n: int) -> Msg:
+    return msg(GAIN[res], n=n)
+
+
+def joined(parts: list[Any], template: str = "plus") -> Any:
+    """Several amounts in one phrase: '2 wood + 2 stone' (template "plus"), '4 wood, 4 stone' ("list")."""
+    if not parts:
+        return ""
+    out = parts[0]
+    for p in parts[1:]:
+        out = msg("{a} + {b}", a=out, b=p) if template == "plus" else msg("{a}, {b}", a=out, b=p)
+    return out
+
+
+def _cost_text(cost: dict[str, int]) -> Any:
+    return joined([amount(k, v) for k, v in cost.items() if v], "list")
+
+
+def _amounts(d: dict[str, int]) -> Any:
+    return joined([amount(k, v) for k, v in d.items() if v])
+
+
+def effect_text(e: dict[str, Any]) -> Msg:
     """A card face in a few words: '+2 wood', '4 coins → 2 wood + 2 stone', 'after planning: +2 wood'."""
     k = e["kind"]
     if k == "gain":
-        return "+" + _amounts(e["gain"])
+        return joined([gain_of(r, v) for r, v in e["gain"].items() if v])
     if k == "convert":
-        return f"{_amounts(e['pay'])} → {_amounts(e['gain'])}"
+        return msg("{pay} → {gain}", pay=_amounts(e["pay"]), gain=_amounts(e["gain"]))
     if k == "build_discount":
-        return f"your build costs 2 {e['res']} less"
+        return msg(BUILD_DISCOUNT[e["res"]])
     if k == "hire_discount":
-        return "your hire costs 2 coins less"
+        return msg("your hire costs 2 coins less")
     if k == "extra_hire":
-        return "after hiring, hire 1 more at the standard cost"
-    flag = {"plan": "after planning", "sell": "after selling", "build": "after building",
-            "loc_wood": "if the location gives wood", "loc_stone": "if the location gives stone",
-            "track": "after moving up at the Cathedral", "city_hall": "at City Hall"}[e["flag"]]
-    return f"{flag}: " + ("1 more space" if e.get("step") else "+" + _amounts(e["gain"]))
+        return msg("after hiring, hire 1 more at the standard cost")
+    what = msg("1 more space") if e.get("step") else joined([gain_of(r, v) for r, v in e["gain"].items() if v])
+    return msg("{cond}: {what}", cond=msg(FLAGS[e["flag"]]), what=what)
+
+
+def place_effect(n: int) -> Msg:
+    """A location's printed effect in words ('wood +12')."""
+    return msg(LOCATIONS[n][2])
 
 
 # what each location's own effect does, for a card that needs it (card 12 counts the printed gain only)
 FLAG_PLACES = {"plan": {9}, "sell": {10}, "build": {8}, "track": {11}, "hire": {7},
                "loc_wood": {0, 13, 15}, "loc_stone": {1, 14, 15}}
 TRACKED = ("wood", "stone", "coins", "vp", "level", "hired")
-VERBS = {8: "Build", 9: "Plan", 10: "Sell", 12: "Cancel the plan of"}
+VERBS = {8: N_("Build {what}"), 9: N_("Plan {what}"), 10: N_("Sell {what}"), 12: N_("Cancel the plan of {what}")}
 
 
-def location_label(a: dict[str, Any]) -> str:
+def location_label(a: dict[str, Any]) -> Msg:
     """A location move in words, without the state: 'Build Woodworks, paying 2 stone'."""
     n = a.get("at") if type(a.get("at")) is int else None
-    name = LOCATIONS[n][1] if n in range(16) else "the location"
+    name = PLACES[n] if n in range(16) else msg("the location")
     b = a.get("building") if type(a.get("building")) in (int, str) else None
-    what = "the top of the deck" if b == "deck" else BUILDINGS[b][1] if b in BUILDINGS else "a building"
+    what = msg("the top of the deck") if b == "deck" else BUILDING_NAMES[b] if b in BUILDINGS else msg("a building")
     if n in CONVERSIONS:
         src, dst = CONVERSIONS[n]
-        text = f"Convert {a.get('times')}× at {name} (2 {src} → 4 {dst} each)"
+        text = msg("Convert {times}× at {place} ({pay} → {gain} each)", times=a.get("times"), place=name,
+                   pay=amount(src, 2), gain=amount(dst, 4))
     elif n in VERBS:
-        text = f"{VERBS[n]} {what}"
+        text = msg(VERBS[n], what=what)
     elif n in range(16):
-        text = f"Take {name}: {LOCATIONS[n][2]}"
+        text = msg("Take {place}: {effect}", place=name, effect=place_effect(n))
     else:
-        text = "Take the location's effect"
-    if a.get("bonus"):
-        text += f", +2 {a['bonus']} bonus"
-    if a.get("pay"):
-        text += f", paying 2 {a['pay']}"
+        text = msg("Take the location's effect")
+    if a.get("bonus") in RESOURCES:
+        text = msg("{text}, {bonus} bonus", text=text, bonus=gain_of(a["bonus"], 2))
+    if a.get("pay") in RESOURCES:
+        text = msg("{text}, paying {cost}", text=text, cost=amount(a["pay"], 2))
     return text
 
 
 class FourBit(Engine):
     name = "fourbit"
     title = "4bit Town"
+    title_name = TITLE
     min_players = 2
     max_players = 4
     data_version = 2  # resolution interleaves cards and the location; the round keeps its turn order
@@ -154,21 +196,22 @@ class FourBit(Engine):
     def awaiting(self, s: State) -> Awaiting:
         ph = s["phase"]
         if ph == "setup":
-            kind = [("shuffle", 16, "shuffle the 4bit cards"), ("shuffle", 18, "shuffle the buildings"),
-                    ("shuffle", s["n"], "draw the turn order")][s["setup"]]
+            kind = [("shuffle", 16, msg("shuffle the 4bit cards")), ("shuffle", 18, msg("shuffle the buildings")),
+                    ("shuffle", s["n"], msg("draw the turn order"))][s["setup"]]
             return Awaiting(chance=ChanceRequest(kind[0], kind[1], reason=kind[2]))
         if ph == "draft":
             seats = frozenset(i for i, p in enumerate(s["draft"]["picks"]) if p is None)
-            return Awaiting(seats=seats, secret=True, prompt="a secret draft pick")
+            return Awaiting(seats=seats, secret=True, prompt=msg("a secret draft pick"))
         if ph == "work":
             seats = frozenset(i for i in self._active(s) if s["choices"][i] is None)
-            return Awaiting(seats=seats, secret=True, prompt="a secret choice: pass, or send a worker with a stack")
+            what = msg("a secret choice: pass, or send a worker with a stack")
+            return Awaiting(seats=seats, secret=True, prompt=what)
         if ph == "resolve":
             w = s["queue"][s["res"]["i"]]
             return Awaiting(seats=frozenset({w["seat"]}), prompt=self._prompt(s))
         if ph in ("market", "upkeep"):
             seats = frozenset(int(k) for k, v in s["pending"].items() if v is None)
-            what = "the Market's trades" if ph == "market" else "how many workers to keep (upkeep)"
+            what = msg("the Market's trades") if ph == "market" else msg("how many workers to keep (upkeep)")
             return Awaiting(seats=seats, prompt=what)
         return Awaiting()
 
@@ -184,15 +227,17 @@ class FourBit(Engine):
     def _active(self, s: State) -> list[int]:
         return [i for i, p in enumerate(s["players"]) if not p["passed"] and p["hired"] - p["sent"] > 0]
 
-    def _prompt(self, s: State) -> str:
+    def _prompt(self, s: State) -> Msg:
         w, r = s["queue"][s["res"]["i"]], s["res"]
         where = location_name(w["loc"])
         if r["stage"] == "city_hall":
-            return "City Hall's gain"
+            return msg("City Hall's gain")
         if r["card"] >= 4:
-            return f"the effect of {where}"
-        card = f"whether to use card {w['order'][r['card']]}"
-        return card if r["loc_done"] else f"{card}, or to take the effect of {where} first"
+            return msg("the effect of {where}", where=where)
+        card = w["order"][r["card"]]
+        if r["loc_done"]:
+            return msg("whether to use card {card}", card=card)
+        return msg("whether to use card {card}, or to take the effect of {where} first", card=card, where=where)
 
     # --- legal moves --------------------------------------------------------------------
     def legal(self, s: State, seat: int) -> list[Action]:
@@ -420,9 +465,8 @@ class FourBit(Engine):
     def _pay(p: dict[str, Any], cost: dict[str, int]) -> None:
         short = [k for k, v in cost.items() if p[k] < v]
         if short:
-            need = _cost_text(cost)
-            have = ", ".join(f"{p[k]} {k}" for k in short)
-            raise RuleError(f"That costs {need}, and you have {have}.")
+            have = joined([amount(k, p[k]) for k in short], "list")
+            raise RuleError("That costs {need}, and you have {have}.", need=_cost_text(cost), have=have)
         for k, v in cost.items():
             p[k] -= v
 
@@ -499,7 +543,7 @@ class FourBit(Engine):
                 raise RuleError("This worker's cards are all done: take or skip the location's effect.")
             card, side = w["order"][r["card"]], w["bits"][r["card"]]
             if a.get("card") != card or a.get("side") != side:
-                raise RuleError(f"Your next card is card {card}, {side}-side up.")
+                raise RuleError("Your next card is card {card}, {side}-side up.", card=card, side=side)
             event.update(card=card, side=side)
             if t == "use":
                 event["held"] = self._card(s, w, p, r)
@@ -509,7 +553,7 @@ class FourBit(Engine):
                 raise RuleError("City Hall has no location effect." if w["loc"] == CITY_HALL
                                 else "This worker's location effect is already done.")
             if a.get("at") != w["loc"]:
-                raise RuleError(f"This worker is at {location_name(w['loc'])}.")
+                raise RuleError("This worker is at {where}.", where=location_name(w["loc"]))
             if t == "decline" and r["card"] < 4:
                 raise RuleError("Use or skip your cards first; the location's effect can be skipped after the last.")
             if t == "location":
@@ -569,7 +613,8 @@ class FourBit(Engine):
                 gain["stone"] += 2
             if loc == 15 and WAREHOUSE in p["built"]:
                 if a.get("bonus") not in ("wood", "stone"):
-                    raise RuleError("Your Warehouse adds 2 wood or 2 stone: choose one.")
+                    raise RuleError("Your {building} adds 2 wood or 2 stone: choose one.",
+                                    building=BUILDING_NAMES[WAREHOUSE])
                 gain[a["bonus"]] += 2
             self._gain(p, gain)
             flags["loc_wood"] = "wood" in gain
@@ -578,7 +623,7 @@ class FourBit(Engine):
             src, dst = CONVERSIONS[loc]
             times = a.get("times")
             if type(times) is not int or not 1 <= times <= 2 * s["round"]:
-                raise RuleError(f"This round you may convert 1 to {2 * s['round']} times here.")
+                raise RuleError("This round you may convert 1 to {most} times here.", most=2 * s["round"])
             for _ in range(times):
                 self._pay(p, {src: 2})
                 self._gain(p, {dst: 4})
@@ -589,7 +634,7 @@ class FourBit(Engine):
             self._gain(p, {"vp": 2 + (1 if AD_TOWER in p["built"] else 0)})
         elif loc == 6:
             if p["level"] >= MAX_LEVEL:
-                raise RuleError(f"Your company is already at level {MAX_LEVEL}.")
+                raise RuleError("Your company is already at level {level}.", level=MAX_LEVEL)
             self._pay(p, LEVEL_UP_COST)
             p["level"] += 1
         elif loc == 7:
@@ -637,7 +682,7 @@ class FourBit(Engine):
         if p["unhired"] == 0:
             raise RuleError("All seven of your workers are already hired.")
         if p["hired"] + 1 > p["level"]:
-            raise RuleError(f"Your company level {p['level']} limits you to {p['level']} hired workers.")
+            raise RuleError("Your company level {level} limits you to {level} hired workers.", level=p["level"])
         cost = max(0, HIRE_COST - discount - (2 if GUILD_HALL in p["built"] else 0))
         self._pay(p, {"coins": cost})
         p["hired"] += 1
@@ -657,7 +702,7 @@ class FourBit(Engine):
                 cost[c["res"]] = max(0, cost.get(c["res"], 0) - 2)
         artisans = ARTISANS in p["built"]
         if artisans and a.get("bonus") not in ("wood", "stone"):
-            raise RuleError("Your Artisans' Quarter adds 2 wood or 2 stone: choose one.")
+            raise RuleError("Your {building} adds 2 wood or 2 stone: choose one.", building=BUILDING_NAMES[ARTISANS])
         self._pay(p, cost)
         if source == "plan":
             i = p["plans"].index(b)
@@ -686,7 +731,7 @@ class FourBit(Engine):
             return True
         elif k == "extra_hire":
             if not flags.get("hire"):
-                raise RuleError("This card works only after hiring at 7 Back Workshop.")
+                raise RuleError("This card works only after hiring at {where}.", where=location_name(7))
             self._hire(p, discount=0)
         elif e["flag"] == "city_hall":
             if w["loc"] != CITY_HALL:
@@ -694,12 +739,12 @@ class FourBit(Engine):
             self._gain(p, e["gain"])
         elif e["flag"] in ("loc_wood", "loc_stone") and not r["loc_done"]:
             if w["loc"] not in FLAG_PLACES[e["flag"]]:
-                raise RuleError(f"This card works only {effect_text(e).split(':')[0]}.")
+                raise RuleError("This card works only {cond}.", cond=msg(FLAGS[e["flag"]]))
             r["waiting"].append(r["card"])  # checked once the location's effect is done
             return True
         else:
             if not flags.get(e["flag"]):
-                raise RuleError(f"This card works only {effect_text(e).split(':')[0]}.")
+                raise RuleError("This card works only {cond}.", cond=msg(FLAGS[e["flag"]]))
             if e.get("step"):
                 self._move(s, w["seat"])
             else:
@@ -743,7 +788,7 @@ class FourBit(Engine):
         if type(wood) is not int or type(stone) is not int or wood < 0 or stone < 0:
             raise RuleError("Say how many times to trade wood and stone.")
         if wood + stone > len(p["built"]):
-            raise RuleError(f"Your Market may trade once per building you own: {len(p['built'])} at most.")
+            raise RuleError("Your Market may trade once per building you own: {n} at most.", n=len(p["built"]))
         self._pay(p, {"wood": 2 * wood, "stone": 2 * stone})
         self._gain(p, {"coins": 2 * (wood + stone)})
         s["pending"][str(seat)] = a
@@ -754,10 +799,11 @@ class FourBit(Engine):
         p = s["players"][seat]
         keep = a.get("keep")
         if type(keep) is not int or not 0 <= keep <= p["hired"]:
-            raise RuleError(f"Keep between 0 and {p['hired']} workers.")
+            raise RuleError("Keep between 0 and {n} workers.", n=p["hired"])
         cost = keep * 2 * p["level"]
         if a.get("pay") not in (None, cost):
-            raise RuleError(f"Keeping {plural(keep, 'worker')} costs {cost} coins.")
+            raise RuleError("Keeping {workers} costs {cost} coins.",
+                            workers=plural(keep, "{n} worker", "{n} workers"), cost=cost)
         forced = len(self.legal(s, seat)) == 1
         self._pay(p, {"coins": cost})
         self._tell(s, {"seat": seat, "type": "upkeep", "keep": keep, "hired": p["hired"], "paid": cost,
@@ -873,32 +919,43 @@ class FourBit(Engine):
     def privates(self, s: State, seats: int) -> list[dict[str, Any]]:
         return [self.private(s, seat) for seat in range(seats)]
 
-    def label(self, a: Action) -> str:
+    def label(self, a: Action) -> Any:
         t = a.get("type")
         if t == "pick":
-            return f"Take card {a['card']}"
+            return msg("Take card {card}", card=a["card"])
         if t == "pass":
-            return "Pass"
+            return msg("Pass")
         if t == "stack":
-            return f"Send to {location_name(a['n'])} with {'-'.join(str(c) for c in a['order'])}"
+            return msg("Send to {where} with {stack}", where=location_name(a["n"]),
+                       stack="-".join(str(c) for c in a["order"]))
         if t in ("use", "skip"):
             ok = type(a.get("card")) is int and a.get("side") in (0, 1) and type(a.get("side")) is int
             face = CARDS.get(a["card"], (None, None))[a["side"]] if ok else None
-            effect = effect_text(face) if face else "this card"
-            return f"Use card {a.get('card')}: {effect}" if t == "use" else f"Skip card {a.get('card')} ({effect})"
+            effect = effect_text(face) if face else msg("this card")
+            if t == "use":
+                return msg("Use card {card}: {effect}", card=a.get("card"), effect=effect)
+            return msg("Skip card {card} ({effect})", card=a.get("card"), effect=effect)
         if t == "location":
             return location_label(a)
         if t == "decline":
             at = a.get("at")
-            return f"Skip the effect of {location_name(at)}" if type(at) is int and 0 <= at < 16 else "Skip the effect"
+            if type(at) is int and 0 <= at < 16:
+                return msg("Skip the effect of {where}", where=location_name(at))
+            return msg("Skip the effect")
         if t == "city_hall":
-            return f"Gain 2 {a['gain']}" + (", pay 4 coins for a track step" if a.get("step") else "")
+            gain = amount(a["gain"], 2) if a.get("gain") in RESOURCES else a.get("gain")
+            if a.get("step"):
+                return msg("Gain {gain}, pay 4 coins for a track step", gain=gain)
+            return msg("Gain {gain}", gain=gain)
         if t == "market":
-            return f"Trade {a['wood']}× wood, {a['stone']}× stone"
+            return msg("Trade {wood}× wood, {stone}× stone", wood=a["wood"], stone=a["stone"])
         if t == "upkeep":
-            cost = a.get("pay")
-            paid = "" if cost is None else " (pay nothing)" if cost == 0 else f" (pay {cost} coins)"
-            return f"Keep {plural(a['keep'], 'worker')}{paid}"
+            cost, keep = a.get("pay"), a["keep"]
+            if cost is None:
+                return plural(keep, "Keep {n} worker", "Keep {n} workers")
+            if cost == 0:
+                return plural(keep, "Keep {n} worker (pay nothing)", "Keep {n} workers (pay nothing)")
+            return plural(keep, "Keep {n} worker (pay {cost} coins)", "Keep {n} workers (pay {cost} coins)", cost=cost)
         if t == "shuffle":
-            return "Shuffle"
+            return msg("Shuffle")
         return super().label(a)

@@ -3,6 +3,8 @@
 Effects are small dicts the engine interprets, so the numbers stay here in one place."""
 from __future__ import annotations
 
+from engines.text import N_, Name
+
 RESOURCES = ("wood", "stone", "coins")
 CAP = 68  # wood, stone and coins each (ruling: VP is not capped)
 ROUNDS = 6
@@ -25,22 +27,22 @@ def track_vp(space: int) -> int:
 
 
 LOCATIONS = (
-    ("職人広場", "Artisans' Square", "wood +12"),
-    ("市場門", "Market Gate", "stone +12"),
-    ("設計局前", "Design Bureau", "2 wood → 4 coins, up to round × 2 times"),
-    ("静かな倉庫街", "Quiet Warehouses", "2 stone → 4 coins, up to round × 2 times"),
-    ("石切坂", "Stonecutters' Slope", "coins +12"),
-    ("露店通り", "Stall Street", "VP +2"),
-    ("ギルド交差点", "Guild Crossing", "company level +1 (4 wood, 4 stone, 4 coins)"),
-    ("裏工房", "Back Workshop", "hire a worker (4 coins)"),
-    ("行政地区", "Administrative District", "build a building"),
-    ("議事堂前", "Assembly Hall", "plan a building, then coins +6"),
-    ("商人橋", "Merchants' Bridge", "sell a building"),
-    ("聖堂前", "Cathedral", "turn order +1, then coins +6"),
-    ("工事現場", "Construction Site", "cancel a plan, then coins +6"),
-    ("密談路地", "Whisper Alley", "2 coins → 4 wood, up to round × 2 times"),
-    ("裏ギルド", "Back Guild", "2 coins → 4 stone, up to round × 2 times"),
-    ("裏路地酒場", "Back-Alley Tavern", "wood +6 and stone +6"),
+    ("職人広場", "Artisans' Square", N_("wood +12")),
+    ("市場門", "Market Gate", N_("stone +12")),
+    ("設計局前", "Design Bureau", N_("2 wood → 4 coins, up to round × 2 times")),
+    ("静かな倉庫街", "Quiet Warehouses", N_("2 stone → 4 coins, up to round × 2 times")),
+    ("石切坂", "Stonecutters' Slope", N_("coins +12")),
+    ("露店通り", "Stall Street", N_("VP +2")),
+    ("ギルド交差点", "Guild Crossing", N_("company level +1 (4 wood, 4 stone, 4 coins)")),
+    ("裏工房", "Back Workshop", N_("hire a worker (4 coins)")),
+    ("行政地区", "Administrative District", N_("build a building")),
+    ("議事堂前", "Assembly Hall", N_("plan a building, then coins +6")),
+    ("商人橋", "Merchants' Bridge", N_("sell a building")),
+    ("聖堂前", "Cathedral", N_("turn order +1, then coins +6")),
+    ("工事現場", "Construction Site", N_("cancel a plan, then coins +6")),
+    ("密談路地", "Whisper Alley", N_("2 coins → 4 wood, up to round × 2 times")),
+    ("裏ギルド", "Back Guild", N_("2 coins → 4 stone, up to round × 2 times")),
+    ("裏路地酒場", "Back-Alley Tavern", N_("wood +6 and stone +6")),
 )
 CONVERSIONS = {2: ("wood", "coins"), 3: ("stone", "coins"), 13: ("coins", "wood"), 14: ("coins", "stone")}
 
@@ -77,32 +79,40 @@ CARDS = {
 
 # Building number -> name, English name, cost, instant VP, sale value (coins), effect in words.
 BUILDINGS = {
-    1: ("木工所", "Woodworks", {"wood": 10}, 2, 14, "+2 wood when your worker takes wood at Artisans' Square"),
-    2: ("採石場", "Quarry", {"stone": 10}, 2, 14, "+2 stone when your worker takes stone at Market Gate"),
+    1: ("木工所", "Woodworks", {"wood": 10}, 2, 14, N_("+2 wood when your worker takes wood at Artisans' Square")),
+    2: ("採石場", "Quarry", {"stone": 10}, 2, 14, N_("+2 stone when your worker takes stone at Market Gate")),
     3: ("市場", "Market", {"wood": 2, "stone": 6, "coins": 6}, 3, 16,
-        "each round end: up to one per building you own, trade 2 wood or 2 stone for 2 coins"),
-    4: ("宿屋", "Inn", {"wood": 10, "coins": 6}, 3, 16, "end of rounds 1-5: +2 coins per 2 hired workers"),
+        N_("each round end: up to one per building you own, trade 2 wood or 2 stone for 2 coins")),
+    4: ("宿屋", "Inn", {"wood": 10, "coins": 6}, 3, 16, N_("end of rounds 1-5: +2 coins per 2 hired workers")),
     5: ("役所増築", "Town Hall Annex", {"stone": 8, "coins": 6}, 1, 18,
-        "+1 VP when your worker moves up at the Cathedral"),
-    6: ("広場整備", "Plaza Works", {"wood": 6, "stone": 16, "coins": 6}, 1, 40, "game end: +1 VP per hired worker"),
-    7: ("高層ビル", "High-Rise", {"stone": 20, "coins": 20}, 6, 50, "game end: +1 VP per building you own"),
-    8: ("ギルドホール", "Guild Hall", {"wood": 8, "stone": 4, "coins": 6}, 4, 18, "every hire costs 2 coins less"),
+        N_("+1 VP when your worker moves up at the Cathedral")),
+    6: ("広場整備", "Plaza Works", {"wood": 6, "stone": 16, "coins": 6}, 1, 40, N_("game end: +1 VP per hired worker")),
+    7: ("高層ビル", "High-Rise", {"stone": 20, "coins": 20}, 6, 50, N_("game end: +1 VP per building you own")),
+    8: ("ギルドホール", "Guild Hall", {"wood": 8, "stone": 4, "coins": 6}, 4, 18, N_("every hire costs 2 coins less")),
     9: ("商館", "Trading House", {"wood": 4, "coins": 4}, 1, 8,
-        "+2 coins when your worker converts at the Design Bureau or Quiet Warehouses"),
-    10: ("設計事務所", "Design Office", {"wood": 6, "coins": 4}, 2, 14, "+2 coins whenever you plan"),
+        N_("+2 coins when your worker converts at the Design Bureau or Quiet Warehouses")),
+    10: ("設計事務所", "Design Office", {"wood": 6, "coins": 4}, 2, 14, N_("+2 coins whenever you plan")),
     11: ("職人街", "Artisans' Quarter", {"wood": 4, "stone": 2, "coins": 4}, 2, 12,
-         "+2 wood or +2 stone whenever you build"),
+         N_("+2 wood or +2 stone whenever you build")),
     12: ("倉庫", "Warehouse", {"wood": 4, "stone": 10, "coins": 4}, 0, 12,
-         "+2 wood or stone at the Tavern; game end: +1 VP per set of 2 wood, 2 stone, 2 coins"),
-    13: ("学院", "Academy", {"wood": 2, "stone": 6, "coins": 4}, 0, 14, "game end: VP = your buildings + 1"),
+         N_("+2 wood or stone at the Tavern; game end: +1 VP per set of 2 wood, 2 stone, 2 coins")),
+    13: ("学院", "Academy", {"wood": 2, "stone": 6, "coins": 4}, 0, 14, N_("game end: VP = your buildings + 1")),
     14: ("礼拝堂", "Chapel", {"wood": 4, "stone": 14, "coins": 4}, 0, 28,
-         "game end: 6 coins → 1 VP, as often as you can"),
+         N_("game end: 6 coins → 1 VP, as often as you can")),
     15: ("住宅街", "Residences", {"wood": 4, "stone": 2, "coins": 4}, 0, 22,
-         "round start: +2 coins unless first in turn order; game end: +1 VP per 2 hired workers"),
-    16: ("市壁", "City Wall", {"wood": 2, "stone": 8, "coins": 4}, 1, 18, "game end: +3 VP if you own 3+ buildings"),
-    17: ("造幣局", "Mint", {"wood": 6, "stone": 2, "coins": 8}, 3, 18, "each round end: +2 coins per building you own"),
+         N_("round start: +2 coins unless first in turn order; game end: +1 VP per 2 hired workers")),
+    16: ("市壁", "City Wall", {"wood": 2, "stone": 8, "coins": 4}, 1, 18,
+         N_("game end: +3 VP if you own 3+ buildings")),
+    17: ("造幣局", "Mint", {"wood": 6, "stone": 2, "coins": 8}, 3, 18,
+         N_("each round end: +2 coins per building you own")),
     18: ("広告塔", "Advertising Tower", {"wood": 2, "stone": 4, "coins": 6}, 3, 14,
-         "+1 VP when your worker gains VP from a location"),
+         N_("+1 VP when your worker gains VP from a location")),
 }
 WOODWORKS, QUARRY, MARKET, INN, ANNEX, PLAZA, HIGHRISE, GUILD_HALL, TRADING, DESIGN_OFFICE, ARTISANS, \
     WAREHOUSE, ACADEMY, CHAPEL, RESIDENCES, CITY_WALL, MINT, AD_TOWER = range(1, 19)
+
+#: The names the game says, in both languages: the title, each location (by number), City Hall, each building.
+TITLE = Name("4bit Town", "4bitタウン")
+PLACES = tuple(Name(en, ja) for ja, en, _ in LOCATIONS)
+CITY_HALL_NAME = Name("City Hall", "市役所")
+BUILDING_NAMES = {b: Name(v[1], v[0]) for b, v in BUILDINGS.items()}
