@@ -114,5 +114,5 @@ WOODWORKS, QUARRY, MARKET, INN, ANNEX, PLAZA, HIGHRISE, GUILD_HALL, TRADING, DES
 #: The names the game says, in both languages: the title, each location (by number), City Hall, each building.
 TITLE = Name("4bit Town", "4bitタウン")
 PLACES = tuple(Name(en, ja) for ja, en, _ in LOCATIONS)
-CITY_HALL_NAME = Name("City Hall", "市役所")
+CITY_HALL_NAME = Name("City Hall", "市役所マス")
 BUILDING_NAMES = {b: Name(v[1], v[0]) for b, v in BUILDINGS.items()}
