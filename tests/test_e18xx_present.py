@@ -183,12 +183,12 @@ def test_the_table_names_every_players_cash_and_every_floated_corporation():
         text = "\n".join(P.public_lines(table(s)))
         g = G(s)
         for seat in range(s["n"]):
-            assert f"**{NAMES[seat]}** ¥{s['cash'][seat]}" in text
+            assert f"**{NAMES[seat]}** ¥{s['cash'][seat]:,}" in text
         for cid in g.floated():
-            assert f"**{cid}** ¥{g.price(cid)} (par ¥{s['corps'][cid]['par']}) · treasury ¥{s['corps'][cid]['cash']}" \
+            assert f"**{cid}** ¥{g.price(cid)} (par ¥{s['corps'][cid]['par']}) · treasury ¥{s['corps'][cid]['cash']:,}" \
                 in text
             checked += 1
-        assert f"Bank ¥{s['bank']}" in text and "[0]" not in text
+        assert f"Bank ¥{s['bank']:,}" in text and "[0]" not in text
         assert re.search(r"\*\*(Private auction|Stock round \d+|Operating round \d+\.\d of \d)\*\* · phase ", text)
     assert checked, "the trace floats corporations"
     s, seat, _ = find(lambda s, seat, a: s["round"]["kind"] == "operating" and s["round"]["step"] == "track")
@@ -201,8 +201,8 @@ def test_private_lines_say_what_to_do_and_for_which_corporation():
     s, seat, _ = find(lambda s, seat, a: s["round"]["kind"] == "operating" and s["round"]["step"] == "track")
     cid = s["round"]["order"][s["round"]["index"]]
     mine = "\n".join(P.private_lines(table(s), seat))
-    assert f"You: **¥{s['cash'][seat]}**" in mine
-    assert f"**Your move** as president of {cid} (treasury ¥{s['corps'][cid]['cash']}): lay or upgrade a tile" in mine
+    assert f"You: **¥{s['cash'][seat]:,}**" in mine
+    assert f"**Your move** as president of {cid} (treasury ¥{s['corps'][cid]['cash']:,}): lay or upgrade a tile" in mine
     other = "\n".join(P.private_lines(table(s), (seat + 1) % s["n"]))
     assert f"Waiting for {NAMES[seat]}: {cid} operates: track." in other
 
@@ -214,7 +214,7 @@ def test_the_final_scores_are_ranked():
     scores = E.scores(s)
     best = max(range(s["n"]), key=lambda x: scores[x])
     assert "**The game is over:** the bank broke." in text
-    assert f"**Final scores:** 1. {NAMES[best]} ¥{scores[best]} (cash ¥{s['cash'][best]}, shares ¥" in text
+    assert f"**Final scores:** 1. {NAMES[best]} ¥{scores[best]:,} (cash ¥{s['cash'][best]:,}, shares ¥" in text
 
 
 @pytest.fixture
@@ -222,8 +222,9 @@ def pictures(monkeypatch):
     """Stand-ins for the pictures (a real one is drawn once below), recording what was drawn."""
     drawn = []
     for what in ("map", "market"):
-        monkeypatch.setattr(cog.presenter, f"{what}_png", lambda state, w=what: drawn.append(w) or w.encode())
-    monkeypatch.setattr(cog.presenter, "charters_png", lambda state, names: drawn.append("charters") or b"charters")
+        monkeypatch.setattr(cog.presenter, f"{what}_png", lambda state, lang="en", w=what: drawn.append(w) or w.encode())
+    monkeypatch.setattr(cog.presenter, "charters_png",
+                        lambda state, names, lang="en": drawn.append("charters") or b"charters")
     return drawn
 
 

@@ -1,4 +1,6 @@
-"""`/18xx`: the moves by name with autocomplete from the legal moves, the pictures, and undo."""
+"""`/18xx`: the moves by name with autocomplete from the legal moves, the pictures, and undo. Answers are in the
+reader's language (tr(None, ...): bot.interact.answer sets it); autocomplete offers choices in it, and finds a
+city, corporation or private by its English or Japanese name."""
 from __future__ import annotations
 
 import io
@@ -9,19 +11,35 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from bot.interact import answer
+from bot.i18n import reader, say, tr
+from bot.interact import answer, reader_lang
 from bot.place import Place
 from bot.present import register
 from bot.tables import Table
 from cogs.e18xx.common import e18xx_engines, is_18xx
 from cogs.e18xx.panel import MoveNow, act, code_for, lays_panel, tokens_panel
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
-from cogs.e18xx.words import cut, legal_moves, move_text, private_name, run_text, seat_names, step_token, who
+from cogs.e18xx.words import (
+    COLOURS,
+    corp_name,
+    cut,
+    legal_moves,
+    money,
+    move_text,
+    place,
+    private_name,
+    run_text,
+    seat_names,
+    step_token,
+    who,
+    word,
+)
 from cogs.table import table_autocomplete
 from engines.e18xx import operating
 from engines.e18xx.companies import IPO, POOL, sale_bundles
 from engines.e18xx.route_text import parse_routes, train_name
 from engines.e18xx.state import G
+from engines.text import N_, Name, plural
 
 
 # --- /18xx ---------------------------------------------------------------------------------------------------------
@@ -30,7 +48,7 @@ async def _find_table(interaction: discord.Interaction, table_id: int | None) ->
     gid = await tables.resolve(Place.of(interaction), table_id, kind=is_18xx, what="18xx")
     table = await tables.load(gid)
     if table.state is None:
-        raise Refusal(f"Table {gid} has not started yet.")
+        raise Refusal("Table {id} has not started yet.", id=gid)
     return table
 
 
@@ -39,15 +57,25 @@ async def _my_table(interaction: discord.Interaction, table_id: int | None) -> t
     return table, interaction.client.tables.player_seat(table, interaction.user.id)
 
 
+#: What a command does, for "You cannot … now" (said with tr).
+DOING = {"move": N_("move"), "bid": N_("bid"), "merge": N_("merge"), "start a corporation": N_("start a corporation"),
+         "buy that": N_("buy that"), "lay a tile": N_("lay a tile"), "place a token": N_("place a token"),
+         "run trains": N_("run trains"), "pay out or withhold": N_("pay out or withhold"),
+         "buy a train": N_("buy a train"), "pass": N_("pass")}
+
+
 def _waiting(table: Table, seat: int, doing: str = "move") -> Refusal:
     """Why a command cannot be used now: whom and what the game waits for."""
+    lang = reader()
     aw = table.engine.awaiting(table.state)
     names = seat_names(table)
-    prompt = aw.prompt or "the end of the game"
+    prompt = say(aw.prompt, lang) if aw.prompt else tr(lang, "the end of the game")
+    doing_text = tr(lang, DOING[doing]) if doing in DOING else doing
     if seat in aw.seats:
-        return Refusal(f"You cannot {doing} now: the game waits for you ({prompt}).")
-    waiting = ", ".join(who(names, s) for s in sorted(aw.seats)) or "nobody"
-    return Refusal(f"You cannot {doing} now: table {table.game.id} is waiting for {waiting} ({prompt}).")
+        return Refusal("You cannot {doing} now: the game waits for you ({prompt}).", doing=doing_text, prompt=prompt)
+    waiting = ", ".join(who(names, s, lang) for s in sorted(aw.seats)) or tr(lang, "nobody")
+    return Refusal("You cannot {doing} now: table {id} is waiting for {who} ({prompt}).", doing=doing_text,
+                   id=table.game.id, who=waiting, prompt=prompt)
 
 
 def _ns(interaction: discord.Interaction, name: str):
@@ -56,44 +84,70 @@ def _ns(interaction: discord.Interaction, name: str):
 
 def _autocomplete(kind: str):
     """An autocomplete over the user's legal moves of one type: the decorated function turns (g, those moves,
-    names, the interaction) into (name, value) pairs; nothing is offered off the user's table."""
+    names, the interaction, the reader's language) into (name, value) or (name, value, other spellings) tuples;
+    nothing is offered off the user's table."""
     def wrap(pairs_of):
         async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
             try:
                 table, seat = await _my_table(interaction, _ns(interaction, "table"))
+                lang = await reader_lang(interaction)
             except Exception:
                 return []
             moves = [m for m in legal_moves(table, seat) if m.get("type") == kind]
-            return _choices(pairs_of(G(table.state), moves, seat_names(table), interaction), current)
+            return _choices(pairs_of(G(table.state), moves, seat_names(table), interaction, lang), current)
         return autocomplete
     return wrap
 
 
+def _spellings(value: Any) -> list[str]:
+    """Every way a name from the data is written: a Name's English, Japanese and reading; a plain string."""
+    if isinstance(value, Name):
+        return [s for s in (value.en, value.ja, value.kana) if s]
+    return [str(value)] if value else []
+
+
 def _choices(pairs, current: str) -> list[app_commands.Choice]:
-    typed = (current or "").strip().lower()
+    """Choices whose name, value or other spellings (a city's name in the other language) hold what was typed."""
+    typed = (current or "").strip().casefold()
     out, seen = [], set()
-    for name, value in pairs:
-        if value in seen or (typed and typed not in name.lower() and typed not in str(value).lower()):
+    for name, value, *other in pairs:
+        words = [name, str(value), *(other[0] if other else ())]
+        if value in seen or (typed and not any(typed in w.casefold() for w in words)):
             continue
         seen.add(value)
         out.append(app_commands.Choice(name=cut(name, 100), value=value))
     return out[:25]
 
 
+def _hex_spellings(g: G, coord: str) -> list[str]:
+    return _spellings(g.map.names.get(coord, ""))
+
+
+def _resolve_hex(g: G, text: str) -> str:
+    """A hex named by its coordinate ("F9"), or its place's name in either language ("Kouchi", "高知")."""
+    t = text.strip()
+    if t.upper() in g.map.printed:
+        return t.upper()
+    for coord in g.map.names:
+        if any(s.casefold() == t.casefold() for s in _hex_spellings(g, coord)):
+            return coord
+    return t.upper()
+
+
 def _resolve_private(g: G, text: str) -> str:
-    t = text.strip().lower()
+    t = text.strip().casefold()
     for pid, _ in g.s["privates"].items():
-        if pid.lower() == t or g.pdef(pid).name.lower() == t:
+        if pid.casefold() == t or any(s.casefold() == t for s in _spellings(g.pdef(pid).name)):
             return pid
-    raise Refusal(f"There is no private company called “{text}” in this game.")
+    raise Refusal("There is no private company called “{name}” in this game.", name=text)
 
 
 def _resolve_corp(g: G, text: str) -> str:
-    t = text.strip().lower()
+    t = text.strip().casefold()
     for cid in g.s["corps"]:
-        if cid.lower() == t or g.cdef(cid).name.lower() == t:
+        if cid.casefold() == t or any(s.casefold() == t for s in _spellings(g.cdef(cid).name)):
             return cid
-    raise Refusal(f"There is no corporation called “{text}” in this game.")
+    raise Refusal("There is no corporation called “{name}” in this game.", name=text)
 
 
 def _bid_item(m: dict[str, Any]) -> str:
@@ -102,105 +156,122 @@ def _bid_item(m: dict[str, Any]) -> str:
 
 
 @_autocomplete("bid")
-def ac_bid_company(g: G, moves: list, names: list[str], interaction) -> list:
+def ac_bid_company(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     low: dict[str, int] = {}
     for m in moves:
         low.setdefault(_bid_item(m), m["price"])
-    return [(f"{private_name(g, item) if item in g.s['privates'] else f'{g.cdef(item).name} ({item})'} from "
-             f"{g.money(p)}", item) for item, p in low.items()]
+    out = []
+    for item, p in low.items():
+        if item in g.s["privates"]:
+            what, spellings = private_name(g, item, lang), _spellings(g.pdef(item).name)
+        else:
+            what, spellings = f"{corp_name(g, item, lang)} ({item})", _spellings(g.cdef(item).name)
+        out.append((tr(lang, "{item} from {price}", item=what, price=money(g, p, lang)), item, spellings))
+    return out
 
 
 @_autocomplete("bid")
-def ac_bid_price(g: G, moves: list, names: list[str], interaction) -> list:
+def ac_bid_price(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     item = (_ns(interaction, "company") or "").upper()
-    return [(move_text(g, m, names), m["price"]) for m in moves if _bid_item(m).upper() == item]
+    return [(move_text(g, m, names, lang=lang), m["price"]) for m in moves if _bid_item(m).upper() == item]
 
 
 @_autocomplete("merge")
-def ac_merge(g: G, moves: list, names: list[str], interaction) -> list:
-    return [(move_text(g, m, names), m["corporation"]) for m in moves]
+def ac_merge(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    return [(move_text(g, m, names, lang=lang), m["corporation"], _spellings(g.cdef(m["corporation"]).name))
+            for m in moves]
 
 
 @_autocomplete("par")
-def ac_par_corp(g: G, moves: list, names: list[str], interaction) -> list:
-    return [(f"{g.cdef(m['corporation']).name} ({m['corporation']})", m["corporation"]) for m in moves]
+def ac_par_corp(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    return [(f"{corp_name(g, m['corporation'], lang)} ({m['corporation']})", m["corporation"],
+             _spellings(g.cdef(m["corporation"]).name)) for m in moves]
 
 
 @_autocomplete("par")
-def ac_par_price(g: G, moves: list, names: list[str], interaction) -> list:
+def ac_par_price(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     cid = (_ns(interaction, "corporation") or "").upper()
-    return [(move_text(g, m, names), g.title.market.by_id(m["share_price"]).price)
+    return [(move_text(g, m, names, lang=lang), g.title.market.by_id(m["share_price"]).price)
             for m in moves if m["corporation"] == cid]
 
 
 @_autocomplete("buy_shares")
-def ac_buy_corp(g: G, moves: list, names: list[str], interaction) -> list:
-    return [(move_text(g, m, names), m["shares"][0].rpartition("_")[0]) for m in moves
+def ac_buy_corp(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    return [(move_text(g, m, names, lang=lang), m["shares"][0].rpartition("_")[0],
+             _spellings(g.cdef(m["shares"][0].rpartition("_")[0]).name)) for m in moves
             if m.get("entity_type") != "company"]
 
 
 @_autocomplete("sell_shares")
-def ac_sell_corp(g: G, moves: list, names: list[str], interaction) -> list:
-    return [(f"{cid} ({g.cdef(cid).name})", cid)
+def ac_sell_corp(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    return [(f"{cid} ({corp_name(g, cid, lang)})", cid, _spellings(g.cdef(cid).name))
             for cid in dict.fromkeys(m["shares"][0].rpartition("_")[0] for m in moves)]
 
 
 @_autocomplete("sell_shares")
-def ac_sell_percent(g: G, moves: list, names: list[str], interaction) -> list:
+def ac_sell_percent(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     cid = (_ns(interaction, "corporation") or "").upper()
-    return [(move_text(g, m, names), m["percent"]) for m in moves if m["shares"][0].rpartition("_")[0] == cid]
+    return [(move_text(g, m, names, lang=lang), m["percent"]) for m in moves
+            if m["shares"][0].rpartition("_")[0] == cid]
 
 
 @_autocomplete("lay_tile")
-def ac_lay_hex(g: G, moves: list, names: list[str], interaction) -> list:
+def ac_lay_hex(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    """The hexes open to a lay, found by coordinate or by the place's name in English or Japanese."""
     count: dict[str, int] = {}
     for m in moves:
         count[m["hex"]] = count.get(m["hex"], 0) + 1
-    return [(f"{g.map.place(h)}: {n} way{'s' if n > 1 else ''}", h) for h, n in count.items()]
+    return [(tr(lang, "{where}: {ways}", where=place(g, h, lang),
+                ways=say(plural(n, "{n} way", "{n} ways"), lang)), h, _hex_spellings(g, h))
+            for h, n in count.items()]
 
 
 @_autocomplete("lay_tile")
-def ac_lay_tile(g: G, moves: list, names: list[str], interaction) -> list:
-    coord = (_ns(interaction, "hex") or "").strip().upper()
+def ac_lay_tile(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    coord = _resolve_hex(g, _ns(interaction, "hex") or "")
     tiles = dict.fromkeys(m["tile"] for m in moves if m["hex"] == coord)
-    return [(f"{t} ({g.map.tiles[t].colour})", t) for t in tiles]
+    return [(f"{t} ({word(COLOURS, g.map.tiles[t].colour, lang)})", t) for t in tiles]
 
 
 @_autocomplete("lay_tile")
-def ac_lay_rotation(g: G, moves: list, names: list[str], interaction) -> list:
-    coord = (_ns(interaction, "hex") or "").strip().upper()
+def ac_lay_rotation(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    coord = _resolve_hex(g, _ns(interaction, "hex") or "")
     tile = str(_ns(interaction, "tile") or "").strip()
-    return [(move_text(g, m, names), m["rotation"]) for m in moves if m["hex"] == coord and m["tile"] == tile]
+    return [(move_text(g, m, names, lang=lang), m["rotation"]) for m in moves
+            if m["hex"] == coord and m["tile"] == tile]
 
 
 @_autocomplete("place_token")
-def ac_token_hex(g: G, moves: list, names: list[str], interaction) -> list:
-    return [(move_text(g, m, names), m["hex"]) for m in moves]
+def ac_token_hex(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    """The cities open to a token, found by coordinate or by the place's name in English or Japanese."""
+    return [(move_text(g, m, names, lang=lang), m["hex"], _hex_spellings(g, m["hex"])) for m in moves]
 
 
 @_autocomplete("buy_train")
-def ac_train(g: G, moves: list, names: list[str], interaction) -> list:
-    return [(move_text(g, m, names), m["train"]) for m in moves]
+def ac_train(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    return [(move_text(g, m, names, lang=lang), m["train"]) for m in moves]
 
 
 @_autocomplete("buy_train")
-def ac_exchange(g: G, moves: list, names: list[str], interaction) -> list:
+def ac_exchange(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     train_id = (_ns(interaction, "train") or "").strip()
-    return [(move_text(g, m, names), m["exchange"]) for m in moves if m.get("exchange") and m["train"] == train_id]
+    return [(move_text(g, m, names, lang=lang), m["exchange"]) for m in moves
+            if m.get("exchange") and m["train"] == train_id]
 
 
 @_autocomplete("buy_company")
-def ac_private(g: G, moves: list, names: list[str], interaction) -> list:
-    return [(private_name(g, m["company"]), m["company"]) for m in moves]
+def ac_private(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    return [(private_name(g, m["company"], lang), m["company"], _spellings(g.pdef(m["company"]).name))
+            for m in moves]
 
 
 @_autocomplete("buy_company")
-def ac_private_price(g: G, moves: list, names: list[str], interaction) -> list:
+def ac_private_price(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     pid = (_ns(interaction, "company") or "").upper()
-    return [(move_text(g, m, names), m["price"]) for m in moves if m["company"] == pid]
+    return [(move_text(g, m, names, lang=lang), m["price"]) for m in moves if m["company"] == pid]
 
 
-TABLE = "Which table (only if the channel has several)"
+TABLE = N_("Which table (only if the channel has several)")
 
 
 def _matching(moves: list[dict[str, Any]], **fields) -> dict[str, Any] | None:
@@ -260,8 +331,10 @@ class E18xxCog(commands.Cog):
             cid = _resolve_corp(g, corporation)
             cell = next((c for c in g.title.market.par_cells if c.price == price), None)
             if cell is None:
-                prices = ", ".join(g.money(c.price) for c in g.title.market.par_cells)
-                raise Refusal(f"{g.money(price)} is not a par price; the par prices are {prices}.")
+                lang = reader()
+                prices = ", ".join(money(g, c.price, lang) for c in g.title.market.par_cells)
+                raise Refusal("{price} is not a par price; the par prices are {prices}.", price=money(g, price, lang),
+                              prices=prices)
             if g.round["kind"] != "stock":
                 raise _waiting(t, seat, "start a corporation")
             return await self._act(interaction, t, seat, {"type": "par", "corporation": cid, "share_price": cell.id})
@@ -292,7 +365,9 @@ class E18xxCog(commands.Cog):
             src = source or (IPO if where[IPO] else POOL)
             cert = g.ipo_cert(cid) if src == IPO else g.pool_cert(cid)
             if cert is None:
-                raise Refusal(f"No {cid} share is in the {'IPO' if src == IPO else 'pool'}.")
+                if src == IPO:
+                    raise Refusal("No {cid} share is in the IPO.", cid=cid)
+                raise Refusal("No {cid} share is in the pool.", cid=cid)
             return await self._act(interaction, t, seat, {"type": "buy_shares", "shares": [cert],
                                                           "percent": g.cdef(cid).cert_percent(cert)})
 
@@ -311,10 +386,11 @@ class E18xxCog(commands.Cog):
             if move is None:
                 held = g.corp(cid)["shares"].get(g.key(seat), [])
                 if not held:
-                    raise Refusal(f"You hold no {cid} shares.")
+                    raise Refusal("You hold no {cid} shares.", cid=cid)
                 bundle = next((c for c, p in sale_bundles(g.cdef(cid), held) if p == percent), None)
                 if bundle is None:
-                    raise Refusal(f"You cannot sell {percent}% of {cid}; you hold {g.percent(cid, g.key(seat))}%.")
+                    raise Refusal("You cannot sell {percent}% of {cid}; you hold {held}%.", percent=percent, cid=cid,
+                                  held=g.percent(cid, g.key(seat)))
                 move = {"type": "sell_shares", "shares": bundle, "percent": percent}
             return await self._act(interaction, t, seat, move)
 
@@ -329,15 +405,16 @@ class E18xxCog(commands.Cog):
                   rotation: int | None = None, table: int | None = None):
         async def work():
             t, seat = await _my_table(interaction, table)
-            coord = hex.strip().upper()
+            coord = _resolve_hex(G(t.state), hex)
             legal = [m for m in legal_moves(t, seat) if m["type"] == "lay_tile"]
             if tile is None or rotation is None:  # show the lays open there, drawn and numbered, to pick from
                 named = tile.strip() if tile else None
                 if not [m for m in legal if m["hex"] == coord and named in (None, m["tile"])]:
                     if not legal and seat not in t.engine.awaiting(t.state).seats:
                         raise _waiting(t, seat, "lay a tile")
-                    what = f"tile {named}" if named else "a tile"
-                    raise Refusal(f"You cannot lay {what} on {coord[:8]} now.")
+                    if named:
+                        raise Refusal("You cannot lay tile {tile} on {where} now.", tile=named[:8], where=coord[:8])
+                    raise Refusal("You cannot lay a tile on {where} now.", where=coord[:8])
                 return await lays_panel(t, seat, coord, named)
             move = (_matching([m for m in legal if m.get("entity_type") != "company"], hex=coord,
                               tile=tile.strip(), rotation=rotation)
@@ -365,7 +442,7 @@ class E18xxCog(commands.Cog):
                 if not [m for m in legal_moves(t, seat) if m["type"] == "place_token"]:
                     raise Refusal("There is no city you can place a token in now.")
                 return await tokens_panel(t, seat)
-            coord = hex.strip().upper()
+            coord = _resolve_hex(G(t.state), hex)
             move = _matching(legal_moves(t, seat), type="place_token", hex=coord, city=city - 1) or \
                 {"type": "place_token", "hex": coord, "city": city - 1}
             return await self._act(interaction, t, seat, move)
@@ -388,12 +465,14 @@ class E18xxCog(commands.Cog):
             if routes.strip():
                 return await self._act(interaction, t, seat, parse_routes(g, cid, routes))
             move = legal[best]
+            lang = reader()
             view = discord.ui.View(timeout=None)
-            view.add_item(MoveNow(t.game.id, step_token(t.state), code_for(best, move),
-                                  f"Accept: {move_text(g, move, seat_names(t))}", discord.ButtonStyle.success))
-            return {"content": f"Table {t.game.id}: {cid}'s best runs (auto-router):\n{run_text(g, move)}\n"
-                               "Accept them, or name your own with `/18xx run routes:2: J1 K4 | 3: K4 I4 F9`.",
-                    "view": view}
+            label = tr(lang, "Accept: {move}", move=move_text(g, move, seat_names(t), lang=lang))
+            view.add_item(MoveNow(t.game.id, step_token(t.state), code_for(best, move), label,
+                                  discord.ButtonStyle.success))
+            head = tr(lang, "Table {id}: {cid}'s best runs (auto-router):", id=t.game.id, cid=cid)
+            tail = tr(lang, "Accept them, or name your own with `/18xx run routes:2: J1 K4 | 3: K4 I4 F9`.")
+            return {"content": "\n".join([head, run_text(g, move, lang), tail]), "view": view}
 
         await answer(interaction, work)
 
@@ -433,8 +512,8 @@ class E18xxCog(commands.Cog):
                 return await self._act(interaction, t, seat, fits[0])
             ids = [m["train"] for m in legal if m["train"].upper() == want or train_name(m["train"]).upper() == want]
             if price is None or not ids:
-                offered = ", ".join(dict.fromkeys(train_name(m["train"]) for m in legal)) or "none"
-                raise Refusal(f"You cannot buy that train now (trains you can buy: {offered}).")
+                offered = ", ".join(dict.fromkeys(train_name(m["train"]) for m in legal)) or tr(None, "none")
+                raise Refusal("You cannot buy that train now (trains you can buy: {trains}).", trains=offered)
             move = {"type": "buy_train", "train": ids[0], "price": price}
             if exchange:
                 move["exchange"] = exchange.strip()
@@ -445,9 +524,9 @@ class E18xxCog(commands.Cog):
     @e18xx.command(name="offer", description="Answer an offer for your train or private, or withdraw your own.")
     @app_commands.describe(answer_="Accept or decline it (the seller), or withdraw it (the buyer)", table=TABLE)
     @app_commands.rename(answer_="answer")
-    @app_commands.choices(answer_=[app_commands.Choice(name=n, value=v) for n, v in
-                                   (("accept", "accept_offer"), ("decline", "decline_offer"),
-                                    ("withdraw", "withdraw_offer"))])
+    @app_commands.choices(answer_=[app_commands.Choice(name="accept", value="accept_offer"),
+                                   app_commands.Choice(name="decline", value="decline_offer"),
+                                   app_commands.Choice(name="withdraw", value="withdraw_offer")])
     @app_commands.autocomplete(table=table_autocomplete)
     async def offer(self, interaction: discord.Interaction, answer_: str, table: int | None = None):
         async def work():
@@ -486,7 +565,8 @@ class E18xxCog(commands.Cog):
             move = _matching(legal_moves(t, seat), type="pass")
             if move is None:
                 if seat in t.engine.awaiting(t.state).seats:
-                    raise Refusal("You cannot pass now. " + todo(G(t.state), seat, seat_names(t)).replace("**", ""))
+                    raise Refusal("You cannot pass now. {todo}",
+                                  todo=todo(G(t.state), seat, seat_names(t), reader()).replace("**", ""))
                 raise _waiting(t, seat, "pass")
             return await self._act(interaction, t, seat, move)
 
@@ -495,13 +575,15 @@ class E18xxCog(commands.Cog):
     async def _picture(self, interaction: discord.Interaction, table: int | None, what: str):
         async def work():
             t = await _find_table(interaction, table)
+            lang = reader()
             if what == "map":
-                png, text = map_png(t.state), "the map now"
+                png, text = map_png(t.state, lang), tr(lang, "Table {id}: the map now.", id=t.game.id)
             elif what == "market":
-                png, text = market_png(t.state), "the stock market now"
+                png, text = market_png(t.state, lang), tr(lang, "Table {id}: the stock market now.", id=t.game.id)
             else:
-                png, text = charters_png(t.state, seat_names(t)), "the corporations now"
-            return {"content": f"Table {t.game.id}: {text}.",
+                png = charters_png(t.state, seat_names(t), lang)
+                text = tr(lang, "Table {id}: the corporations now.", id=t.game.id)
+            return {"content": text,
                     "file": discord.File(io.BytesIO(png), filename=f"table-{t.game.id}-{what}.png")}
 
         await answer(interaction, work)
@@ -528,8 +610,8 @@ class E18xxCog(commands.Cog):
             t = await _find_table(interaction, table)
             _, need = await self.bot.tables.request_undo(t.game.id, interaction.user.id)
             if need:
-                return "Your undo request is posted; the players it affects must agree."
-            return "Your last move was undone."
+                return tr(None, "Your undo request is posted; the players it affects must agree.")
+            return tr(None, "Your last move was undone.")
 
         await answer(interaction, work)
 

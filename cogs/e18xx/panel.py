@@ -1,4 +1,5 @@
-"""The 18xx move panel: moves as buttons and menus carrying the move (or its index) and the step token."""
+"""The 18xx move panel: moves as buttons and menus carrying the move (or its index) and the step token, labelled in
+the player's language (`lang`; None: the reader's of the interaction, bot.i18n.reader)."""
 from __future__ import annotations
 
 import asyncio
@@ -11,13 +12,24 @@ from typing import Any
 import discord
 
 from bot.errors import Refusal
+from bot.i18n import reader, tr
 from bot.items import number
 from bot.move_items import JSON, PanelButton, PanelMenu, legal_move
 from bot.table_ui import hand_reply
 from bot.tables import Table
 from cogs.e18xx.common import FEW, GROUPS, KIND_GROUP, MAX_CODE, PER_MENU, PER_ROW, ROWS, TOKEN, is_18xx
 from cogs.e18xx.pictures import corp_colours, render_lays, render_tokens
-from cogs.e18xx.words import acting_corp, cut, legal_moves, move_detail, move_label, move_text, seat_names, step_token
+from cogs.e18xx.words import (
+    acting_corp,
+    cut,
+    legal_moves,
+    move_detail,
+    move_label,
+    move_text,
+    place,
+    seat_names,
+    step_token,
+)
 from engines.e18xx.state import G
 
 
@@ -44,12 +56,14 @@ def group_of(move: dict[str, Any]) -> str:
     return KIND_GROUP.get(kind, "other")
 
 
-def entries_for(table: Table, seat: int) -> list[Entry]:
+def entries_for(table: Table, seat: int, lang: str | None = None) -> list[Entry]:
+    lang = lang or reader()
     moves = legal_moves(table, seat)
     if not moves:
         return []
     g, names = G(table.state), seat_names(table)
-    return [Entry(i, m, code_for(i, m), move_text(g, m, names), move_detail(g, m)) for i, m in enumerate(moves)]
+    return [Entry(i, m, code_for(i, m), move_text(g, m, names, lang=lang), move_detail(g, m, lang))
+            for i, m in enumerate(moves)]
 
 
 def lays_on(entries: list[Entry], coord: str, tile: str | None = None) -> list[Entry]:
@@ -57,14 +71,14 @@ def lays_on(entries: list[Entry], coord: str, tile: str | None = None) -> list[E
             and tile in (None, e.move.get("tile"))]
 
 
-def lays_png(state: dict[str, Any], coord: str, lays: list[tuple[str, int]]) -> bytes:
+def lays_png(state: dict[str, Any], coord: str, lays: list[tuple[str, int]], lang: str = "en") -> bytes:
     """The lays on one hex as a numbered picture (pictures.render_lays)."""
-    return render_lays(G(state).board, coord, lays, corp_colours=corp_colours(state["title"]))
+    return render_lays(G(state).board, coord, lays, corp_colours=corp_colours(state["title"]), lang=lang)
 
 
-def tokens_png(state: dict[str, Any], cities: list[tuple[str, int]]) -> bytes:
+def tokens_png(state: dict[str, Any], cities: list[tuple[str, int]], lang: str = "en") -> bytes:
     """The cities open to a token as a numbered picture (pictures.render_tokens)."""
-    return render_tokens(G(state).board, cities, corp_colours=corp_colours(state["title"]))
+    return render_tokens(G(state).board, cities, corp_colours=corp_colours(state["title"]), lang=lang)
 
 
 def _chunks(items: list, size: int = PER_MENU) -> list[list]:
@@ -82,9 +96,11 @@ def _style(move: dict[str, Any]) -> discord.ButtonStyle:
     return STYLES.get(move.get("type"), discord.ButtonStyle.primary)
 
 
-def layout(view: discord.ui.View, gid: int, tok: str, entries: list[Entry], g: G, grouped: bool = True) -> None:
+def layout(view: discord.ui.View, gid: int, tok: str, entries: list[Entry], g: G, grouped: bool = True,
+           lang: str | None = None) -> None:
     """Buttons for a few moves; else buttons for the single moves (pass, dividend, run …) and a menu per kind,
     25 to a menu, lays by hex past 25; when that takes more than five rows, one menu asks for the kind first."""
+    lang = lang or reader()
     if len(entries) <= FEW:
         for e in entries:
             view.add_item(MoveNow(gid, tok, e.code, e.label, _style(e.move)))
@@ -100,16 +116,19 @@ def layout(view: discord.ui.View, gid: int, tok: str, entries: list[Entry], g: G
             coords = list(dict.fromkeys(e.move["hex"] for e in group))
             for k, chunk in enumerate(_chunks(coords)):
                 count = {c: sum(1 for e in group if e.move["hex"] == c) for c in chunk}
-                menus.append(("hex", f"Lay a tile: choose a hex{f' ({k + 1})' if k else ''}",
-                              [(g.map.place(c), c, f"{count[c]} ways to lay a tile here") for c in chunk]))
+                ask = tr(lang, "Lay a tile: choose a hex")
+                menus.append(("hex", f"{ask} ({k + 1})" if k else ask,
+                              [(place(g, c, lang), c, tr(lang, "{n} ways to lay a tile here", n=count[c]))
+                               for c in chunk]))
         else:
             many = len(group) > PER_MENU
             for k, chunk in enumerate(_chunks(group)):
-                menus.append(("moves", GROUPS[key] + (f" ({k + 1})" if many else ""),
+                menus.append(("moves", tr(lang, GROUPS[key]) + (f" ({k + 1})" if many else ""),
                               [(e.label, e.code, e.detail) for e in chunk]))
     if grouped and ceil(len(singles) / PER_ROW) + len(menus) > ROWS:
-        menus = [("kind", "What would you like to do?",
-                  [(GROUPS[key], key, f"{len(group)} choices") for key, group in groups.items()])]
+        menus = [("kind", tr(lang, "What would you like to do?"),
+                  [(tr(lang, GROUPS[key]), key, tr(lang, "{n} choices", n=len(group)))
+                   for key, group in groups.items()])]
     for e in singles:
         view.add_item(MoveNow(gid, tok, e.code, e.label, _style(e.move)))
     room = ROWS - ceil(len(singles) / PER_ROW)
@@ -119,38 +138,49 @@ def layout(view: discord.ui.View, gid: int, tok: str, entries: list[Entry], g: G
 
 
 def sub_panel(table: Table, seat: int, key: str | None = None, coord: str | None = None,
-              tile: str | None = None) -> dict[str, Any]:
+              tile: str | None = None, lang: str | None = None) -> dict[str, Any]:
     """The answer to a kind menu (the moves of that kind) or a hex menu (the tile lays on that hex, of one tile if
     named), without the picture (lays_panel adds it)."""
-    g, entries = G(table.state), entries_for(table, seat)
+    lang = lang or reader()
+    g, entries = G(table.state), entries_for(table, seat, lang)
     if coord is not None:  # numbered as on the picture of these lays (lays_png)
         chosen = [replace(e, label=cut(f"{k}: {e.label}")) for k, e in enumerate(lays_on(entries, coord, tile), 1)]
-        text = f"the tiles you can lay on {g.map.place(coord)}, numbered as on the picture"
+        text = tr(lang, "the tiles you can lay on {where}, numbered as on the picture", where=place(g, coord, lang))
     else:
         chosen = [e for e in entries if group_of(e.move) == key]
-        text = GROUPS.get(key, "your moves").lower()
         if key == "token":  # numbered as on the picture of these cities (tokens_png)
             chosen = [replace(e, label=cut(f"{k}: {e.label}")) for k, e in enumerate(chosen, 1)]
-            text += ": the cities are numbered on the picture"
+            text = tr(lang, "{moves}: the cities are numbered on the picture", moves=_lower(tr(lang, GROUPS[key])))
+        else:
+            text = _lower(tr(lang, GROUPS[key])) if key in GROUPS else tr(lang, "your moves")
     if not chosen:
         raise Refusal("You have no such move now.")
     view = discord.ui.View(timeout=None)
-    layout(view, table.game.id, step_token(table.state), chosen, g, grouped=False)
-    return {"content": f"Table {table.game.id}: {text}.", "view": view}
+    layout(view, table.game.id, step_token(table.state), chosen, g, grouped=False, lang=lang)
+    return {"content": tr(lang, "Table {id}: {text}.", id=table.game.id, text=text), "view": view}
 
 
-async def lays_panel(table: Table, seat: int, coord: str, tile: str | None = None) -> dict[str, Any]:
+def _lower(text: str) -> str:
+    """A menu's heading inside a sentence: "Buy a train" -> "buy a train" (Japanese has no case)."""
+    return text[:1].lower() + text[1:]
+
+
+async def lays_panel(table: Table, seat: int, coord: str, tile: str | None = None,
+                     lang: str | None = None) -> dict[str, Any]:
     """The lays on one hex (of one tile, if named) as numbered buttons with their picture, drawn in a worker thread
     so that a picture never holds up the bot."""
-    lays = [(e.move["tile"], e.move["rotation"]) for e in lays_on(entries_for(table, seat), coord, tile)]
-    return await _with_picture(sub_panel(table, seat, coord=coord, tile=tile), f"lays-{coord}.png",
-                               lays_png, table.state, coord, lays)
+    lang = lang or reader()
+    lays = [(e.move["tile"], e.move["rotation"]) for e in lays_on(entries_for(table, seat, lang), coord, tile)]
+    return await _with_picture(sub_panel(table, seat, coord=coord, tile=tile, lang=lang), f"lays-{coord}.png",
+                               lays_png, table.state, coord, lays, lang)
 
 
-async def tokens_panel(table: Table, seat: int) -> dict[str, Any]:
+async def tokens_panel(table: Table, seat: int, lang: str | None = None) -> dict[str, Any]:
     """The cities open to a token as numbered buttons with their picture, drawn in a worker thread."""
-    cities = [(e.move["hex"], e.move["city"]) for e in entries_for(table, seat) if group_of(e.move) == "token"]
-    return await _with_picture(sub_panel(table, seat, key="token"), "tokens.png", tokens_png, table.state, cities)
+    lang = lang or reader()
+    cities = [(e.move["hex"], e.move["city"]) for e in entries_for(table, seat, lang) if group_of(e.move) == "token"]
+    return await _with_picture(sub_panel(table, seat, key="token", lang=lang), "tokens.png", tokens_png, table.state,
+                               cities, lang)
 
 
 async def _with_picture(reply: dict[str, Any], filename: str, draw, *args) -> dict[str, Any]:
@@ -161,13 +191,18 @@ async def _with_picture(reply: dict[str, Any], filename: str, draw, *args) -> di
 
 
 async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any]) -> dict[str, Any]:
-    """Play the move; answer with what was played (in words of the state it was chosen in), then the panel."""
+    """Play the move; answer in the reader's language with what was played (in words of the state it was chosen
+    in), then the panel."""
+    lang = reader()
     g = G(table.state)
-    label = move_label(table, move)
+    label = move_label(table, move, lang)
     corp = acting_corp(g, seat, move)
     table = await tables.act(table.game.id, user_id, move, chosen_at=table.seq)
     reply = hand_reply(table, seat)
-    head = f"You played **{label}**" + (f" as president of {corp}" if corp else "") + "."
+    if corp:
+        head = tr(lang, "You played **{move}** as president of {cid}.", move=label, cid=corp)
+    else:
+        head = tr(lang, "You played **{move}**.", move=label)
     reply["content"] = f"{head}\n{reply['content']}"[:2000]
     return reply
 

@@ -16,6 +16,9 @@
 - ``render_charters(corps)``: one card per corporation from plain dicts (shape in its docstring).
 - ``corp_colours(title)``: corporation id -> colour, from the title's companies.json.
 
+Each picture takes ``lang`` ("en" or "ja"): place names, company names, headings and legends are drawn in it
+(templates said with bot.i18n.tr; the font writes Japanese, cogs/fonts.py).
+
 A hex is drawn three times over size and shrunk (smooth track and circles) and kept in an LRU cache keyed by
 everything it shows (tile, rotation, tokens, colours), so a new picture of a map redraws only the hexes that
 changed since the last one; the sea and the legend are drawn once per map. Geometry follows
@@ -31,11 +34,13 @@ from math import atan2, ceil, cos, hypot, pi, radians, sin, sqrt
 
 from PIL import Image, ImageColor, ImageDraw
 
+from bot.i18n import say, tr
 from cogs.fonts import font
 from engines.e18xx import hexes
 from engines.e18xx.board import Board, MapDef, load_map
 from engines.e18xx.market import Market, parse_cell_id
 from engines.e18xx.tiles import Border, TileDef
+from engines.text import N_, Money, plural
 
 # ---- common ---------------------------------------------------------------------------------------------
 
@@ -470,8 +475,9 @@ _PREFER = {  # screen angles of the corners each kind of mark would like, best f
 @lru_cache(maxsize=4096)
 def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid: bool,
                slots: tuple[tuple[str | None, ...], ...], reserved: tuple[str | None, ...] | str | None,
-               colours: tuple[tuple[str, str], ...]) -> Image.Image:
-    """One hex as it stands, on transparent, at the final size (1x); its centre is the picture's centre.
+               colours: tuple[tuple[str, str], ...], lang: str = "en") -> Image.Image:
+    """One hex as it stands, on transparent, at the final size (1x); its centre is the picture's centre; its
+    place name in `lang`.
 
     slots: per node, the corporations in its token slots. reserved: per node, the corporation owed the city's
     first slot; a bare string is the hex's first city's."""
@@ -551,7 +557,7 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     bottom_edges = {e for e in range(6) if _edge_dir(layout, e)[1] > 0.8}
     top_edges = {e for e in range(6) if _edge_dir(layout, e)[1] < -0.8}
     name_at_top = bool(bottom_edges & exits) and not top_edges & exits
-    name = map_def.names.get(coord)
+    name = say(map_def.names[coord], lang) if coord in map_def.names else None
     lines, size = _fit_lines(pen, name, 11, 1.22) if name else ([], 11)
     for e in range(6):
         if lines and ((sin(angle(e)) < -0.3) if name_at_top else (sin(angle(e)) > 0.3)):
@@ -723,25 +729,30 @@ def _border_patches(map_def: MapDef) -> tuple[tuple[Image.Image, tuple[int, int]
     return tuple(patches)
 
 
-def _border_legend(map_def: MapDef) -> list[str]:
+def _border_legend(map_def: MapDef, lang: str = "en") -> list[str]:
     borders = [b for _, b in _unique_borders(map_def)]
-    lines = ["Thick black edge: no track across it"] if any(b.impassable for b in borders) else []
+    lines = [tr(lang, "Thick black edge: no track across it")] if any(b.impassable for b in borders) else []
     kinds = sorted({b.kind for b in borders if not b.impassable})
     for kind in kinds:
-        what = {"water": "Blue edge: water", "mountain": "Brown edge: mountain"}.get(kind, "Grey edge")
-        lines.append(f"{what}, track across it costs the number")
+        if kind == "water":
+            lines.append(tr(lang, "Blue edge: water, track across it costs the number"))
+        elif kind == "mountain":
+            lines.append(tr(lang, "Brown edge: mountain, track across it costs the number"))
+        else:
+            lines.append(tr(lang, "Grey edge, track across it costs the number"))
     return lines
 
 
 @lru_cache(maxsize=8)
-def _map_base(map_def: MapDef) -> Image.Image:
-    """The sea and the legend: all that never changes but the hexes."""
+def _map_base(map_def: MapDef, lang: str = "en") -> Image.Image:
+    """The sea and the legend (in `lang`): all that never changes but the hexes."""
     _, _, w, h = _origin(map_def)
     w1, h1 = _hex_size(map_def.layout)
     width, height = round(w + w1 + 2 * MARGIN), round(h + h1 + 2 * MARGIN)
-    legend = ["Offboard revenue boxes:", "  yellow phase | brown phase | D trains",
-              "Grey id in a city: its home slot", "Triangle: mountain, costs to build",
-              "Waves: water, costs to build", "Number in a box: the upgrade cost", *_border_legend(map_def)]
+    legend = [tr(lang, "Offboard revenue boxes:"), "  " + tr(lang, "yellow phase | brown phase | D trains"),
+              tr(lang, "Grey id in a city: its home slot"), tr(lang, "Triangle: mountain, costs to build"),
+              tr(lang, "Waves: water, costs to build"), tr(lang, "Number in a box: the upgrade cost"),
+              *_border_legend(map_def, lang)]
     font = _font(13)
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     lw = max(probe.textlength(t, font=font) for t in legend) + 16
@@ -761,7 +772,7 @@ def _map_base(map_def: MapDef) -> Image.Image:
         width, height = max(width, round(lw + 16)), round(y0 + lh + 8)
     img = Image.new("RGBA", (width, height), SEA + (255,))
     d = ImageDraw.Draw(img)
-    title = f"{map_def.title}" + (" Shikoku" if map_def.title == "1889" else "")
+    title = {"1889": tr(lang, "1889 Shikoku"), "1867": tr(lang, "1867 Canada")}.get(map_def.title, map_def.title)
     d.text((MARGIN - 8, 6), title, fill=(40, 60, 80), font=_font(20))
     d.rounded_rectangle((x0, y0, x0 + lw, y0 + lh), radius=6, fill=(235, 242, 246), outline=(120, 140, 150))
     for k, t in enumerate(legend):
@@ -769,16 +780,16 @@ def _map_base(map_def: MapDef) -> Image.Image:
     return img
 
 
-def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None) -> bytes:
+def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None, lang: str = "en") -> bytes:
     """The board as a PNG: every hex with its tile, track, cities and tokens, then the borders on hex edges (see
     the module's docstring).
 
     corp_colours: corporation id -> colour; by default the title's own (see `corp_colours`)."""
     map_def = board.map
     colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
-    img = _map_base(map_def).copy()
+    img = _map_base(map_def, lang).copy()
     for coord in map_def.printed:
-        _paste_hex(img, board, coord, colours, hex_centre(coord, map_def))
+        _paste_hex(img, board, coord, colours, hex_centre(coord, map_def), lang)
     for patch, at in _border_patches(map_def):
         img.alpha_composite(patch, at)
     return _png(img)
@@ -790,29 +801,30 @@ MARK = (214, 32, 40)  # the ring around a city to choose
 
 
 def render_lays(board: Board, coord: str, lays: Sequence[tuple[str, int]], *,
-                corp_colours: Mapping[str, str] | None = None) -> bytes:
+                corp_colours: Mapping[str, str] | None = None, lang: str = "en") -> bytes:
     """The tile lays open on one hex, numbered from 1 in the order given, as a PNG: each choice is the hex with
     the tile laid in its rotation (and the tokens it carries over), amid its neighbours as they stand, so a player
     picks by number the track he sees rather than a rotation he must imagine."""
     colours = dict(corp_colours) if corp_colours is not None else _title_colours(board.map.title)
-    around = _neighbourhood(board, coord, colours)
+    around = _neighbourhood(board, coord, colours, lang)
     cells = []
     for tile, rotation in lays:
         cell = around.copy()
-        _paste_hex(cell, board.lay_tile(coord, tile, rotation), coord, colours, (cell.width // 2, cell.height // 2))
+        _paste_hex(cell, board.lay_tile(coord, tile, rotation), coord, colours, (cell.width // 2, cell.height // 2),
+                   lang)
         cells.append(cell)
     return _numbered(cells)
 
 
 def render_tokens(board: Board, cities: Sequence[tuple[str, int]], *,
-                  corp_colours: Mapping[str, str] | None = None) -> bytes:
+                  corp_colours: Mapping[str, str] | None = None, lang: str = "en") -> bytes:
     """The cities open to a token, numbered from 1 in the order given, as a PNG: each choice is its hex amid its
     neighbours with that city ringed (a hex with several cities shows which one)."""
     colours = dict(corp_colours) if corp_colours is not None else _title_colours(board.map.title)
     cells = []
     for coord, node in cities:
-        cell = _neighbourhood(board, coord, colours)
-        _paste_hex(cell, board, coord, colours, (cell.width // 2, cell.height // 2))
+        cell = _neighbourhood(board, coord, colours, lang)
+        _paste_hex(cell, board, coord, colours, (cell.width // 2, cell.height // 2), lang)
         hx, hy = hex_centre(coord, board.map)
         nx, ny = node_centre(board, coord, node)
         x, y, r = cell.width / 2 + nx - hx, cell.height / 2 + ny - hy, 0.42 * R
@@ -821,7 +833,7 @@ def render_tokens(board: Board, cities: Sequence[tuple[str, int]], *,
     return _numbered(cells)
 
 
-def _neighbourhood(board: Board, coord: str, colours: Mapping[str, str]) -> Image.Image:
+def _neighbourhood(board: Board, coord: str, colours: Mapping[str, str], lang: str = "en") -> Image.Image:
     """A picture three hexes wide centred on `coord`, with its neighbours drawn as they stand (not the hex)."""
     map_def = board.map
     w1, h1 = _hex_size(map_def.layout)
@@ -830,7 +842,7 @@ def _neighbourhood(board: Board, coord: str, colours: Mapping[str, str]) -> Imag
     for e in range(6):
         if (n := map_def.neighbour(coord, e)) is not None:
             nx, ny = hex_centre(n, map_def)
-            _paste_hex(cell, board, n, colours, (cell.width // 2 + nx - cx, cell.height // 2 + ny - cy))
+            _paste_hex(cell, board, n, colours, (cell.width // 2 + nx - cx, cell.height // 2 + ny - cy), lang)
     return cell
 
 
@@ -851,15 +863,17 @@ def _numbered(cells: Sequence[Image.Image]) -> bytes:
     return _png(sheet.reduce(CHOICE_SCALE))
 
 
-def _paste_hex(img: Image.Image, board: Board, coord: str, colours: Mapping[str, str], at: tuple[int, int]) -> None:
-    """Hex `coord` of `board` as render_map draws it, centred at `at` on `img`."""
+def _paste_hex(img: Image.Image, board: Board, coord: str, colours: Mapping[str, str], at: tuple[int, int],
+               lang: str = "en") -> None:
+    """Hex `coord` of `board` as render_map draws it (its name in `lang`), centred at `at` on `img`."""
     tile = board.tile(coord)
     slots = tuple(board.slots(coord, i) if node.kind == "city" else () for i, node in enumerate(tile.nodes))
     reserved = tuple(board.reservation(coord, i) if node.kind == "city" else None for i, node in enumerate(tile.nodes))
     corps = sorted({c for per_node in slots for c in per_node if c} | {c for c in reserved if c})
     key = tuple((c, colours.get(c, FALLBACK_COLOUR)) for c in corps)
     laid = coord in board.laid
-    pic = _hex_image(board.map, coord, tile.name, board.rotation(coord) if laid else 0, laid, slots, reserved, key)
+    pic = _hex_image(board.map, coord, tile.name, board.rotation(coord) if laid else 0, laid, slots, reserved, key,
+                     lang)
     img.alpha_composite(pic, (at[0] - pic.width // 2, at[1] - pic.height // 2))
 
 
@@ -916,14 +930,39 @@ def _zone_fill(zone: str) -> RGB:
     return (r + 255) // 2, (g + 255) // 2, (b + 255) // 2
 
 
-def _zone_text(cell) -> str:
+#: Colour names of market zones, said with tr(lang, word).
+ZONE_WORDS = {"white": N_("white"), "yellow": N_("yellow"), "orange": N_("orange"), "brown": N_("brown"),
+              "red": N_("red"), "gray": N_("gray"), "green": N_("green"), "blue": N_("blue")}
+
+
+def _zone_line(zone: str, cell, lang: str = "en") -> str:
+    """A legend line for a zone: its colour and what it means."""
+    name = tr(lang, ZONE_WORDS[zone]) if zone in ZONE_WORDS else zone
+    return tr(lang, "{zone}: {meaning}", zone=name, meaning=_zone_text(cell, lang))
+
+
+def _kind_word(kind: str, lang: str = "en") -> str:
+    from cogs.e18xx.words import KINDS, word
+
+    return word(KINDS, kind, lang)
+
+
+def _either(kinds: Sequence[str], lang: str = "en") -> str:
+    """ "minor or major" in `lang`."""
+    text = _kind_word(kinds[0], lang)
+    for kind in kinds[1:]:
+        text = tr(lang, "{a} or {b}", a=text, b=_kind_word(kind, lang))
+    return text
+
+
+def _zone_text(cell, lang: str = "en") -> str:
     if cell.counts_for_cert_limit and cell.holding_limit_applies:
-        return "counts for the certificate limit"
+        return tr(lang, "counts for the certificate limit")
     if not cell.counts_for_cert_limit and not cell.holding_limit_applies:
-        return "no certificate limit, holding limit lifted"
+        return tr(lang, "no certificate limit, holding limit lifted")
     if not cell.counts_for_cert_limit:
-        return "not counted for the certificate limit"
-    return "holding limit lifted"
+        return tr(lang, "not counted for the certificate limit")
+    return tr(lang, "holding limit lifted")
 
 
 # A legend line: (how its swatch is drawn: "fill", "frame", "band" or "wall"; the colour; the text).
@@ -954,21 +993,21 @@ def _draw_legend(d: ImageDraw.ImageDraw, x0: int, y0: int, legend: Legend) -> No
         d.text((x0 + 36, y + 1), text, fill=INK, font=_font(13))
 
 
-ORDER_NOTE = "several markers on a cell: the leftmost came first and operates first"
+ORDER_NOTE = N_("several markers on a cell: the leftmost came first and operates first")
 
 
 @lru_cache(maxsize=8)
-def _market_base(market: Market) -> Image.Image:
+def _market_base(market: Market, lang: str = "en") -> Image.Image:
     if market.one_d:
-        return _strip_base(market)
+        return _strip_base(market, lang)
     cols = max(len(row) for row in market.rows)
     width = 2 * M_MARGIN + cols * CELL_W
     grid_h = M_TOP + len(market.rows) * CELL_H
     zones: dict[str, object] = {}
     for cell in market.cells:
         zones.setdefault(cell.zone, cell)
-    legend: Legend = [("fill", _zone_fill(z), f"{z}: {_zone_text(c)}") for z, c in zones.items()]
-    legend += [("frame", PAR_FRAME, "red frame: par price"), ("frame", (90, 90, 90), ORDER_NOTE)]
+    legend: Legend = [("fill", _zone_fill(z), _zone_line(z, c, lang)) for z, c in zones.items()]
+    legend += [("frame", PAR_FRAME, tr(lang, "red frame: par price")), ("frame", (90, 90, 90), tr(lang, ORDER_NOTE))]
     lw, lh = _legend_size(legend)
     # The legend goes in the empty corner under the short rows when it fits there, else below the grid.
     spot = None
@@ -982,13 +1021,13 @@ def _market_base(market: Market) -> Image.Image:
     spot = spot or (M_MARGIN, grid_h + 10)
     img = Image.new("RGBA", (width, height), (238, 236, 230, 255))
     d = ImageDraw.Draw(img)
-    d.text((M_MARGIN, 10), "Stock market", fill=INK, font=_font(22))
+    d.text((M_MARGIN, 10), tr(lang, "Stock market"), fill=INK, font=_font(22))
     for cell in market.cells:
         x0, y0, x1, y1 = cell_box(cell.id)
         d.rectangle((x0, y0, x1, y1), fill=_zone_fill(cell.zone), outline=(90, 90, 90))
         if cell.is_par:
             d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PAR_FRAME, width=3)
-            d.text((x1 - 7, y0 + 6), "par", fill=PAR_FRAME, font=_font(13), anchor="ra")
+            d.text((x1 - 7, y0 + 6), tr(lang, "par"), fill=PAR_FRAME, font=_font(13), anchor="ra")
         d.text((x0 + 7, y0 + 5), str(cell.price), fill=INK, font=_font(17))
     _draw_legend(d, *spot, legend)
     return img
@@ -1003,7 +1042,7 @@ def _par_fill(cell, kinds: Sequence[str]) -> RGB | None:
     return PAR_MIXED
 
 
-def _strip_base(market: Market) -> Image.Image:
+def _strip_base(market: Market, lang: str = "en") -> Image.Image:
     """A 1-D market: one strip of cells, left to right and line after line, each cell coloured by its type."""
     cells = list(market.cells)
     kinds = sorted({k for c in cells for k in c.par_kinds})
@@ -1011,26 +1050,28 @@ def _strip_base(market: Market) -> Image.Image:
     legend: Legend = []
     if any(c.zone != "white" for c in cells):
         zones = {c.zone: c for c in cells}
-        legend += [("fill", _zone_fill(z), f"{z}: {_zone_text(c)}") for z, c in zones.items()]
+        legend += [("fill", _zone_fill(z), _zone_line(z, c, lang)) for z, c in zones.items()]
     if any(c.closes for c in cells):
-        legend.append(("fill", CLOSE_FILL, "a corporation whose price gets here closes"))
+        legend.append(("fill", CLOSE_FILL, tr(lang, "a corporation whose price gets here closes")))
     for kind in kinds:
-        legend.append(("fill", PAR_TINTS[kinds.index(kind) % len(PAR_TINTS)], f"par price for a {kind} only"))
+        legend.append(("fill", PAR_TINTS[kinds.index(kind) % len(PAR_TINTS)],
+                       tr(lang, "par price for a {kind} only", kind=_kind_word(kind, lang))))
     if any(c.is_par and len(c.par_kinds) != 1 for c in cells):
-        legend.append(("fill", PAR_MIXED, "par price for " + (" or ".join(kinds) if kinds else "any company")))
+        kinds_text = _either(kinds, lang) if kinds else tr(lang, "any company")
+        legend.append(("fill", PAR_MIXED, tr(lang, "par price for {kinds}", kinds=kinds_text)))
     if any(c.is_par for c in cells):
-        legend.append(("frame", PAR_FRAME, "red frame: par price"))
+        legend.append(("frame", PAR_FRAME, tr(lang, "red frame: par price")))
     if any("convert_range" in c.types for c in cells):
-        legend.append(("band", CONVERT_BAND, "orange foot: a minor here may convert"))
+        legend.append(("band", CONVERT_BAND, tr(lang, "orange foot: a minor here may convert")))
     if any("max_price" in c.types for c in cells):
-        legend.append(("wall", MAX_WALL, "purple wall: the highest price a minor reaches"))
-    legend.append(("frame", (90, 90, 90), ORDER_NOTE))
+        legend.append(("wall", MAX_WALL, tr(lang, "purple wall: the highest price a minor reaches")))
+    legend.append(("frame", (90, 90, 90), tr(lang, ORDER_NOTE)))
     lw, lh = _legend_size(legend)
     strip_h = M_TOP + lines * CELL_H + (lines - 1) * STRIP_GAP
     width = max(2 * M_MARGIN + _strip_cols(market) * CELL_W, 2 * M_MARGIN + lw)
     img = Image.new("RGBA", (width, strip_h + 20 + lh + M_MARGIN), (238, 236, 230, 255))
     d = ImageDraw.Draw(img)
-    d.text((M_MARGIN, 10), "Stock market", fill=INK, font=_font(22))
+    d.text((M_MARGIN, 10), tr(lang, "Stock market"), fill=INK, font=_font(22))
     for cell in cells:
         x0, y0, x1, y1 = cell_box(cell.id, market)
         fill = CLOSE_FILL if cell.closes else _zone_fill(cell.zone)
@@ -1039,7 +1080,7 @@ def _strip_base(market: Market) -> Image.Image:
         d.rectangle((x0, y0, x1, y1), fill=fill, outline=(90, 90, 90))
         if cell.is_par:
             d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PAR_FRAME, width=3)
-            d.text((x1 - 7 - WALL_W, y0 + 6), "par", fill=PAR_FRAME, font=_font(13), anchor="ra")
+            d.text((x1 - 7 - WALL_W, y0 + 6), tr(lang, "par"), fill=PAR_FRAME, font=_font(13), anchor="ra")
         # the band and the wall over the par frame, so they show on par cells too
         if "convert_range" in cell.types:
             d.rectangle((x0 + 1, y1 - BAND_H, x1 - 1, y1 - 1), fill=CONVERT_BAND)
@@ -1048,16 +1089,16 @@ def _strip_base(market: Market) -> Image.Image:
         ink = _contrast(fill)
         d.text((x0 + 7, y0 + 5), str(cell.price), fill=ink, font=_font(17))
         if cell.closes:
-            d.text((x1 - 7, y0 + 6), "closes", fill=ink, font=_font(13), anchor="ra")
+            d.text((x1 - 7, y0 + 6), tr(lang, "closes"), fill=ink, font=_font(13), anchor="ra")
     _draw_legend(d, M_MARGIN, strip_h + 20, legend)
     return img
 
 
 def render_market(market: Market, positions: Mapping[str, Sequence[str]],
-                  corp_colours: Mapping[str, str]) -> bytes:
+                  corp_colours: Mapping[str, str], lang: str = "en") -> bytes:
     """The market as a PNG. positions: cell id ("price,row,col") -> corporation ids in order of arrival (the
     market's stacks); they are drawn left to right, three to a row, smaller when a cell holds more than six."""
-    img = _market_base(market).copy()
+    img = _market_base(market, lang).copy()
     for cell_id, corps in positions.items():
         if not corps:
             continue
@@ -1080,7 +1121,8 @@ CARD_W, CARD_H, GAP = 360, 244, 14
 K = 2  # charters are drawn K times over size, then shrunk
 
 
-def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row: int | None = None) -> bytes:
+def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row: int | None = None,
+                    lang: str = "en", money_kind: str | None = None) -> bytes:
     """One card per corporation, `per_row` to a row, as a PNG. Each corporation is a plain dict:
 
     - "id": "AR"; "name": "Awa Railroad"; "colour": "#37383a"; "text_colour": "#ffffff" (on the colour)
@@ -1093,12 +1135,14 @@ def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row
     - "kind": "minor" or "national" for a badge (1867; a major has none), "loans": int, "closed": bool (a minor
       merged or nationalised: "CLOSED" instead of "NOT FLOATED")
 
-    Missing keys read as empty. `currency` is the title's format ("¥{}" for 1889). By default the cards are
+    Missing keys read as empty. `currency` is the title's format ("¥{}" for 1889); with `money_kind` (an
+    engines.text.Money currency: "yen", "dollar") amounts are written as `lang` writes them. The words are in
+    `lang` (the names come in it already). By default the cards are
     laid out to come out biggest in a chat preview (about 550 x 350 px): three to a row for 1889's seven.
     """
     if not corps:
         img = Image.new("RGB", (400, 80), (238, 236, 230))
-        ImageDraw.Draw(img).text((20, 28), "No corporations yet.", fill=INK, font=_font(18))
+        ImageDraw.Draw(img).text((20, 28), tr(lang, "No corporations yet."), fill=INK, font=_font(18))
         return _png(img)
     def size(cols: int) -> tuple[int, int]:
         return GAP + cols * (CARD_W + GAP), GAP + ceil(len(corps) / cols) * (CARD_H + GAP)
@@ -1110,7 +1154,8 @@ def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row
     big = Image.new("RGBA", (width * K, height * K), (238, 236, 230, 255))
     for i, corp in enumerate(corps):
         r, c = divmod(i, cols)
-        _draw_card(big, (GAP + c * (CARD_W + GAP)) * K, (GAP + r * (CARD_H + GAP)) * K, corp, currency)
+        _draw_card(big, (GAP + c * (CARD_W + GAP)) * K, (GAP + r * (CARD_H + GAP)) * K, corp, currency, lang,
+                   money_kind)
     return _png(big.reduce(K))
 
 
@@ -1130,7 +1175,11 @@ def _fit(d: ImageDraw.ImageDraw, text: str, size: int, width: float, smallest: i
     return lines, smallest
 
 
-def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str) -> None:
+CARD_KINDS = {"minor": N_("MINOR"), "national": N_("NATIONAL")}
+
+
+def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str, lang: str = "en",
+               money_kind: str | None = None) -> None:
     d = ImageDraw.Draw(img)
     colour = _rgb(corp.get("colour"))
     text_colour = _rgb(corp.get("text_colour"), "#ffffff") if corp.get("text_colour") else _contrast(colour)
@@ -1143,8 +1192,8 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str) -
     d.line((x, y + head, x + w, y + head), fill=(70, 70, 70), width=2 * K)
     # the corporation's marker and name
     cid = str(corp.get("id", "?"))
-    tx, ty, tr = x + 34 * K, y + head / 2, 22 * K
-    d.ellipse((tx - tr, ty - tr, tx + tr, ty + tr), fill=colour, outline=text_colour, width=2 * K)
+    tx, ty, rad = x + 34 * K, y + head / 2, 22 * K
+    d.ellipse((tx - rad, ty - rad, tx + rad, ty + rad), fill=colour, outline=text_colour, width=2 * K)
     d.text((tx, ty), cid, fill=text_colour, font=_font((16 if len(cid) <= 2 else 12) * K), anchor="mm")
     lines, size = _fit(d, str(corp.get("name", cid)), 19, w - 76 * K)
     step = (size + 3) * K
@@ -1153,7 +1202,9 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str) -
         d.text((x + 64 * K, top + k * step), line, fill=text_colour, font=_font(size * K), anchor="lm")
 
     def money(v) -> str:
-        return currency.format(v) if v is not None else "-"
+        if v is None:
+            return "-"
+        return Money(v, money_kind).in_lang(lang) if money_kind else currency.format(v)
 
     font, small, label = _font(16 * K), _font(13 * K), (105, 105, 105)
     lx, vx, yy = x + 14 * K, x + 104 * K, y + head + 10 * K
@@ -1161,16 +1212,20 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str) -
     president = corp.get("president")
     price = corp.get("price")
     loans = int(corp.get("loans", 0))
+    treasury = money(corp.get("cash", 0))
+    if loans:
+        treasury += " · " + say(plural(loans, "{n} loan", "{n} loans"), lang)
     rows = [
-        ("President", president or "none"),
-        ("Share price", money(price) if price is not None else "not parred"),
-        ("Treasury", money(corp.get("cash", 0)) + (f" · {loans} loan{'s' if loans > 1 else ''}" if loans else "")),
+        (tr(lang, "President"), president or tr(lang, "none")),
+        (tr(lang, "Share price"), money(price) if price is not None else tr(lang, "not parred")),
+        (tr(lang, "Treasury"), treasury),
     ]
     for k, (name, value) in enumerate(rows):
         d.text((lx, yy + k * row_h), name, fill=label, font=small, anchor="lt")
         _money_text(d, (vx, yy + k * row_h - 2 * K), str(value), font, INK)
-    badges = [b for b in (str(corp.get("kind", "")).upper() if corp.get("kind") in ("minor", "national") else "",
-                          "CLOSED" if corp.get("closed") else "NOT FLOATED" if not floated else "") if b]
+    kind = tr(lang, CARD_KINDS[corp["kind"]]) if corp.get("kind") in CARD_KINDS else ""
+    state = tr(lang, "CLOSED") if corp.get("closed") else tr(lang, "NOT FLOATED") if not floated else ""
+    badges = [b for b in (kind, state) if b]
     for k, badge in enumerate(badges):
         bw = d.textlength(badge, font=small) + 14 * K
         bx, by = x + w - bw - 10 * K, yy + k * row_h
@@ -1178,7 +1233,7 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str) -
         d.text((bx + bw / 2, by + 8 * K), badge, fill=(255, 255, 255), font=small, anchor="mm")
     # trains, as small cards with their names
     yy += 3 * row_h
-    d.text((lx, yy + 4 * K), "Trains", fill=label, font=small, anchor="lt")
+    d.text((lx, yy + 4 * K), tr(lang, "Trains"), fill=label, font=small, anchor="lt")
     trains = [str(t) for t in corp.get("trains", [])]
     bx = vx
     for t in trains:
@@ -1188,25 +1243,25 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str) -
         d.text((bx + tw / 2, yy + 11 * K), t, fill=INK, font=font, anchor="mm")
         bx += tw + 6 * K
     if not trains:
-        d.text((vx, yy + 2 * K), "none", fill=SOFT, font=font, anchor="lt")
+        d.text((vx, yy + 2 * K), tr(lang, "none"), fill=SOFT, font=font, anchor="lt")
     # tokens: filled ones are still on the charter, hollow ones on the map
     yy += row_h + 4 * K
     left, total = int(corp.get("tokens_left", 0)), int(corp.get("tokens_total", 0))
-    d.text((lx, yy + 4 * K), "Tokens", fill=label, font=small, anchor="lt")
-    tr = 10 * K
+    d.text((lx, yy + 4 * K), tr(lang, "Tokens"), fill=label, font=small, anchor="lt")
+    rad = 10 * K
     for k in range(max(total, left)):
-        cx, cy = vx + tr + k * (2 * tr + 6 * K), yy + tr
+        cx, cy = vx + rad + k * (2 * rad + 6 * K), yy + rad
         if k < left:
-            d.ellipse((cx - tr, cy - tr, cx + tr, cy + tr), fill=colour, outline=INK, width=K)
+            d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=colour, outline=INK, width=K)
         else:
-            d.ellipse((cx - tr, cy - tr, cx + tr, cy + tr), fill=None, outline=(150, 150, 150), width=K + 1)
-    d.text((vx + max(total, left) * (2 * tr + 6 * K) + 4 * K, yy + 2 * K), f"{left} of {total} left",
-           fill=SOFT, font=small, anchor="lt")
+            d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=None, outline=(150, 150, 150), width=K + 1)
+    d.text((vx + max(total, left) * (2 * rad + 6 * K) + 4 * K, yy + 2 * K),
+           tr(lang, "{left} of {total} left", left=left, total=total), fill=SOFT, font=small, anchor="lt")
     # private companies
     yy += row_h + 2 * K
     privates = [str(p) for p in corp.get("privates", [])]
-    d.text((lx, yy + 2 * K), "Privates", fill=label, font=small, anchor="lt")
-    d.text((vx, yy), ", ".join(privates) if privates else "none", fill=INK if privates else SOFT, font=font,
+    d.text((lx, yy + 2 * K), tr(lang, "Privates"), fill=label, font=small, anchor="lt")
+    d.text((vx, yy), ", ".join(privates) if privates else tr(lang, "none"), fill=INK if privates else SOFT, font=font,
            anchor="lt")
 
 

@@ -1,10 +1,12 @@
-"""The 18xx presenter: the table message, the narration of every action, what a player must do, and the pictures."""
+"""The 18xx presenter: the table message, the narration of every action, what a player must do, and the pictures,
+each in the language it is given (the table's for the channel, the player's for what they alone read)."""
 from __future__ import annotations
 
 from typing import Any
 
 import discord
 
+from bot.i18n import say, tr
 from bot.present import Presenter
 from bot.tables import Change, Table
 from cogs.e18xx.common import LATELY, STEP_WORDS
@@ -13,7 +15,9 @@ from cogs.e18xx.words import (
     event_line,
     holdings,
     legal_moves,
+    money,
     move_label,
+    name_of,
     offer_text,
     phase_text,
     priority_seat,
@@ -35,149 +39,177 @@ class E18xxPresenter(Presenter):
     def public_lines(self, table: Table, lang: str = "en") -> list[str]:
         state, names = table.state, seat_names(table)
         g = G(state)
-        lines = self._round_lines(g, names)
+        lines = self._round_lines(g, names, lang)
         aw = set(table.engine.awaiting(state).seats)
         for seat in range(g.n):
-            lines.append(self._player_line(g, seat, names, "▶ " if seat in aw else ""))
+            lines.append(self._player_line(g, seat, names, "▶ " if seat in aw else "", lang))
         started, idle = [], []
         for cid, c in state["corps"].items():
             if g.cdef(cid).kind == "national" or c.get("closed"):
                 continue  # 1867's CN only holds tokens; a closed minor is gone
             (started if g.cell(cid) is not None else idle).append(cid)
         for cid in g.operating_order(started):
-            lines.append(self._corp_line(g, cid, names))
+            lines.append(self._corp_line(g, cid, names, lang))
         if idle:
-            lines.append(f"Not started: {', '.join(idle)}.")
-        lines.append(self._bank_line(g))
+            lines.append(tr(lang, "Not started: {cids}.", cids=", ".join(idle)))
+        lines.append(self._bank_line(g, lang))
         if state["events"]:
-            lines.append("**Lately:**")
-            lines += [f"· {event_line(e, names)}" for e in state["events"][-LATELY:]]
+            lines.append(tr(lang, "**Lately:**"))
+            lines += [f"· {event_line(e, names, lang)}" for e in state["events"][-LATELY:]]
         scores = table.engine.scores(state)
         if scores is not None:
-            lines.append(self._final_line(g, scores, names))
+            lines.append(self._final_line(g, scores, names, lang))
         return lines
 
     @staticmethod
-    def _round_lines(g: G, names: list[str]) -> list[str]:
-        r, money = g.round, g.money
+    def _round_lines(g: G, names: list[str], lang: str = "en") -> list[str]:
+        r = g.round
         kind = r["kind"]
+
+        def m(amount: int) -> str:
+            return money(g, amount, lang)
+
         own = title_words(g)
-        if own is not None and (lines := own.round_lines(g, names)) is not None:
+        if own is not None and (lines := own.round_lines(g, names, lang)) is not None:
             return lines
-        prio = f"priority deal: {who(names, priority_seat(g))}"
+        prio = tr(lang, "priority deal: {who}", who=who(names, priority_seat(g), lang))
+        phase = phase_text(g, lang)
         if kind == "auction":
-            lines = [f"**Private auction** · {phase_text(g)} · {prio}"]
+            lines = [tr(lang, "**Private auction** · {phase} · {priority}", phase=phase, priority=prio)]
             parts = []
             for i, pid in enumerate(auction.unsold(g)):
-                text = (f"{private_name(g, pid)} {money(auction.price_now(g, pid))}" if i == 0
-                        else f"{private_name(g, pid)} from {money(auction.min_bid(g, pid))}")
+                private = private_name(g, pid, lang)
+                text = (f"{private} {m(auction.price_now(g, pid))}" if i == 0
+                        else tr(lang, "{private} from {price}", private=private, price=m(auction.min_bid(g, pid))))
                 bids = r["bids"].get(pid, [])
                 if bids:
-                    text += " (bids: " + ", ".join(f"{who(names, s)} {money(p)}" for s, p in bids) + ")"
+                    text += " " + tr(lang, "(bids: {bids})",
+                                     bids=", ".join(f"{who(names, s, lang)} {m(p)}" for s, p in bids))
                 parts.append(text)
-            lines.append("For sale: " + " · ".join(parts))
+            lines.append(tr(lang, "For sale: {privates}", privates=" · ".join(parts)))
             if r["auctioning"]:
-                lines.append(f"**Auction** of {private_name(g, r['auctioning'])}: the lowest bidder raises or drops "
-                             "out.")
+                lines.append(tr(lang, "**Auction** of {private}: the lowest bidder raises or drops out.",
+                                private=private_name(g, r["auctioning"], lang)))
             return lines
         if kind == "stock":
-            return [f"**Stock round {r['turn']}** · {phase_text(g)} · {prio} · "
-                    f"{who(names, stock.acting(g))} to act"]
+            return [tr(lang, "**Stock round {turn}** · {phase} · {priority} · {who} to act", turn=r["turn"],
+                       phase=phase, priority=prio, who=who(names, stock.acting(g), lang))]
         if kind == "operating":
             cid = operating.current(g)
-            order = ", ".join(f"▶{c}" if c == cid else c for c in r["order"]) or "none floated"
-            lines = [f"**Operating round {r['turn']}.{r['or']} of {r['of']}** · {phase_text(g)} · {prio}",
-                     f"Order: {order}"]
+            order = ", ".join(f"▶{c}" if c == cid else c for c in r["order"]) or tr(lang, "none floated")
+            lines = [tr(lang, "**Operating round {turn}.{n} of {of}** · {phase} · {priority}", turn=r["turn"],
+                        n=r["or"], of=r["of"], phase=phase, priority=prio),
+                     tr(lang, "Order: {order}", order=order)]
             crowd = trains.crowded(g)
             if crowd:
-                lines.append(f"{', '.join(crowd)} must discard down to {trains.train_limit(g, crowd[0])} trains.")
+                lines.append(tr(lang, "{cids} must discard down to {n} trains.", cids=", ".join(crowd),
+                                n=trains.train_limit(g, crowd[0])))
             elif r.get("offer"):
-                lines.append(f"**{r['offer']['corporation']}** waits: {offer_text(g, r['offer'], names)}")
+                lines.append(tr(lang, "**{cid}** waits: {offer}", cid=r["offer"]["corporation"],
+                                offer=offer_text(g, r["offer"], names, lang)))
             elif r["special"]:
                 sp = r["special"]
-                lines.append(f"{who(names, sp['seat'])} may lay {g.pdef(sp['company']).name}'s tile.")
+                lines.append(tr(lang, "{who} may lay {private}'s tile.", who=who(names, sp["seat"], lang),
+                                private=name_of(g.pdef(sp["company"]).name, lang)))
             elif cid:
-                step = STEP_WORDS.get(r["step"], r["step"])
+                step = tr(lang, STEP_WORDS[r["step"]]) if r["step"] in STEP_WORDS else r["step"]
                 if r["step"] == "dividend":
-                    step += f" {money(r['revenue'] or 0)}"
-                lines.append(f"**{cid}** operates (president {who(names, g.president(cid))}): {step}"
-                             + (f" · ran for {money(r['revenue'])}" if r["revenue"] and r["step"] != "dividend"
-                                else ""))
+                    step += f" {m(r['revenue'] or 0)}"
+                text = tr(lang, "**{cid}** operates (president {who}): {step}", cid=cid,
+                          who=who(names, g.president(cid), lang), step=step)
+                if r["revenue"] and r["step"] != "dividend":
+                    text += " · " + tr(lang, "ran for {revenue}", revenue=m(r["revenue"]))
+                lines.append(text)
             return lines
         if kind == "over":
-            why = {"bank": "the bank broke", "bankrupt": "a player went bankrupt",
-                   "manually_ended": "the players ended it"}.get(r.get("reason"), str(r.get("reason")))
-            return [f"**The game is over:** {why}."]
+            reason = r.get("reason")
+            why = {"bank": tr(lang, "the bank broke"), "bankrupt": tr(lang, "a player went bankrupt"),
+                   "manually_ended": tr(lang, "the players ended it")}.get(reason, str(reason))
+            return [tr(lang, "**The game is over:** {why}.", why=why)]
         return [f"**{kind.capitalize()}**"]
 
     @staticmethod
-    def _player_line(g: G, seat: int, names: list[str], mark: str) -> str:
-        return " · ".join([f"{mark}**{who(names, seat)}** {g.money(g.s['cash'][seat])}", *holdings(g, seat)])
+    def _player_line(g: G, seat: int, names: list[str], mark: str, lang: str = "en") -> str:
+        return " · ".join([f"{mark}**{who(names, seat, lang)}** {money(g, g.s['cash'][seat], lang)}",
+                           *holdings(g, seat, lang)])
 
     @staticmethod
-    def _corp_line(g: G, cid: str, names: list[str]) -> str:
-        c, money = g.corp(cid), g.money
-        parts = [f"**{cid}** {money(g.price(cid))} (par {money(c['par'])})", f"treasury {money(c['cash'])}",
-                 "trains " + (", ".join(train_name(t) for t in c["trains"]) or "none"),
-                 tokens_left(g.rules.tokens_left(g, cid)[0]),
-                 f"pres. {who(names, g.president(cid))}"]
+    def _corp_line(g: G, cid: str, names: list[str], lang: str = "en") -> str:
+        c = g.corp(cid)
+
+        def m(amount: int) -> str:
+            return money(g, amount, lang)
+
+        parts = [tr(lang, "**{cid}** {price} (par {par})", cid=cid, price=m(g.price(cid)), par=m(c["par"])),
+                 tr(lang, "treasury {cash}", cash=m(c["cash"])),
+                 tr(lang, "trains {trains}", trains=", ".join(train_name(t) for t in c["trains"]) or tr(lang, "none")),
+                 tokens_left(g.rules.tokens_left(g, cid)[0], lang),
+                 tr(lang, "pres. {who}", who=who(names, g.president(cid), lang))]
         ipo, pool = g.percent(cid, IPO), g.percent(cid, POOL)
         if ipo or pool:
-            parts.append(f"IPO {ipo}% · pool {pool}%")
+            parts.append(tr(lang, "IPO {ipo}% · pool {pool}%", ipo=ipo, pool=pool))
         owned = g.privates_of(cid)
         if owned:
-            parts.append("owns " + ", ".join(owned))
+            parts.append(tr(lang, "owns {privates}", privates=", ".join(owned)))
         if not c["floated"]:
-            parts.append("not floated")
+            parts.append(tr(lang, "not floated"))
         own = title_words(g)
-        if own is not None and (extra := own.corp_extra(g, cid)):
+        if own is not None and (extra := own.corp_extra(g, cid, lang)):
             parts.insert(1, extra)
         return " · ".join(parts)
 
     @staticmethod
-    def _bank_line(g: G) -> str:
+    def _bank_line(g: G, lang: str = "en") -> str:
         depot = g.s["depot"]
-        offer = ", ".join(f"{train_name(t)} {g.money(trains.list_price(g, t))}" for t in trains.depot_offer(g))
+        offer = ", ".join(f"{train_name(t)} {money(g, trains.list_price(g, t), lang)}" for t in trains.depot_offer(g))
         counts: dict[str, int] = {}
         for t in depot["trains"]:
             counts[train_name(t)] = counts.get(train_name(t), 0) + 1
         left = ", ".join(n if g.title.train(n).count is None else f"{n}×{k}" for n, k in counts.items())
-        text = f"Bank {g.money(g.s['bank'])}" + (" (broken)" if g.s["bank_broken"] else "")
-        return text + f" · trains for sale: {offer or 'none'} · still to come: {left or 'none'}"
+        bank = money(g, g.s["bank"], lang)
+        text = tr(lang, "Bank {cash} (broken)", cash=bank) if g.s["bank_broken"] else tr(lang, "Bank {cash}",
+                                                                                          cash=bank)
+        return text + " · " + tr(lang, "trains for sale: {offer} · still to come: {left}",
+                                 offer=offer or tr(lang, "none"), left=left or tr(lang, "none"))
 
     @staticmethod
-    def _final_line(g: G, scores: list[int], names: list[str]) -> str:
+    def _final_line(g: G, scores: list[int], names: list[str], lang: str = "en") -> str:
         ranked = sorted(range(len(scores)), key=lambda s: -scores[s])
         parts = []
         for i, seat in enumerate(ranked, 1):
             cash = g.s["cash"][seat]
             faces = sum(g.s["privates"][p]["value"] for p in g.privates_of(g.key(seat)))
-            parts.append(f"{i}. {who(names, seat)} {g.money(scores[seat])} (cash {g.money(cash)}, shares "
-                         f"{g.money(scores[seat] - cash - faces)}, privates {g.money(faces)})")
-        return "**Final scores:** " + " · ".join(parts)
+            parts.append(tr(lang, "{rank}. {who} {score} (cash {cash}, shares {shares}, privates {privates})", rank=i,
+                            who=who(names, seat, lang), score=money(g, scores[seat], lang),
+                            cash=money(g, cash, lang), shares=money(g, scores[seat] - cash - faces, lang),
+                            privates=money(g, faces, lang)))
+        return tr(lang, "**Final scores:** {scores}", scores=" · ".join(parts))
 
     def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
         state, names = table.state, seat_names(table)
         g = G(state)
-        lines = [" · ".join([f"You: **{g.money(g.s['cash'][seat])}**", *holdings(g, seat)])]
+        lines = [" · ".join([tr(lang, "You: **{cash}**", cash=money(g, g.s["cash"][seat], lang)),
+                             *holdings(g, seat, lang)])]
         led = [cid for cid in g.s["corps"] if g.president(cid) == seat]
         if led:
-            lines.append("You preside " + ", ".join(f"{cid} (treasury {g.money(g.corp(cid)['cash'])})"
-                                                    for cid in led) + ".")
+            lines.append(tr(lang, "You preside {cids}.", cids=", ".join(
+                tr(lang, "{cid} (treasury {cash})", cid=cid, cash=money(g, g.corp(cid)["cash"], lang))
+                for cid in led)))
         if table.engine.scores(state) is not None:
             return lines
         aw = table.engine.awaiting(state)
         if seat in aw.seats:
-            lines.append(todo(g, seat, names))
+            lines.append(todo(g, seat, names, lang))
         else:
-            waiting = ", ".join(who(names, s) for s in sorted(aw.seats)) or "chance"
-            lines.append(f"Waiting for {waiting}: {aw.prompt or 'a draw'}.")
+            waiting = ", ".join(who(names, s, lang) for s in sorted(aw.seats)) or tr(lang, "chance")
+            prompt = say(aw.prompt, lang) if aw.prompt else tr(lang, "a draw")
+            lines.append(tr(lang, "Waiting for {who}: {prompt}.", who=waiting, prompt=prompt))
             if legal_moves(table, seat):
-                lines.append("You may still use your private company below.")
+                lines.append(tr(lang, "You may still use your private company below."))
         return lines
 
     def move_label(self, table: Table, action: dict[str, Any], lang: str = "en") -> str:
-        return move_label(table, action)
+        return move_label(table, action, lang)
 
     def announce(self, change: Change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """The new events as one post, with one picture when it says something: the map after a tile or token
@@ -189,34 +221,35 @@ class E18xxPresenter(Presenter):
         names = seat_names(table)
         gid = table.game.id
         seen = before["event_no"] if before else 0
-        lines = [event_line(e, names) for e in after["events"] if e["no"] > seen]
+        lines = [event_line(e, names, lang) for e in after["events"] if e["no"] > seen]
         ended = bool(after["over"]) and not (before and before["over"])
         picture = None
         if ended:
-            picture = map_png(after)
+            picture = map_png(after, lang)
         elif before is not None:
             kinds = {a.get("type") for _, _, a in change.entries}
             if kinds & {"lay_tile", "place_token"} and before["board"] != after["board"]:
-                picture = map_png(after)
+                picture = map_png(after, lang)
             elif round_ended(before, after):
-                picture = market_png(after)
+                picture = market_png(after, lang)
         if not lines and picture is None:
             return []
-        text = "\n".join(lines) or "The map now."
+        text = "\n".join(lines) or tr(lang, "The map now.")
         while len(text) > 1900 and "\n" in text:  # keep the latest events
             text = "…" + text.split("\n", 1)[1]
-        posts = [(f"Table {gid}: {text}"[:2000], picture)]
+        posts = [(tr(lang, "Table {id}: {text}", id=gid, text=text)[:2000], picture)]
         if ended:
-            posts.append((f"Table {gid}: the stock market at the end.", market_png(after)))
-            posts.append((f"Table {gid}: the corporations at the end.", charters_png(after, names)))
+            posts.append((tr(lang, "Table {id}: the stock market at the end.", id=gid), market_png(after, lang)))
+            posts.append((tr(lang, "Table {id}: the corporations at the end.", id=gid),
+                          charters_png(after, names, lang)))
         return posts
 
     def move_view(self, table: Table, seat: int, lang: str = "en"):
-        entries = entries_for(table, seat)
+        entries = entries_for(table, seat, lang)
         if not entries:
             return None
         view = discord.ui.View(timeout=None)
-        layout(view, table.game.id, step_token(table.state), entries, G(table.state))
+        layout(view, table.game.id, step_token(table.state), entries, G(table.state), lang=lang)
         return view
 
 
@@ -228,83 +261,106 @@ def round_ended(before: dict[str, Any], after: dict[str, Any]) -> bool:
     return a["kind"] != b["kind"] or (a.get("turn"), a.get("or")) != (b.get("turn"), b.get("or"))
 
 
-def todo(g: G, seat: int, names: list[str]) -> str:
+def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str:
     """What the awaited seat must do now, in a sentence."""
-    r, money = g.round, g.money
+    r = g.round
+
+    def m(amount: int) -> str:
+        return money(g, amount, lang)
+
     own = title_words(g)
-    if own is not None and (text := own.todo(g, seat, names)) is not None:
+    if own is not None and (text := own.todo(g, seat, names, lang)) is not None:
         return text
     if r["kind"] == "auction":
         if r["auctioning"]:
             pid = r["auctioning"]
-            return (f"**Your move:** raise your bid for {private_name(g, pid)} (at least "
-                    f"{money(auction.min_bid(g, pid))}) or drop out.")
+            return tr(lang, "**Your move:** raise your bid for {private} (at least {price}) or drop out.",
+                      private=private_name(g, pid, lang), price=m(auction.min_bid(g, pid)))
         first = auction.unsold(g)[0]
-        return (f"**Your move:** buy {private_name(g, first)} for {money(auction.price_now(g, first))}, bid on a "
-                "dearer private (¥5 over its value or the best bid), or pass. `/18xx bid` names any amount.")
+        return tr(lang, "**Your move:** buy {private} for {price}, bid on a dearer private ({step} over its value or "
+                        "the best bid), or pass. `/18xx bid` names any amount.",
+                  private=private_name(g, first, lang), price=m(auction.price_now(g, first)), step=m(5))
     if r["kind"] == "stock":
         if r["did"]:
-            return "**Your move:** you may still sell (or buy, if you have not), or end your turn."
-        sell = "" if not stock.may_sell_now(g) else ", sell"
-        return f"**Your move:** buy a share, start a corporation (par){sell}, or pass."
+            return tr(lang, "**Your move:** you may still sell (or buy, if you have not), or end your turn.")
+        if stock.may_sell_now(g):
+            return tr(lang, "**Your move:** buy a share, start a corporation (par), sell, or pass.")
+        return tr(lang, "**Your move:** buy a share, start a corporation (par), or pass.")
     crowd = trains.crowded(g)
     if crowd:
         mine = [c for c in crowd if g.president(c) == seat]
-        return (f"**Your move** as president of {', '.join(mine)}: discard trains down to the limit of "
-                f"{trains.train_limit(g, (mine or crowd)[0])}.")
+        return tr(lang, "**Your move** as president of {cids}: discard trains down to the limit of {n}.",
+                  cids=", ".join(mine), n=trains.train_limit(g, (mine or crowd)[0]))
     offer = r.get("offer")
     if offer:
         if seat == offer["seller_seat"]:
-            return f"**Your move:** {offer_text(g, offer, names)}, if you agree: accept or decline."
-        return f"**Your move:** wait for an answer to your offer ({offer_text(g, offer, names)}), or withdraw it."
+            return tr(lang, "**Your move:** {offer}, if you agree: accept or decline.",
+                      offer=offer_text(g, offer, names, lang))
+        return tr(lang, "**Your move:** wait for an answer to your offer ({offer}), or withdraw it.",
+                  offer=offer_text(g, offer, names, lang))
     if r["special"]:
         pid = r["special"]["company"]
-        return f"**Your move:** lay {g.pdef(pid).name}'s green tile (you pay its cost), or pass."
+        return tr(lang, "**Your move:** lay {private}'s green tile (you pay its cost), or pass.",
+                  private=name_of(g.pdef(pid).name, lang))
     cid = operating.current(g)
     if cid is None or g.president(cid) != seat:
-        return "**Your move:** use your private company, or wait."
+        return tr(lang, "**Your move:** use your private company, or wait.")
     c = g.corp(cid)
-    head = f"**Your move** as president of {cid} (treasury {money(c['cash'])}): "
+    values = {"cid": cid, "cash": m(c["cash"])}
     step = r["step"]
     if step == "track":
-        extra = " (Mitsubishi Ferry's port tile too)" if privates.mf_pending(g, cid) else ""
+        mf = privates.mf_pending(g, cid)
         if r["laid"]:
-            return head + f"lay your port tile{extra} or pass."
-        return head + f"lay or upgrade a tile{extra}, or pass. `/18xx lay` suggests hexes, tiles and rotations."
+            if mf:
+                return tr(lang, "**Your move** as president of {cid} (treasury {cash}): lay your port tile (Mitsubishi "
+                                "Ferry's port tile too) or pass.", **values)
+            return tr(lang, "**Your move** as president of {cid} (treasury {cash}): lay your port tile or pass.",
+                      **values)
+        if mf:
+            return tr(lang, "**Your move** as president of {cid} (treasury {cash}): lay or upgrade a tile (Mitsubishi "
+                            "Ferry's port tile too), or pass. `/18xx lay` suggests hexes, tiles and rotations.",
+                      **values)
+        return tr(lang, "**Your move** as president of {cid} (treasury {cash}): lay or upgrade a tile, or pass. "
+                        "`/18xx lay` suggests hexes, tiles and rotations.", **values)
     if step == "token":
-        return head + f"place a token for {money(operating.next_token_cost(g, cid) or 0)}, or pass."
+        return tr(lang, "**Your move** as president of {cid} (treasury {cash}): place a token for {price}, or pass.",
+                  price=m(operating.next_token_cost(g, cid) or 0), **values)
     if step == "routes":
-        return (head + f"run the trains ({', '.join(train_name(t) for t in c['trains'])}). `/18xx run` shows the "
-                "auto-router's best runs; `routes:` names your own.")
+        return tr(lang, "**Your move** as president of {cid} (treasury {cash}): run the trains ({trains}). `/18xx run` "
+                        "shows the auto-router's best runs; `routes:` names your own.",
+                  trains=", ".join(train_name(t) for t in c["trains"]), **values)
     if step == "dividend":
         rev = r["revenue"] or 0
-        return head + f"pay out {money(rev)} ({money(rev // 10)} a share) or withhold it."
+        return tr(lang, "**Your move** as president of {cid} (treasury {cash}): pay out {revenue} ({per} a share) or "
+                        "withhold it.", revenue=m(rev), per=m(rev // 10), **values)
     if step == "trains":
         if trains.emergency(g, cid):
-            return head + (f"{cid} has no train and must buy one; you add what the treasury lacks, selling shares "
-                           "if you must.")
+            return tr(lang, "**Your move** as president of {cid} (treasury {cash}): {cid} has no train and must buy "
+                            "one; you add what the treasury lacks, selling shares if you must.", **values)
         if trains.must_buy(g, cid):
-            return head + f"{cid} has no train and must buy one."
-        return head + "buy trains, or pass."
+            return tr(lang, "**Your move** as president of {cid} (treasury {cash}): {cid} has no train and must buy "
+                            "one.", **values)
+        return tr(lang, "**Your move** as president of {cid} (treasury {cash}): buy trains, or pass.", **values)
     if step == "companies":
-        return head + "buy a private company from you, or pass."
-    return head + "make your choice."
+        return tr(lang, "**Your move** as president of {cid} (treasury {cash}): buy a private company from you, or "
+                        "pass.", **values)
+    return tr(lang, "**Your move** as president of {cid} (treasury {cash}): make your choice.", **values)
 
 
 # --- pictures ---------------------------------------------------------------------------------------------------
-def map_png(state: dict[str, Any]) -> bytes:
+def map_png(state: dict[str, Any], lang: str = "en") -> bytes:
     from cogs.e18xx.pictures import corp_colours, render_map
 
-    return render_map(G(state).board, corp_colours=corp_colours(state["title"]))
+    return render_map(G(state).board, corp_colours=corp_colours(state["title"]), lang=lang)
 
 
-def market_png(state: dict[str, Any]) -> bytes:
+def market_png(state: dict[str, Any], lang: str = "en") -> bytes:
     from cogs.e18xx.pictures import corp_colours, render_market
 
-    return render_market(G(state).title.market, state["market"], corp_colours(state["title"]))
+    return render_market(G(state).title.market, state["market"], corp_colours(state["title"]), lang=lang)
 
 
-def charter_dicts(state: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+def charter_dicts(state: dict[str, Any], names: list[str], lang: str = "en") -> list[dict[str, Any]]:
     g = G(state)
     out = []
     for cdef in g.title.corporations:
@@ -313,17 +369,22 @@ def charter_dicts(state: dict[str, Any], names: list[str]) -> list[dict[str, Any
             continue  # 1867: a minor merged away or nationalised
         cell = g.cell(cdef.id)
         left, total = g.rules.tokens_left(g, cdef.id)
-        out.append({"id": cdef.id, "name": cdef.name, "colour": cdef.color, "text_colour": cdef.text_color,
+        out.append({"id": cdef.id, "name": name_of(cdef.name, lang), "colour": cdef.color,
+                    "text_colour": cdef.text_color,
                     "cash": c["cash"], "trains": [train_name(t) for t in c["trains"]],
                     "tokens_left": left, "tokens_total": total,
-                    "president": who(names, g.president(cdef.id)) if c["president"] is not None else None,
+                    "president": who(names, g.president(cdef.id), lang) if c["president"] is not None else None,
                     "price": cell.price if cell else None, "floated": c["floated"],
                     "privates": g.privates_of(cdef.id), "kind": cdef.kind, "loans": c.get("loans", 0),
                     "closed": bool(c.get("closed"))})
     return out
 
 
-def charters_png(state: dict[str, Any], names: list[str]) -> bytes:
+def charters_png(state: dict[str, Any], names: list[str], lang: str = "en") -> bytes:
     from cogs.e18xx.pictures import render_charters
+    from cogs.e18xx.words import CURRENCY
 
-    return render_charters(charter_dicts(state, names), currency=G(state).title.currency)
+    g = G(state)
+    cur = g.title.currency
+    return render_charters(charter_dicts(state, names, lang), currency=cur, lang=lang,
+                           money_kind=CURRENCY.get(cur))

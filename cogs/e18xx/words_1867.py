@@ -1,146 +1,206 @@
 """1867's words: what its own rounds and moves read like (the private auction one at a time, minors auctioned in
 stock rounds, merger rounds, loans, nationalisation). The presenter and words.py ask `TITLE_WORDS[title]` first and
-fall back to the shared words (1889's) where a hook answers None."""
+fall back to the shared words (1889's) where a hook answers None. Every hook takes the reader's language."""
 from __future__ import annotations
 
 from typing import Any
 
-from cogs.e18xx.words import private_name, who
-from engines.e18xx import operating
+from bot.i18n import say, tr
+from cogs.e18xx.words import KINDS, corp_name, money, place, private_name, who, word
+from engines.e18xx import operating, trains
 from engines.e18xx.g1867 import auction, bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
 from engines.e18xx.state import G
+from engines.text import plural
 
 
-def round_lines(g: G, names: list[str]) -> list[str] | None:
-    r, money = g.round, g.money
+def merger_prompt(g: G, lang: str = "en") -> str:
+    """What the merger round waits for (merger.prompt, in the reader's language)."""
+    r = g.round
+    now = merger.stage(g)
+    if now == "reduce":
+        return tr(lang, "{cid} removes tokens down to {n}", cid=r["target"], n=merger.TOKENS_AFTER_MERGER)
+    if now == "deal":
+        return tr(lang, "buy a share of {cid} or pass", cid=r["target"])
+    if now == "discard":
+        return tr(lang, "{cids} discards trains down to the limit", cids=", ".join(trains.crowded(g)))
+    if r["choosing"]:
+        return tr(lang, "choose the major {cid} becomes", cid=merger.current(g))
+    return tr(lang, "{cid} may convert, merge or pass", cid=merger.current(g))
+
+
+def _trainless(pending) -> str:
+    """The major an interrupt asks about (its moves name it)."""
+    return next((m.get("entity") for m in pending[2] if m.get("entity")), "?")
+
+
+def round_lines(g: G, names: list[str], lang: str = "en") -> list[str] | None:
+    r = g.round
+
+    def m(amount: int) -> str:
+        return money(g, amount, lang)
+
     if (pending := g.rules.interrupt(g)) is not None:
-        return [f"**{pending[1][0].upper()}{pending[1][1:]}** ({who(names, pending[0])} decides)."]
+        return [tr(lang, "**{cid} has no train: its president chooses whether the CN takes it over** "
+                         "({who} decides).", cid=_trainless(pending), who=who(names, pending[0], lang))]
     if r["kind"] == "auction":
         up = r["auction"]["item"] if r["auction"] else None
-        lines = ["**Private auction**, one at a time · for sale: "
-                 + ", ".join(f"{private_name(g, p)} from {money(auction.price(g, p))}" for p in r["privates"])]
+        lines = [tr(lang, "**Private auction**, one at a time · for sale: {privates}", privates=", ".join(
+            tr(lang, "{private} from {price}", private=private_name(g, p, lang), price=m(auction.price(g, p)))
+            for p in r["privates"]))]
         if up:
-            bids = ", ".join(f"{who(names, s)} {money(p)}" for s, p in r["auction"]["bids"]) or "no bid yet"
-            lines.append(f"Up now: {private_name(g, up)} ({bids}){' · its price is falling' if r['dutch'] else ''}")
+            bids = ", ".join(f"{who(names, s, lang)} {m(p)}" for s, p in r["auction"]["bids"]) or tr(lang, "no bid yet")
+            if r["dutch"]:
+                lines.append(tr(lang, "Up now: {private} ({bids}) · its price is falling",
+                                private=private_name(g, up, lang), bids=bids))
+            else:
+                lines.append(tr(lang, "Up now: {private} ({bids})", private=private_name(g, up, lang), bids=bids))
         return lines
     if r["kind"] == "stock":
-        line = f"**Stock round {r['turn']}** · phase {g.phase.name} · {who(names, stock1867.acting(g))} to act"
+        line = tr(lang, "**Stock round {turn}** · phase {phase} · {who} to act", turn=r["turn"], phase=g.phase.name,
+                  who=who(names, stock1867.acting(g), lang))
         if r.get("home"):
-            return [line, f"{r['home']}'s home token is being placed."]
+            return [line, tr(lang, "{cid}'s home token is being placed.", cid=r["home"])]
         if r.get("auction"):
             a = r["auction"]
-            bids = ", ".join(f"{who(names, s)} {money(p)}" for s, p in a["bids"])
-            return [line, f"**Auction** of the minor {a['item']} ({g.cdef(a['item']).name}): {bids}"]
+            bids = ", ".join(f"{who(names, s, lang)} {m(p)}" for s, p in a["bids"])
+            return [line, tr(lang, "**Auction** of the minor {cid} ({name}): {bids}", cid=a["item"],
+                             name=corp_name(g, a["item"], lang), bids=bids)]
         return [line]
     if r["kind"] == "merger":
         cid = merger.current(g)
-        line = f"**Merger round {r['turn']}.{r['or']}** · phase {g.phase.name}"
+        line = tr(lang, "**Merger round {turn}.{n}** · phase {phase}", turn=r["turn"], n=r["or"], phase=g.phase.name)
         if r["target"]:
-            return [line, f"**{r['target']}** is being formed: {merger.prompt(g)}."]
+            return [line, tr(lang, "**{cid}** is being formed: {prompt}.", cid=r["target"],
+                             prompt=merger_prompt(g, lang))]
         if cid:
-            return [line, f"**{cid}** ({who(names, g.president(cid))}): {merger.prompt(g)}."
-                    + (f" Gathered: {', '.join(r['merging'])}." if r["merging"] else "")]
+            text = tr(lang, "**{cid}** ({who}): {prompt}.", cid=cid, who=who(names, g.president(cid), lang),
+                      prompt=merger_prompt(g, lang))
+            if r["merging"]:
+                text += " " + tr(lang, "Gathered: {cids}.", cids=", ".join(r["merging"]))
+            return [line, text]
         return [line]
     return None
 
 
-def todo(g: G, seat: int, names: list[str]) -> str | None:
-    r, money = g.round, g.money
+def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str | None:
+    r = g.round
+
+    def m(amount: int) -> str:
+        return money(g, amount, lang)
+
     if (pending := g.rules.interrupt(g)) is not None:
-        return f"**Your move:** {pending[1]}: nationalise it, or pass to keep it."
+        return tr(lang, "**Your move:** {cid} has no train: nationalise it, or pass to keep it.",
+                  cid=_trainless(pending))
     if r["kind"] == "auction":
         up = r["auction"]["item"]
         if r["dutch"]:
-            return f"**Your move:** buy {private_name(g, up)} for {money(auction.price(g, up))}, or pass."
+            return tr(lang, "**Your move:** buy {private} for {price}, or pass.", private=private_name(g, up, lang),
+                      price=m(auction.price(g, up)))
         least = bidding.least_bid(r["auction"], auction.price(g, up))
-        return (f"**Your move:** bid at least {money(least)} for {private_name(g, up)} (in steps of {money(5)}), "
-                "or pass.")
+        return tr(lang, "**Your move:** bid at least {price} for {private} (in steps of {step}), or pass.",
+                  price=m(least), private=private_name(g, up, lang), step=m(5))
     if r["kind"] == "stock":
         if r.get("home"):
-            return f"**Your move:** choose the city for {r['home']}'s home token."
+            return tr(lang, "**Your move:** choose the city for {cid}'s home token.", cid=r["home"])
         if r.get("auction"):
             a = r["auction"]
-            return (f"**Your move:** bid at least {money(bidding.least_bid(a, stock1867.MIN_BID))} for the minor "
-                    f"{a['item']}, or drop out.")
-        return ("**Your move:** buy a share, open the bidding for a minor ($100 or more), start a major (phase 4 on), "
-                "sell, or pass.")
+            return tr(lang, "**Your move:** bid at least {price} for the minor {cid}, or drop out.",
+                      price=m(bidding.least_bid(a, stock1867.MIN_BID)), cid=a["item"])
+        return tr(lang, "**Your move:** buy a share, open the bidding for a minor ({price} or more), start a major "
+                        "(phase 4 on), sell, or pass.", price=m(stock1867.MIN_BID))
     if r["kind"] == "merger":
-        return f"**Your move:** {merger.prompt(g)}."
+        return tr(lang, "**Your move:** {prompt}.", prompt=merger_prompt(g, lang))
     if r["kind"] == "operating":
         cid = operating.current(g)
         if cid and g.president(cid) == seat and r["step"] == "redeem":
-            return f"**Your move** as president of {cid}: redeem a share from the pool at its price, or pass."
+            return tr(lang, "**Your move** as president of {cid}: redeem a share from the pool at its price, or pass.",
+                      cid=cid)
         if cid and g.president(cid) == seat and r["step"] == "dividend" and r["revenue"]:
             rev = r["revenue"]
-            return (f"**Your move** as president of {cid}: pay out {money(rev)}, pay half (the treasury keeps "
-                    f"{money(rev // 20 * 10)}), or withhold it.")
+            return tr(lang, "**Your move** as president of {cid}: pay out {revenue}, pay half (the treasury keeps "
+                            "{kept}), or withhold it.", cid=cid, revenue=m(rev), kept=m(rev // 20 * 10))
     return None
 
 
-def move_text(g: G, a: dict[str, Any], names: list[str]) -> str | None:
-    kind, r, money = a.get("type"), g.round, g.money
+def move_text(g: G, a: dict[str, Any], names: list[str], lang: str = "en") -> str | None:
+    kind, r = a.get("type"), g.round
+
+    def m(amount: int) -> str:
+        return money(g, amount, lang)
+
     if kind == "choose":
-        return f"Let the CN take over {a.get('entity')} (nationalise it)"
+        return tr(lang, "Let the CN take over {cid} (nationalise it)", cid=a.get("entity"))
     if kind == "pass" and g.rules.interrupt(g) is not None:
-        return f"Keep {a.get('entity')} out of the CN's hands"
+        return tr(lang, "Keep {cid} out of the CN's hands", cid=a.get("entity"))
     if r["kind"] == "auction":
         if kind == "bid":
-            return (f"Buy {private_name(g, a['company'])} for {money(a['price'])}" if r["dutch"]
-                    else f"Bid {money(a['price'])} for {private_name(g, a['company'])}")
+            private = private_name(g, a["company"], lang)
+            if r["dutch"]:
+                return tr(lang, "Buy {private} for {price}", private=private, price=m(a["price"]))
+            return tr(lang, "Bid {price} for {private}", price=m(a["price"]), private=private)
         if kind == "pass":
-            return "Drop out" if r["auction"]["bids"] or r["dutch"] else "Pass (decline to bid)"
+            return tr(lang, "Drop out") if r["auction"]["bids"] or r["dutch"] else tr(lang, "Pass (decline to bid)")
     if r["kind"] == "stock":
         if kind == "bid":
-            opening = "" if r.get("auction") else "Open the bidding: "
-            return f"{opening}{money(a['price'])} for the minor {a['corporation']} ({g.cdef(a['corporation']).name})"
+            values = {"price": m(a["price"]), "cid": a["corporation"], "name": corp_name(g, a["corporation"], lang)}
+            if r.get("auction"):
+                return tr(lang, "{price} for the minor {cid} ({name})", **values)
+            return tr(lang, "Open the bidding: {price} for the minor {cid} ({name})", **values)
         if kind == "place_token":
             cities = g.board.tile(a["hex"]).city_indexes()
-            city = f", city {cities.index(a['city']) + 1}" if len(cities) > 1 else ""
-            return f"Home token for {a.get('entity')} on {g.map.place(a['hex'])}{city}"
+            where = place(g, a["hex"], lang)
+            if len(cities) > 1:
+                where = tr(lang, "{where}, city {n}", where=where, n=cities.index(a["city"]) + 1)
+            return tr(lang, "Home token for {cid} on {where}", cid=a.get("entity"), where=where)
         if kind == "pass" and r.get("auction"):
-            return f"Drop out of the auction for {r['auction']['item']}"
+            return tr(lang, "Drop out of the auction for {cid}", cid=r["auction"]["item"])
     if r["kind"] == "merger":
         cid = merger.current(g)
         if kind == "merge" and r["choosing"]:
-            verb = "converts into" if r["choosing"] == "convert" else "become"
-            subject = cid if r["choosing"] == "convert" else ", ".join(r["merging"])
-            return f"{subject} {verb} {a['corporation']} ({g.cdef(a['corporation']).name})"
+            values = {"major": a["corporation"], "name": corp_name(g, a["corporation"], lang)}
+            if r["choosing"] == "convert":
+                return tr(lang, "{cid} converts into {major} ({name})", cid=cid, **values)
+            return tr(lang, "{cids} become {major} ({name})", cids=", ".join(r["merging"]), **values)
         if kind == "merge":
-            return f"{cid} merges with {a['corporation']}"
+            return tr(lang, "{cid} merges with {other}", cid=cid, other=a["corporation"])
         if kind == "convert":
-            return f"{cid} converts into a major (price {money(g.price(cid))})"
+            return tr(lang, "{cid} converts into a major (price {price})", cid=cid, price=m(g.price(cid)))
         if kind == "remove_token":
-            return f"{a.get('entity')} removes its token on {g.map.place(a['hex'])}"
+            return tr(lang, "{cid} removes its token on {where}", cid=a.get("entity"), where=place(g, a["hex"], lang))
         if kind == "buy_shares":
-            return f"Buy a 10% share of {r['target']} ({money(g.price(r['target']))})"
+            return tr(lang, "Buy a 10% share of {cid} ({price})", cid=r["target"], price=m(g.price(r["target"])))
         if kind == "pass":
             if r["target"]:
-                return f"Buy no more of {r['target']}"
+                return tr(lang, "Buy no more of {cid}", cid=r["target"])
             if r["choosing"] == "merge":
-                return "Call the merger off (no owner could preside)"
-            return "Finish gathering minors" if r["merging"] else f"{cid} neither converts nor merges"
+                return tr(lang, "Call the merger off (no owner could preside)")
+            if r["merging"]:
+                return tr(lang, "Finish gathering minors")
+            return tr(lang, "{cid} neither converts nor merges", cid=cid)
     if r["kind"] == "operating":
         cid = operating.current(g)
         if kind == "buy_shares" and cid:
-            return f"{cid} redeems a share from the pool ({money(g.price(cid))})"
+            return tr(lang, "{cid} redeems a share from the pool ({price})", cid=cid, price=m(g.price(cid)))
         if kind == "pass" and r["step"] == "redeem":
-            return "Pass: redeem no share"
+            return tr(lang, "Pass: redeem no share")
         if kind == "pass" and r["step"] == "companies_preloan":
-            return "Pass: buy no private company"
+            return tr(lang, "Pass: buy no private company")
         if kind == "dividend" and a.get("kind") == "half":
             rev = r["revenue"] or 0
-            return f"Pay half of {money(rev)}: {money(rev // 20 * 10)} kept, the rest paid out"
+            return tr(lang, "Pay half of {revenue}: {kept} kept, the rest paid out", revenue=m(rev),
+                      kept=m(rev // 20 * 10))
         if kind == "buy_train" and cid and a.get("price", 0) > g.corp(cid)["cash"]:
             need = a["price"] - g.corp(cid)["cash"]
             taken = -(-need // g.title.loans["received"])
-            return (f"Buy a {a['train'].rpartition('-')[0]}-train for {money(a['price'])} (taking {taken} "
-                    f"loan{'s' if taken > 1 else ''})")
+            return tr(lang, "Buy a {name}-train for {price} ({loans})", name=a["train"].rpartition("-")[0],
+                      price=m(a["price"]),
+                      loans=say(plural(taken, "taking {n} loan", "taking {n} loans"), lang))
     return None
 
 
-def corp_extra(g: G, cid: str) -> str | None:
+def corp_extra(g: G, cid: str, lang: str = "en") -> str | None:
     """What a 1867 corporation's line adds: its kind and its loans."""
     held = loans.held(g, cid)
-    kind = g.cdef(cid).kind
-    return f"{kind}" + (f", {held} loan{'s' if held > 1 else ''}" if held else "")
+    kind = word(KINDS, g.cdef(cid).kind, lang)
+    return kind + (", " + say(plural(held, "{n} loan", "{n} loans"), lang) if held else "")
