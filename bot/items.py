@@ -15,12 +15,16 @@ from typing import Any, ClassVar
 import discord
 
 from bot.errors import Refusal
+from bot.i18n import say as said_in
+from bot.i18n import tr
+from bot.interact import reader_lang
 from bot.place import Place
 from bot.tables import MAX_ID
+from engines.text import N_
 
-UNREADABLE = "That button or menu is not one I can read; open the table's panel again."
-OTHER_GAME = "That button or menu belongs to another game than this table's."
-NOT_OFFERED = "That choice is not one this menu offers; open the table's panel again."
+UNREADABLE = N_("That button or menu is not one I can read; open the table's panel again.")
+OTHER_GAME = N_("That button or menu belongs to another game than this table's.")
+NOT_OFFERED = N_("That choice is not one this menu offers; open the table's panel again.")
 DIGITS = re.compile(r"[0-9]{1,19}")
 READ_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
 
@@ -56,7 +60,8 @@ def choice_number(interaction: discord.Interaction, hi: int) -> int:
 
 
 async def say(interaction: discord.Interaction, text: str) -> None:
-    """A sentence for the presser alone, whether or not the interaction was answered yet."""
+    """A sentence for the presser alone (already in their language), whether or not the interaction was answered
+    yet."""
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -67,7 +72,7 @@ class Unreadable(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).*"):
     """Stands in for an item whose id could not be read; never registered, so its template matters not."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await say(interaction, UNREADABLE)
+        await say(interaction, tr(await reader_lang(interaction), UNREADABLE))
 
 
 class TableItem:
@@ -95,6 +100,6 @@ class TableItem:
             if not self.serves(game.engine):
                 raise Refusal(OTHER_GAME)
         except Refusal as exc:
-            await say(interaction, str(exc))
+            await say(interaction, said_in(exc.msg, await reader_lang(interaction)))
             return False
         return True

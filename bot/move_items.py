@@ -20,8 +20,9 @@ from bot.errors import Refusal
 from bot.interact import Reply, answer
 from bot.items import TableItem, chosen, number, table_id
 from bot.tables import Table
+from engines.text import N_
 
-STALE = "The game has moved on since these choices were shown; open them again to see your moves now."
+STALE = N_("The game has moved on since these choices were shown; open them again to see your moves now.")
 JSON = r"\{.*\}"  # a move as compact JSON
 NOTHING = r"(?!)"  # the bases' own template: they are never registered
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.errors import Refusal
+from engines.text import Msg, msg
 from storage.base import GameRow
 
 
@@ -47,5 +48,6 @@ class Place:
         return game
 
 
-def nowhere(game_id: int) -> str:
-    return f"There is no table {game_id} here."
+def nowhere(game_id: int) -> Msg:
+    """The sentence for a table that is not here (``str()`` of it is the English)."""
+    return msg("There is no table {id} here.", id=game_id)

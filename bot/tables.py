@@ -18,14 +18,15 @@ from typing import Any
 
 import engines
 from bot.errors import Refusal
+from bot.i18n import LANGS, say
 from bot.place import Place
 from engines.base import CHANCE, Action, ChanceRequest, Engine, RuleError, State
 from engines.chance import RandomSource, draw
 from engines.e18xx.export import NotExportable, export_game
 from engines.e18xx.game import E18xxGame
 from engines.log import export as export_log
-from engines.log import replay
-from engines.text import to_json
+from engines.log import replay, unknown_game
+from engines.text import Msg, Name, msg, to_json
 from engines.words import chance_label
 from storage.base import Commit, GameRow, SeqConflict, Store, TimerRow
 
@@ -110,6 +111,16 @@ class Unloadable(Refusal):
     """A table this version of the bot cannot load; the sentence says how to end it."""
 
 
+def clause(sentence: Msg) -> Name:
+    """A sentence said inside another one, in parentheses: in every language, without its full stop."""
+    said = {lang: say(sentence, lang).rstrip(".。") for lang in LANGS}
+    return Name(said["en"], said.get("ja", ""))
+
+
+#: What ``resolve`` may be asked to find besides an open table, in both languages.
+KINDS = {"Tokai Baron": Name("Tokai Baron", "東海男爵")}
+
+
 class TableService:
     def __init__(self, store: Store, clock, rng: RandomSource | None = None, snapshot_every: int = 20):
         self.store = store
@@ -127,7 +138,7 @@ class TableService:
     async def load(self, game_id: int) -> Table:
         game = await self.store.game(game_id) if is_id(game_id) else None
         if game is None:
-            raise Refusal(f"There is no table {game_id}.")
+            raise Refusal("There is no table {id}.", id=game_id)
         return await self._load(game)
 
     async def _load(self, game: GameRow) -> Table:
@@ -138,16 +149,17 @@ class TableService:
             # it says so, and it can still be abandoned; nothing else is held up by it.
             log.warning("table %s cannot be loaded: %r", game.id, e)
             if game.status not in ("lobby", "active"):
-                raise Refusal(f"Table {game.id} has ended, and this version of the bot cannot show it.") from None
-            why = str(e) if isinstance(e, (Refusal, RuleError)) else "its saved game cannot be read"
-            raise Unloadable(f"Table {game.id} cannot be loaded ({why.rstrip('.')}). Its creator or a member "
-                             f"with Manage Server can end it with `/game abandon table:{game.id}`.") from None
+                raise Refusal("Table {id} has ended, and this version of the bot cannot show it.",
+                              id=game.id) from None
+            why = e.msg if isinstance(e, (Refusal, RuleError)) else msg("its saved game cannot be read")
+            raise Unloadable("Table {id} cannot be loaded ({why}). Its creator or a member with Manage Server can "
+                             "end it with `/game abandon table:{id}`.", id=game.id, why=clause(why)) from None
 
     async def _build(self, game: GameRow) -> Table:
         game_id = game.id
         engine = engines.get(game.engine)
         if game.data_version != engine.data_version:
-            raise Refusal(f"it was saved by another version of {engine.title}")
+            raise Refusal("it was saved by another version of {game}", game=engine.title_name)
         if game.status == "lobby":
             return Table(game, engine, None, 0)
         cached = self._cache.get(game_id)
@@ -245,16 +257,17 @@ class TableService:
                      reminder_hours: float = 24, autopass_hours: float = 0, lang: str = "en") -> Table:
         try:
             engine = engines.get(engine_name)
-        except KeyError as e:
-            raise Refusal(str(e.args[0])) from None
+        except KeyError:
+            raise Refusal(unknown_game(engine_name)) from None
         options = engine.check_options(options)
         max_players = max_players or engine.max_players
         if not engine.min_players <= max_players <= engine.max_players:
-            raise Refusal(f"{engine.title} takes {engine.min_players} to {engine.max_players} players.")
+            raise Refusal("{game} takes {least} to {most} players.", game=engine.title_name,
+                          least=engine.min_players, most=engine.max_players)
         if not (0 <= reminder_hours <= YEAR_HOURS and 0 <= autopass_hours <= YEAR_HOURS):
             raise Refusal("Reminder and auto-pass hours go from 0 to a year (8760 hours).")
         if autopass_hours and type(engine).auto_action is Engine.auto_action:
-            raise Refusal(f"{engine.title} has no auto-pass.")
+            raise Refusal("{game} has no auto-pass.", game=engine.title_name)
         gid = await self.store.create_game(
             guild_id=guild_id, channel_id=channel_id, engine=engine.name, data_version=engine.data_version,
             options=options, creator_id=user_id, max_players=max_players, random_seats=random_seats,
@@ -269,12 +282,12 @@ class TableService:
             table = await self.load(game_id)
             game = table.game
             if game.status != "lobby":
-                raise Refusal(f"Table {game_id} has already started; ask the players to replace someone "
-                              "if you want a seat.")
+                raise Refusal("Table {id} has already started; ask the players to replace someone if you want a "
+                              "seat.", id=game_id)
             if any(s.user_id == user_id for s in game.seats):
-                raise Refusal(f"You are already seated at table {game_id}.")
+                raise Refusal("You are already seated at table {id}.", id=game_id)
             if len(game.seats) >= game.max_players:
-                raise Refusal(f"Table {game_id} is full ({game.max_players} players).")
+                raise Refusal("Table {id} is full ({most} players).", id=game_id, most=game.max_players)
             await self.store.add_seat(game_id, user_id, name)
             table = await self.load(game_id)
         await self._tell(Change("joined", table, note=name))
@@ -287,7 +300,7 @@ class TableService:
                 raise Refusal("The game has started, so you cannot just leave; ask the table to replace you "
                               "(`/game replace`), or the creator to abandon it.")
             if not any(s.user_id == user_id for s in table.game.seats):
-                raise Refusal(f"You are not seated at table {game_id}.")
+                raise Refusal("You are not seated at table {id}.", id=game_id)
             if user_id == table.game.creator_id:
                 raise Refusal("You created this table; abandon it instead of leaving (`/game abandon`).")
             await self.store.remove_seat(game_id, user_id)
@@ -300,12 +313,13 @@ class TableService:
             table = await self.load(game_id)
             game, engine = table.game, table.engine
             if game.status != "lobby":
-                raise Refusal(f"Table {game_id} has already started.")
+                raise Refusal("Table {id} has already started.", id=game_id)
             if user_id != game.creator_id:
                 raise Refusal("Only the player who created the table can start it.")
             n = len(game.seats)
             if n < engine.min_players:
-                raise Refusal(f"{engine.title} needs at least {engine.min_players} players; {n} seated.")
+                raise Refusal("{game} needs at least {least} players; {n} seated.", game=engine.title_name,
+                              least=engine.min_players, n=n)
             order = [s.user_id for s in game.seats]
             if game.random_seats:  # the seating is a chance draw, like any other
                 perm = draw(ChanceRequest("shuffle", n), self.rng)["order"]
@@ -375,12 +389,14 @@ class TableService:
         """The user's seat at a table in play, or a Refusal saying why they cannot act there."""
         game = table.game
         if game.status == "lobby":
-            raise Refusal(f"Table {game.id} has not started yet.")
+            raise Refusal("Table {id} has not started yet.", id=game.id)
+        if game.status == "over":
+            raise Refusal("Table {id} is over.", id=game.id)
         if game.status != "active":
-            raise Refusal(f"Table {game.id} is {'over' if game.status == 'over' else 'abandoned'}.")
+            raise Refusal("Table {id} is abandoned.", id=game.id)
         seat = game.seat_of(user_id)
         if seat is None:
-            raise Refusal(f"You are not playing at table {game.id}.")
+            raise Refusal("You are not playing at table {id}.", id=game.id)
         return seat
 
     async def _commit(self, table: Table, moves: list[tuple[int, Action]], kind: str = "action",
@@ -447,12 +463,12 @@ class TableService:
             c.outbox.append(("channel", game.channel_id, {"game_id": game.id, "kind": "over"}))
             return
         aw = engine.awaiting(state)
-        key = {"seats": sorted(aw.pinged), "prompt": aw.prompt}
+        key = {"seats": sorted(aw.pinged), "prompt": to_json(aw.prompt)}  # a prompt may be a message
         last = json.loads(game.last_ping_key) if game.last_ping_key else {"seats": [], "prompt": None}
         # A new turn: the game waits for something else, or a new secret step begins (after a
         # reveal, or after steps that were not secret). Else only newly awaited seats are new.
         new_step = aw.secret and (before is None or revealed or not engine.awaiting(before).secret)
-        new_turn = last["prompt"] != aw.prompt or new_step
+        new_turn = last["prompt"] != key["prompt"] or new_step
         fresh = set(aw.pinged) if new_turn else set(aw.pinged) - set(last["seats"])
         if fresh - actors:
             users = [game.user_at(s).user_id for s in sorted(fresh - actors)]
@@ -528,8 +544,8 @@ class TableService:
                 raise Refusal("There is nothing to undo yet.")
             last = rows[-1]
             if last.seat == CHANCE:
-                raise Refusal(f"The last thing that happened was chance ({chance_label(last.action) or 'a draw'}), "
-                              "and chance cannot be undone.")
+                raise Refusal("The last thing that happened was chance ({what}), and chance cannot be undone.",
+                              what=chance_label(last.action) or msg("a draw"))
             if last.seat != seat:
                 raise Refusal("You can only undo your own last move, and the last move was someone else's.")
             before = await self._state_before(table)
@@ -588,8 +604,8 @@ class TableService:
         aw = table.engine.awaiting(before)
         pending = {k: v for k, v in game.pending.items() if k != "undo"}
         # the undo, the notice, the DMs and the restored step's ping key: one transaction
-        c = Commit(first_seq=seq, entries=[], game_fields={
-            "pending": pending, "last_ping_key": json.dumps({"seats": sorted(aw.pinged), "prompt": aw.prompt})},
+        key = {"seats": sorted(aw.pinged), "prompt": to_json(aw.prompt)}
+        c = Commit(first_seq=seq, entries=[], game_fields={"pending": pending, "last_ping_key": json.dumps(key)},
             outbox=[("channel", game.channel_id, {"game_id": game.id, "kind": "undone"})])
         undone = Table(game, table.engine, before, seq - 1)
         for s in private_diff(undone, table.state, before):
@@ -613,9 +629,9 @@ class TableService:
         async with self.lock(game_id):
             game = await self.store.game(game_id) if is_id(game_id) else None
             if game is None:
-                raise Refusal(f"There is no table {game_id}.")
+                raise Refusal("There is no table {id}.", id=game_id)
             if game.status not in ("lobby", "active"):
-                raise Refusal(f"Table {game_id} has already ended.")
+                raise Refusal("Table {id} has already ended.", id=game_id)
             if user_id != game.creator_id and not is_admin:
                 raise Refusal("Only the table's creator or a member with Manage Server can abandon it.")
             try:
@@ -634,11 +650,12 @@ class TableService:
             table = await self.load(game_id)
             game = table.game
             if game.status != "active":
-                raise Refusal(f"Table {game_id} is not in play.")
+                raise Refusal("Table {id} is not in play.", id=game_id)
             if type(seat) is not int or game.user_at(seat) is None:
-                raise Refusal(f"Table {game_id} has no seat {seat + 1 if type(seat) is int else seat}.")
+                raise Refusal("Table {id} has no seat {seat}.", id=game_id,
+                              seat=seat + 1 if type(seat) is int else str(seat))
             if game.seat_of(new_user) is not None:
-                raise Refusal(f"{new_name} is already playing at table {game_id}.")
+                raise Refusal("{name} is already playing at table {id}.", name=new_name, id=game_id)
             if is_admin:
                 return await self._do_replace(table, seat, new_user, new_name), True
             proposer = self.player_seat(table, user_id)
@@ -701,7 +718,8 @@ class TableService:
                 return export_game(table.engine.name, table.game.options, players, [(a.seat, a.action) for a in rows],
                                    game_id=game_id, description=f"Table {game_id}, played in Discord")
             except NotExportable as e:
-                raise Refusal(f"Table {game_id} cannot be exported for 18xx.games: {e}") from None
+                raise Refusal("Table {id} cannot be exported for 18xx.games: {why}", id=game_id,
+                              why=getattr(e, "msg", None) or str(e)) from None
         return export_log(table.engine, table.game.options, players, [(a.seq, a.seat, a.action) for a in rows])
 
     async def resolve(self, place: Place, table_id: int | None = None,
@@ -711,8 +729,10 @@ class TableService:
         if table_id is not None:
             game = place.check(await self.store.game(table_id) if is_id(table_id) else None, table_id)
             if kind is not None and not kind(game.engine):
-                article = "an" if what[0] in "AEIOU8" else "a"  # "an 18xx table"
-                raise Refusal(f"Table {table_id} is not {article} {what} table.")
+                named = KINDS.get(what, what)
+                if what[0] in "AEIOU8":  # "an 18xx table"
+                    raise Refusal("Table {id} is not an {what} table.", id=table_id, what=named)
+                raise Refusal("Table {id} is not a {what} table.", id=table_id, what=named)
             return table_id
         if place.guild_id is None:
             games = await self.store.games(user_id=place.user_id)
@@ -723,11 +743,22 @@ class TableService:
         pick = mine if len(mine) == 1 else games
         if len(pick) == 1:
             return pick[0].id
+        dm, named = place.guild_id is None, KINDS.get(what, what)
         if not pick:
-            where = "you play at" if place.guild_id is None else "in this channel"
-            raise Refusal(f"There is no {what} table {where}; start one with `/game create`.")
+            if what == "open":
+                raise Refusal(msg("There is no open table you play at; start one with `/game create`.") if dm else
+                              msg("There is no open table in this channel; start one with `/game create`."))
+            raise Refusal(msg("There is no {what} table you play at; start one with `/game create`.", what=named)
+                          if dm else msg("There is no {what} table in this channel; start one with `/game create`.",
+                                         what=named))
         ids = ", ".join(str(g.id) for g in pick)
-        where = "You play at" if place.guild_id is None else "This channel has"
-        raise Refusal(f"{where} several {what} tables ({ids}); name one with the `table` option.")
+        if what == "open":
+            raise Refusal(msg("You play at several open tables ({ids}); name one with the `table` option.", ids=ids)
+                          if dm else msg("This channel has several open tables ({ids}); name one with the `table` "
+                                         "option.", ids=ids))
+        raise Refusal(msg("You play at several {what} tables ({ids}); name one with the `table` option.", ids=ids,
+                          what=named) if dm else
+                      msg("This channel has several {what} tables ({ids}); name one with the `table` option.",
+                          ids=ids, what=named))
 
 __all__ = ["TableService", "Table", "Change", "replace_votes_needed"]

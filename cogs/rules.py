@@ -1,4 +1,5 @@
-"""/rules GAME [TOPIC] from docs/rules/<game>.md, and /help."""
+"""/rules GAME [TOPIC] from docs/rules/<game>.md (docs/rules/ja/<game>.md for a Japanese reader, when it is
+written), and /help, in the reader's language."""
 from __future__ import annotations
 
 import re
@@ -11,7 +12,9 @@ from discord.ext import commands
 
 import engines
 from bot.errors import Refusal
-from bot.interact import answer
+from bot.i18n import DEFAULT, lookup, reader, tr
+from bot.interact import answer, reader_lang
+from bot.table_ui import game_title
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 LIMIT = 1900  # under Discord's 2000 characters per message, with room for a header
@@ -23,14 +26,28 @@ class Topic:
     body: str
 
 
-def topics(game: str) -> list[Topic]:
-    """The '## ' sections of a game's rules file, the text before the first one as 'Overview'."""
-    path = RULES_DIR / f"{game}.md"
+def rules_file(game: str, lang: str = DEFAULT) -> Path:
+    """The game's rules in `lang` when they are written in it, else in English."""
+    if lang != DEFAULT and (RULES_DIR / lang / f"{game}.md").exists():
+        return RULES_DIR / lang / f"{game}.md"
+    return RULES_DIR / f"{game}.md"
+
+
+def in_lang(game: str, lang: str) -> bool:
+    """Whether the game's rules are written in `lang` (English always is)."""
+    return lang == DEFAULT or rules_file(game, lang).parent.name == lang
+
+
+def topics(game: str, lang: str = DEFAULT) -> list[Topic]:
+    """The '## ' sections of a game's rules file (in `lang` when written in it), the text before the first one as
+    'Overview'."""
+    path = rules_file(game, lang)
     if not path.exists():
-        raise Refusal(f"There are no rules written for {game} yet.")
+        raise Refusal("There are no rules written for {game} yet.", game=game)
     text = path.read_text(encoding="utf-8")
     parts = re.split(r"^## +(.+)$", text, flags=re.M)
-    found = [Topic("Overview", re.sub(r"^# .*\n", "", parts[0]).strip())]
+    overview = tr(lang, "Overview") if in_lang(game, lang) else "Overview"
+    found = [Topic(overview, re.sub(r"^# .*\n", "", parts[0]).strip())]
     found += [Topic(parts[i].strip(), parts[i + 1].strip()) for i in range(1, len(parts), 2)]
     return [t for t in found if t.body]
 
@@ -57,30 +74,61 @@ def chunks(text: str, limit: int = LIMIT) -> list[str]:
     return out
 
 
-def find_topic(game: str, name: str | None) -> Topic:
-    all_topics = topics(game)
+def _match(found: list[Topic], name: str) -> int | None:
+    """The index of the topic a name means: its whole title, else the only title that contains it."""
+    name = name.strip().lower()
+    for i, t in enumerate(found):
+        if t.title.lower() == name:
+            return i
+    hits = [i for i, t in enumerate(found) if name in t.title.lower()]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _aligned(game: str, lang: str) -> list[list[Topic]]:
+    """The game's topics in every language it is written in whose topics follow the reader's one for one."""
+    mine = topics(game, lang)
+    out = [mine]
+    for other in (DEFAULT, "ja"):
+        if other != lang and in_lang(game, other):
+            theirs = topics(game, other)
+            if len(theirs) == len(mine):
+                out.append(theirs)
+    return out
+
+
+def find_topic(game: str, name: str | None, lang: str = DEFAULT) -> Topic:
+    """The topic a reader names, in their language; a name in another language the rules are written in finds
+    the same topic (the files follow each other topic for topic)."""
+    versions = _aligned(game, lang)
+    mine = versions[0]
     if not name:
-        return all_topics[0]
-    for t in all_topics:
-        if t.title.lower() == name.lower():
-            return t
-    matches = [t for t in all_topics if name.lower() in t.title.lower()]
-    if len(matches) == 1:
-        return matches[0]
-    names = ", ".join(t.title for t in all_topics)
-    raise Refusal(f"No rules topic called {name!r}. Topics: {names}.")
+        return mine[0]
+    for found in versions:
+        i = _match(found, name)
+        if i is not None:
+            return mine[i]
+    raise Refusal("No rules topic called {name}. Topics: {topics}.", name=repr(name),
+                  topics=", ".join(t.title for t in mine))
 
 
 async def topic_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     try:
-        found = topics(interaction.namespace.game)
+        lang = await reader_lang(interaction)
+        versions = _aligned(interaction.namespace.game, lang)
     except (Refusal, TypeError):
         return []
-    return [app_commands.Choice(name=t.title[:100], value=t.title[:100])
-            for t in found if current.lower() in t.title.lower()][:25]
+    typed = current.lower()
+    mine = versions[0]
+    return [app_commands.Choice(name=t.title[:100], value=t.title[:100]) for i, t in enumerate(mine)
+            if any(typed in found[i].title.lower() for found in versions)][:25]
 
 
 GAMES = [app_commands.Choice(name=e.title, value=e.name) for e in engines.ENGINES.values()]
+
+
+def described(command, lang: str) -> str:
+    """A command's description in `lang` (the catalog holds every command's)."""
+    return lookup(command.description, lang)
 
 
 class RulesCog(commands.Cog):
@@ -88,32 +136,42 @@ class RulesCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="rules", description="Read a game's rules, topic by topic (only you see it).")
+    @app_commands.describe(game="Which game", topic="A topic of its rules (default: the overview)")
     @app_commands.choices(game=GAMES)
     @app_commands.autocomplete(topic=topic_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
         async def work():
-            t = find_topic(game, topic)
-            title = engines.get(game).title
-            others = ", ".join(x.title for x in topics(game) if x.title != t.title)
-            tail = f"\n\n*Other topics:* {others}" if others else ""
-            return chunks(f"**{title} — {t.title}**\n{t.body}{tail}")
+            lang = reader()
+            t = find_topic(game, topic, lang)
+            title = game_title(engines.get(game), lang)
+            others = ", ".join(x.title for x in topics(game, lang) if x.title != t.title)
+            text = tr(lang, "**{game} — {topic}**", game=title, topic=t.title) + f"\n{t.body}"
+            if others:
+                text += "\n\n" + tr(lang, "*Other topics:* {topics}", topics=others)
+            if not in_lang(game, lang):
+                text = tr(lang, "(These rules are not written in your language yet: here they are in English.)") \
+                    + "\n" + text
+            return chunks(text)
 
         await answer(interaction, work)
 
     @app_commands.command(name="help", description="The games this bot runs and the commands to play them.")
     async def help(self, interaction: discord.Interaction) -> None:
         async def work():
-            games = "\n".join(f"• **{e.title}** (`{e.name}`), {e.min_players}-{e.max_players} players"
+            lang = reader()
+            games = "\n".join(tr(lang, "• **{title}** (`{name}`), {least}-{most} players", title=game_title(e, lang),
+                                 name=e.name, least=e.min_players, most=e.max_players)
                               for e in engines.ENGINES.values())
             cmds = []
             for cmd in self.bot.tree.get_commands():
                 if isinstance(cmd, app_commands.Group):
-                    cmds += [f"`/{cmd.name} {c.name}` — {c.description}" for c in cmd.commands]
+                    cmds += [f"`/{cmd.name} {c.name}` — {described(c, lang)}" for c in cmd.commands]
                 else:
-                    cmds.append(f"`/{cmd.name}` — {cmd.description}")
-            return chunks("**Games**\n" + games + "\n\n**Commands**\n" + "\n".join(cmds) +
-                          "\n\nStart with `/game create`, then everyone presses **Join**; "
-                          "`/rules` explains each game.")
+                    cmds.append(f"`/{cmd.name}` — {described(cmd, lang)}")
+            return chunks(tr(lang, "**Games**") + "\n" + games + "\n\n" + tr(lang, "**Commands**") + "\n"
+                          + "\n".join(cmds) + "\n\n"
+                          + tr(lang, "Start with `/game create`, then everyone presses **Join**; `/rules` explains "
+                                     "each game."))
 
         await answer(interaction, work)
 

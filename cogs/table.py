@@ -15,10 +15,15 @@ from discord.ext import commands
 
 import engines
 from bot.errors import Refusal
-from bot.i18n import LANGS, lang_of
-from bot.interact import answer
+from bot.i18n import LANGS, lang_of, lookup, reader, tr
+from bot.interact import answer, reader_lang
 from bot.place import Place
-from bot.table_ui import my_hand, seat_mentions, table_message
+from bot.table_ui import game_title, my_hand, seat_mentions, table_message
+from engines.text import N_
+
+#: A table's status, as /game mine and the table autocomplete name it.
+STATUS = {"lobby": N_("waiting for players"), "active": N_("in play"), "over": N_("over"),
+          "abandoned": N_("abandoned")}
 
 
 # --- option parsing and autocomplete ---------------------------------------------------------------
@@ -27,7 +32,7 @@ def parse_options(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for part in text.replace(",", " ").split():
         if "=" not in part:
-            raise Refusal(f"Write options as name=value, like rounds=3 (got {part!r}).")
+            raise Refusal("Write options as name=value, like rounds=3 (got {part}).", part=repr(part))
         key, value = part.split("=", 1)
         try:
             out[key] = json.loads(value)
@@ -43,12 +48,13 @@ async def table_autocomplete(interaction: discord.Interaction, current: str) -> 
         games = await store.games(user_id=place.user_id)
     else:
         games = [g for c in place.channels for g in await store.games(channel_id=c)]
+    lang = await reader_lang(interaction)
     choices = []
     for g in games:
         if not place.sees(g):
             continue
-        title = engines.get(g.engine).title if g.engine in engines.ENGINES else g.engine
-        name = f"{g.id} · {title} · {g.status}"
+        title = game_title(engines.get(g.engine), lang) if g.engine in engines.ENGINES else g.engine
+        name = f"{g.id} · {title} · {tr(lang, STATUS.get(g.status, g.status))}"
         if current in str(g.id) or current.lower() in name.lower():
             choices.append(app_commands.Choice(name=name[:100], value=g.id))
     return choices[:25]
@@ -59,15 +65,19 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
         engine = engines.get(interaction.namespace.game)
     except KeyError:
         return []
+    lang = await reader_lang(interaction)
     out = []
     for o in engine.options:
         example = f"{o.name}={o.default}"
-        hint = f"{example} — {o.description}"
+        hint = f"{example} — {lookup(o.description, lang)}"
         out.append(app_commands.Choice(name=hint[:100], value=(current + " " + example).strip()[:100]))
     return out[:25]
 
 
 GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in engines.ENGINES.values()]
+#: Every game's title, for the catalog: a Japanese client's menus of games show its translation (bot/translator.py).
+TITLES = (N_("Dice & Hands"), N_("4bit Town"), N_("I'm the Boss!"), N_("Tokai Baron (東海男爵)"), N_("Shikoku 1889"),
+          N_("1867: The Railways of Canada"))
 
 
 class TableCog(commands.Cog):
@@ -99,8 +109,9 @@ class TableCog(commands.Cog):
                 max_players=players, random_seats=seating == "random",
                 reminder_hours=self.bot.settings.reminder_hours if reminder_hours is None else reminder_hours,
                 autopass_hours=autopass_hours, lang=lang)
-            return (f"Table {table.game.id} ({table.engine.title}) is open and you are seated. "
-                    "Others join with the Join button; press Start when everyone is in.")
+            return tr(None, "Table {id} ({title}) is open and you are seated. Others join with the Join button; "
+                            "press Start when everyone is in.", id=table.game.id,
+                      title=game_title(table.engine, reader()))
 
         await answer(interaction, work)
 
@@ -113,7 +124,7 @@ class TableCog(commands.Cog):
         async def work():
             gid = await self._table(interaction, table)
             await self.bot.tables.join(gid, interaction.user.id, interaction.user.display_name)
-            return f"You joined table {gid}."
+            return tr(None, "You joined table {id}.", id=gid)
 
         await answer(interaction, work)
 
@@ -123,7 +134,7 @@ class TableCog(commands.Cog):
         async def work():
             gid = await self._table(interaction, table)
             await self.bot.tables.start(gid, interaction.user.id)
-            return f"Table {gid} has started."
+            return tr(None, "Table {id} has started.", id=gid)
 
         await answer(interaction, work)
 
@@ -140,7 +151,7 @@ class TableCog(commands.Cog):
     async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
         async def work():
             t = await self.bot.tables.load(await self._table(interaction, table))
-            embed, _ = table_message(t)
+            embed, _ = table_message(t, reader())
             return {"embed": embed}
 
         await answer(interaction, work)
@@ -150,22 +161,24 @@ class TableCog(commands.Cog):
         async def work():
             games = await self.bot.tables.store.games(user_id=interaction.user.id)
             if not games:
-                return "You are not seated at any open table."
+                return tr(None, "You are not seated at any open table.")
+            lang = reader()
             lines = []
             for g in games:
                 where = f"<#{g.channel_id}>"
                 try:
                     t = await self.bot.tables.load(g.id)
                 except Refusal as e:  # one unreadable table must not hide the others
-                    lines.append(f"• Table {g.id} in {where}: {e}")
+                    lines.append(tr(lang, "• Table {id} in {where}: {why}", id=g.id, where=where, why=e.msg))
                     continue
                 if g.status == "lobby":
-                    now = "waiting for players"
+                    now = tr(lang, "waiting for players")
                 else:
                     aw = t.engine.awaiting(t.state)
-                    now = "**your move**" if g.seat_of(interaction.user.id) in aw.pinged else \
-                        f"waiting for {seat_mentions(t, aw.pinged) or 'chance'}"
-                lines.append(f"• Table {g.id} · {t.engine.title} in {where}: {now}")
+                    now = tr(lang, "**your move**") if g.seat_of(interaction.user.id) in aw.pinged else \
+                        tr(lang, "waiting for {who}", who=seat_mentions(t, aw.pinged) or tr(lang, "chance"))
+                lines.append(tr(lang, "• Table {id} · {title} in {where}: {now}", id=g.id,
+                                title=game_title(t.engine, lang), where=where, now=now))
             return "\n".join(lines)[:2000]
 
         await answer(interaction, work)
@@ -177,8 +190,8 @@ class TableCog(commands.Cog):
             gid = await self._table(interaction, table)
             _, need = await self.bot.tables.request_undo(gid, interaction.user.id)
             if need:
-                return "Your undo request is posted; the players it affects must agree."
-            return "Your last move was undone."
+                return tr(None, "Your undo request is posted; the players it affects must agree.")
+            return tr(None, "Your last move was undone.")
 
         await answer(interaction, work)
 
@@ -188,7 +201,7 @@ class TableCog(commands.Cog):
         async def work():
             gid = await self._table(interaction, table)
             await self.bot.tables.abandon(gid, interaction.user.id, Place.of(interaction).manager)
-            return f"Table {gid} is abandoned."
+            return tr(None, "Table {id} is abandoned.", id=gid)
 
         await answer(interaction, work)
 
@@ -200,15 +213,16 @@ class TableCog(commands.Cog):
             gid = await self._table(interaction, table)
             t = await self.bot.tables.load(gid)
             if t.game.status == "lobby":
-                raise Refusal(f"Table {gid} has not started: there is no game to export yet.")
+                raise Refusal("Table {id} has not started: there is no game to export yet.", id=gid)
             if t.game.status == "active" and t.engine.has_secrets:  # the log holds every hidden card and die
                 raise Refusal("The log holds every hidden card, so it can be exported only once the game has ended.")
             doc = await self.bot.tables.export(gid)
             data = json.dumps(doc, indent=1, ensure_ascii=False).encode()
             if "game" in doc:
-                return {"content": f"The log of table {gid}.",
+                return {"content": tr(None, "The log of table {id}.", id=gid),
                         "file": discord.File(io.BytesIO(data), filename=f"table-{gid}-{doc['game']}.json")}
-            return {"content": f"The log of table {gid} in 18xx.games's format: the site's tools load it.",
+            return {"content": tr(None, "The log of table {id} in 18xx.games's format: the site's tools load it.",
+                                  id=gid),
                     "file": discord.File(io.BytesIO(data), filename=f"{doc['title']}-table-{gid}.json")}
 
         await answer(interaction, work)
@@ -223,7 +237,9 @@ class TableCog(commands.Cog):
             gid = await self._table(interaction, table)
             _, done = await self.bot.tables.replace(gid, interaction.user.id, seat - 1, player.id,
                                                     player.display_name, Place.of(interaction).manager)
-            return f"{player.display_name} now plays seat {seat}." if done else "Your proposal is posted for a vote."
+            if done:
+                return tr(None, "{name} now plays seat {seat}.", name=player.display_name, seat=seat)
+            return tr(None, "Your proposal is posted for a vote.")
 
         await answer(interaction, work)
 
@@ -231,7 +247,8 @@ class TableCog(commands.Cog):
     async def dms(self, interaction: discord.Interaction) -> None:
         async def work():
             await self.bot.tables.store.set_dm_closed(interaction.user.id, False)
-            return "I will DM you again. If your DMs are still closed, I will tell the table and use the button."
+            return tr(None, "I will DM you again. If your DMs are still closed, I will tell the table and use the "
+                            "button.")
 
         await answer(interaction, work)
 

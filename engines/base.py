@@ -9,7 +9,7 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.text import Msg
+from engines.text import Msg, Name
 
 Action = dict[str, Any]
 State = dict[str, Any]
@@ -40,7 +40,7 @@ class ChanceRequest:
     kind: str
     count: int
     sides: int = 6
-    reason: str = ""
+    reason: str | Msg = ""  # what the draw is for, in words (a message, said in each reader's language)
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,9 @@ class Awaiting:
     chance: ChanceRequest | None = None
     #: Seconds the seats have before the engine's ``expire`` action is applied (deal windows).
     window: float | None = None
-    #: Plain words for "what the game waits for", e.g. "secret card choice".
-    prompt: str = ""
+    #: Words for "what the game waits for", e.g. msg("a secret card choice"): a message (engines/text.py), said in
+    #: each reader's language; a plain string is said as it is.
+    prompt: str | Msg = ""
     #: A simultaneous secret choice: seats may change their mind until the last one has
     #: chosen, and the step's end is a reveal that undo may not cross.
     secret: bool = False
@@ -74,6 +75,12 @@ class Option:
     description: str
     default: Any
     choices: tuple[Any, ...] = field(default_factory=tuple)
+
+
+#: Each game's title in Japanese, by engine name: ``Engine.title_name`` by default (a game may set its own
+#: ``title_name = Name(en, ja)`` on its class instead).
+JA_TITLES = {"dicehand": "ダイス＆ハンズ", "fourbit": "4bitタウン", "boss": "アイム・ザ・ボス", "tokai": "東海男爵",
+             "1889": "1889 (四国)", "1867": "1867 (カナダ)"}
 
 
 def clone(state: State) -> State:
@@ -99,6 +106,12 @@ class Engine:
     actions: dict[str, dict[str, str]] = {}
     #: False when every seat's view is the public one: the runtime then never looks for private changes.
     has_secrets: bool = True
+
+    @property
+    def title_name(self) -> Name:
+        """The game's title in both languages (the bot says it in each reader's); a game class may set
+        ``title_name = Name(en, ja)`` itself."""
+        return Name(self.title, JA_TITLES.get(self.name, ""))
 
     # --- to implement -------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int) -> State:
@@ -148,8 +161,9 @@ class Engine:
                 places.append([seat])
         return places
 
-    def label(self, action: Action) -> str:
-        """A short plain-text name of an action for buttons and logs (engines name their own moves)."""
+    def label(self, action: Action) -> Msg | str:
+        """A short name of an action for buttons and logs, a message said in the reader's language (engines name
+        their own moves; this default names chance outcomes, else the action's type as it is written)."""
         from engines.words import chance_label
 
         return chance_label(action) or str(action.get("type", "a move")).replace("_", " ").capitalize()
@@ -193,7 +207,9 @@ class Engine:
             elif not (aw.window and action == self.expire(state)):
                 raise RuleError("No chance draw is due now.")
         elif seat not in aw.seats and not self.can_act(state, seat):
-            raise RuleError("It is not your turn." if aw.seats or aw.chance else "The game is over.")
+            if aw.seats or aw.chance:
+                raise RuleError("It is not your turn.")
+            raise RuleError("The game is over.")
         else:
             check_action(action, self.actions)
         new = state if in_place else self.clone(state)
@@ -215,7 +231,8 @@ class Engine:
         """What every ``setup`` checks first: the options (returned with defaults filled), then the seat count."""
         merged = self.check_options(options)
         if not self.min_players <= seats <= self.max_players:
-            raise RuleError(f"{self.title} takes {self.min_players} to {self.max_players} players.")
+            raise RuleError("{game} takes {least} to {most} players.", game=self.title_name,
+                            least=self.min_players, most=self.max_players)
         return merged
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -223,10 +240,10 @@ class Engine:
         known = {o.name: o for o in self.options}
         for key in options:
             if key not in known:
-                raise RuleError(f"{self.title} has no option called {key!r}.")
+                raise RuleError("{game} has no option called {name}.", game=self.title_name, name=repr(key))
         merged = self.default_options() | options
         for o in self.options:
             if o.choices and merged[o.name] not in o.choices:
                 allowed = ", ".join(str(c) for c in o.choices)
-                raise RuleError(f"Option {o.name} must be one of {allowed}.")
+                raise RuleError("Option {name} must be one of {allowed}.", name=o.name, allowed=allowed)
         return merged

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Action, ChanceRequest, RuleError
+from engines.text import N_, Msg, msg, plural
 
 Spec = dict[str, dict[str, str]]
 
@@ -25,14 +26,18 @@ _ONE = {"int": lambda v: type(v) is int, "str": lambda v: type(v) is str, "bool"
         "list": lambda v: type(v) is list, "dict": lambda v: type(v) is dict}
 
 
-_WORDS = {"int": "a whole number", "str": "a name", "bool": "yes or no", "list": "a list", "dict": "a set of fields"}
+_WORDS = {"int": N_("a whole number"), "str": N_("a name"), "bool": N_("yes or no"), "list": N_("a list"),
+          "dict": N_("a set of fields"), "int[]": N_("a list of whole numbers"), "str[]": N_("a list of names"),
+          "bool[]": N_("a list of yes-or-no values"), "list[]": N_("a list of lists"),
+          "dict[]": N_("a list of sets of fields")}
 
 
-def words(kind: str) -> str:
-    """What a kind of field must be, in words."""
-    if kind.endswith("[]"):
-        return f"a list of {words(kind[:-2]).removeprefix('a ')}s"
-    return " or ".join(_WORDS[k] for k in kind.split("|"))
+def words(kind: str) -> Msg:
+    """What a kind of field must be, in words (a message)."""
+    if "|" in kind:
+        first, rest = kind.split("|", 1)
+        return msg("{first} or {rest}", first=words(first), rest=words(rest))
+    return msg(_WORDS[kind])
 
 
 def fits(value: Any, kind: str) -> bool:
@@ -48,19 +53,33 @@ def check_action(action: Action, spec: Spec) -> None:
     fields = spec.get(action["type"])
     if fields is None:
         raise RuleError("That is not a move this game knows.")
-    move = "move" if action["type"] == "move" else f"{action['type']} move"
+    # "a move", or "a bet move": the action's type is its name in the game's data, said as it is
+    kind = action["type"]
+    plain = kind == "move"
     for key, value in action.items():
         if key == "type":
             continue
-        kind = fields.get(key)
-        if kind is None:
-            raise RuleError(f"A {move} has no {str(key)[:20]!r}.")
-        optional = kind.endswith("?")
-        if not (value is None and optional) and not fits(value, kind.rstrip("?")):
-            raise RuleError(f"The {key} of a {move} must be {words(kind.rstrip('?'))}.")
-    for key, kind in fields.items():
-        if not kind.endswith("?") and key not in action:
-            raise RuleError(f"A {move} needs its {key}.")
+        field = fields.get(key)
+        if field is None:
+            name = repr(str(key)[:20])
+            if plain:
+                raise RuleError("A move has no {field}.", field=name)
+            raise RuleError("A {kind} move has no {field}.", kind=kind, field=name)
+        optional = field.endswith("?")
+        if not (value is None and optional) and not fits(value, field.rstrip("?")):
+            what = words(field.rstrip("?"))
+            if plain:
+                raise RuleError("The {field} of a move must be {what}.", field=key, what=what)
+            raise RuleError("The {field} of a {kind} move must be {what}.", field=key, kind=kind, what=what)
+    for key, field in fields.items():
+        if not field.endswith("?") and key not in action:
+            if plain:
+                raise RuleError("A move needs its {field}.", field=key)
+            raise RuleError("A {kind} move needs its {field}.", kind=kind, field=key)
+
+
+#: A chance outcome, as the game waiting for one names it.
+_NOUNS = {"dice": N_("a roll"), "shuffle": N_("a shuffle"), "pick": N_("a pick")}
 
 
 def check_chance(action: Action, request: ChanceRequest) -> None:
@@ -68,21 +87,22 @@ def check_chance(action: Action, request: ChanceRequest) -> None:
     an ordering of every index once, a pick one index."""
     kind, count = request.kind, request.count
     if action["type"] != kind:
-        nouns = {"dice": "a roll", "shuffle": "a shuffle", "pick": "a pick"}
-        raise RuleError(f"The game waits for {nouns.get(kind, kind)}, not {nouns.get(action['type'], 'that')}.")
+        wanted = msg(_NOUNS[kind]) if kind in _NOUNS else kind
+        got = msg(_NOUNS.get(action["type"], N_("that")))
+        raise RuleError("The game waits for {wanted}, not {got}.", wanted=wanted, got=got)
     if kind == "dice":
         values = action.get("values")
         ok = type(values) is list and len(values) == count and all(
             type(v) is int and 1 <= v <= request.sides for v in values)
         if set(action) != {"type", "values"} or not ok:
-            dice = "one die" if count == 1 else f"{count} dice"
-            raise RuleError(f"A roll is {dice} showing 1 to {request.sides}.")
+            dice = plural(count, "one die", "{n} dice")
+            raise RuleError("A roll is {dice} showing 1 to {sides}.", dice=dice, sides=request.sides)
     elif kind == "shuffle":
         order = action.get("order")
         ok = type(order) is list and all(type(i) is int for i in order) and sorted(order) == list(range(count))
         if set(action) != {"type", "order"} or not ok:
-            raise RuleError(f"A shuffle orders each of the {count} items once.")
+            raise RuleError("A shuffle orders each of the {n} items once.", n=count)
     elif kind == "pick":
         index = action.get("index")
         if set(action) != {"type", "index"} or type(index) is not int or not 0 <= index < count:
-            raise RuleError(f"A pick is one of the {count} items.")
+            raise RuleError("A pick is one of the {n} items.", n=count)

@@ -12,6 +12,7 @@ from typing import Any
 
 from engines.base import CHANCE, Action, Engine, RuleError, State
 from engines.chance import RandomSource, draw
+from engines.text import N_, Msg, msg
 
 FORMAT = "boardbot-log"
 
@@ -60,27 +61,37 @@ def export(engine: Engine, options: dict[str, Any], players: list[str],
     }
 
 
+def unknown_game(name: object) -> Msg:
+    """The sentence for a game name no engine has (engines.get's KeyError says it in English)."""
+    import engines
+
+    known = ", ".join(sorted(engines.ENGINES))
+    return msg("No game called {name}; known games: {known}.", name=repr(name), known=known)
+
+
 def replay_export(doc: dict[str, Any]) -> tuple[Engine, State]:
     """Rebuild the final state of an exported log (raises IllegalAction)."""
     import engines
 
     if doc.get("format") != FORMAT:
         raise RuleError("This file is not a game log exported by the bot.")
-    for key, kind, what in (("game", str, "a game name"), ("options", dict, "its options"),
-                            ("seats", int, "a number of seats"), ("actions", list, "a list of actions")):
+    for key, kind, what in (("game", str, N_("a game name")), ("options", dict, N_("its options")),
+                            ("seats", int, N_("a number of seats")), ("actions", list, N_("a list of actions"))):
         if key not in doc:
-            raise RuleError(f"This file is not a whole game log: it has no {key!r} ({what}).")
+            raise RuleError("This file is not a whole game log: it has no {key} ({what}).", key=repr(key),
+                            what=msg(what))
         if type(doc[key]) is not kind:
-            raise RuleError(f"This file is not a game log the bot can read: its {key!r} is not {what}.")
+            raise RuleError("This file is not a game log the bot can read: its {key} is not {what}.", key=repr(key),
+                            what=msg(what))
     try:
         engine = engines.get(doc["game"])
-    except KeyError as e:
-        raise RuleError(e.args[0]) from None
+    except KeyError:
+        raise RuleError(unknown_game(doc["game"])) from None
     state = engine.setup(doc["options"], doc["seats"])
     entries = []
     for n, a in enumerate(doc["actions"], 1):
         if type(a) is not dict or type(a.get("seq")) is not int or type(a.get("seat")) is not int \
                 or type(a.get("action")) is not dict:
-            raise RuleError(f"Entry {n} of the log is not a numbered action of a seat.")
+            raise RuleError("Entry {n} of the log is not a numbered action of a seat.", n=n)
         entries.append((a["seq"], a["seat"], a["action"]))
     return engine, replay(engine, state, entries)

@@ -70,7 +70,7 @@ async def snapshot(svc, ids) -> dict:
 
 def refused(r, gid) -> None:
     assert r.ephemeral, "a refusal is shown only to the one who asked"
-    assert r.response is not None and r.response.content == nowhere(gid), r.response and r.response.content
+    assert r.response is not None and r.response.content == str(nowhere(gid)), r.response and r.response.content
 
 
 def filled(command: app_commands.Command) -> dict:

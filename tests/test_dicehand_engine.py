@@ -189,7 +189,7 @@ def test_a_malformed_die_is_a_rule_error_not_a_crash(values):
 # --- the secret card choice ---------------------------------------------------------------------
 def test_every_seat_is_awaited_for_the_secret_choice():
     aw = E.awaiting(in_pick_phase())
-    assert aw.seats == frozenset({0, 1, 2}) and aw.secret and aw.prompt == "a secret card choice"
+    assert aw.seats == frozenset({0, 1, 2}) and aw.secret and str(aw.prompt) == "a secret card choice"
     assert aw.window is None  # no window unless the table sets one
 
 
@@ -450,5 +450,5 @@ def test_expire_reveals_and_bets_do_not():
 
 
 def test_labels_are_plain_words():
-    assert [E.label(a) for a in (bet(2), pick(7), die(5), shuffle(), {"type": "expire"})] == [
+    assert [str(E.label(a)) for a in (bet(2), pick(7), die(5), shuffle(), {"type": "expire"})] == [
         "Bet 2", "Play card 7", "Die shows 5", "Deck shuffled", "Time is up"]

@@ -25,7 +25,7 @@ async def finish(env, bot, ch, members, gid):
         user_id = table.game.user_at(seat).user_id
         member = next(m for m in members if m.id == user_id)
         first = table.engine.legal(table.state, seat)[0]
-        await play(member, ch, gid, table.engine.label(first))
+        await play(member, ch, gid, str(table.engine.label(first)))
     raise AssertionError("game did not end")
 
 

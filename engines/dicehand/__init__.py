@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
+from engines.text import N_, Msg, Name, msg
 
 DECK_SIZE = 15
 HAND = 3
@@ -22,12 +23,13 @@ def _is_int(x: Any) -> bool:
 class DiceHand(Engine):
     name = "dicehand"
     title = "Dice & Hands"
+    title_name = Name("Dice & Hands", "ダイス＆ハンズ")
     min_players = 2
     max_players = 5
     options = (
-        Option("rounds", "How many rounds to play.", 3, (1, 2, 3, 4, 5)),
-        Option("window_minutes", "Minutes to choose a card before the slowest get their lowest card (0 = no limit).",
-               0, (0, 1, 5, 30, 60)),
+        Option("rounds", N_("How many rounds to play."), 3, (1, 2, 3, 4, 5)),
+        Option("window_minutes", N_("Minutes to choose a card before the slowest get their lowest card (0 = no "
+                                    "limit)."), 0, (0, 1, 5, 30, 60)),
     )
 
     actions = {"bet": {"amount": "int"}, "pick": {"card": "int"}}
@@ -44,14 +46,14 @@ class DiceHand(Engine):
     def awaiting(self, s: State) -> Awaiting:
         phase = s["phase"]
         if phase == "shuffle":
-            return Awaiting(chance=ChanceRequest("shuffle", DECK_SIZE, reason="shuffle the deck"))
+            return Awaiting(chance=ChanceRequest("shuffle", DECK_SIZE, reason=msg("shuffle the deck")))
         if phase == "bet":
-            return Awaiting(seats=frozenset({s["turn"]}), prompt="a bet of 0 to 2 points")
+            return Awaiting(seats=frozenset({s["turn"]}), prompt=msg("a bet of 0 to {most} points", most=MAX_BET))
         if phase == "pick":
             waiting = frozenset(i for i, p in enumerate(s["picks"]) if p is None)
-            return Awaiting(seats=waiting, window=s["window"] or None, prompt="a secret card choice", secret=True)
+            return Awaiting(seats=waiting, window=s["window"] or None, prompt=msg("a secret card choice"), secret=True)
         if phase == "roll":
-            return Awaiting(chance=ChanceRequest("dice", 1, 6, reason="roll the die"))
+            return Awaiting(chance=ChanceRequest("dice", 1, 6, reason=msg("roll the die")))
         return Awaiting()
 
     def can_act(self, s: State, seat: int) -> bool:
@@ -67,18 +69,18 @@ class DiceHand(Engine):
             return [{"type": "pick", "card": c} for c in sorted(s["hands"][seat])]
         return []
 
-    def label(self, action: Action) -> str:
+    def label(self, action: Action) -> Msg | str:
         t = action.get("type")
         if t == "bet":
-            return f"Bet {action['amount']}"
+            return msg("Bet {amount}", amount=action["amount"])
         if t == "pick":
-            return f"Play card {action['card']}"
+            return msg("Play card {card}", card=action["card"])
         if t == "dice":
-            return f"Die shows {action['values'][0]}"
+            return msg("Die shows {value}", value=action["values"][0])
         if t == "shuffle":
-            return "Deck shuffled"
+            return msg("Deck shuffled")
         if t == "expire":
-            return "Time is up"
+            return msg("Time is up")
         return super().label(action)
 
     # --- rules ------------------------------------------------------------
@@ -103,7 +105,7 @@ class DiceHand(Engine):
         if t == "bet" and s["phase"] == "bet":
             amount = a.get("amount")
             if not _is_int(amount) or not 0 <= amount <= MAX_BET:
-                raise RuleError(f"A bet is 0 to {MAX_BET} points.")
+                raise RuleError("A bet is 0 to {most} points.", most=MAX_BET)
             s["bets"][seat] = amount
             s["turn"] = (seat + 1) % s["seats"]
             if s["turn"] == s["leader"]:
