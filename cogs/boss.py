@@ -12,15 +12,16 @@ from typing import Any
 import discord
 
 from bot.errors import Refusal
+from bot.i18n import say, tr
 from bot.interact import answer
 from bot.items import TableItem, chosen, table_id
 from bot.move_items import PanelButton, PanelMenu, compact, legal_move
-from bot.present import Presenter, fill, register
+from bot.present import PLACEHOLDER, Presenter, register
 from bot.table_ui import confirm_reply
 from bot.tables import Change, Table
-from engines.boss import FAMILIES, Boss, card_name, money, price_text
+from engines.boss import FAMILIES, Boss, card_name, colour, event_msg, money, price_text
 from engines.boss.board import BoardError, use_printed
-from engines.words import plural
+from engines.text import N_, Name, from_json, plural
 
 log = logging.getLogger("cogs.boss")
 
@@ -33,26 +34,49 @@ def _names(table: Table) -> list[str]:
     return [s.name for s in table.game.in_seat_order()]
 
 
-def event_line(event: dict[str, Any], names: list[str]) -> str:
-    return fill(event, lambda seat: names[seat] if type(seat) is int and 0 <= seat < len(names) else "?")
+def event_line(event: dict[str, Any], names: list[str], lang: str = "en") -> str:
+    """An engine event in `lang`, [0], [1] … replaced by the names of its seats in one pass after the rest (a
+    player called "[1]" is never read as a placeholder)."""
+    seats = event["seats"]
+
+    def who(k: int) -> str:
+        seat = seats[k] if k < len(seats) else None
+        return names[seat] if type(seat) is int and 0 <= seat < len(names) else "?"
+
+    return PLACEHOLDER.sub(lambda m: who(int(m[1])), say(event_msg(event), lang))
 
 
-def _fams(fams: list[str]) -> str:
-    return " ".join(f"{DOTS[f]}{f}" for f in fams)
+def _fam(f: str, lang: str) -> str:
+    return f"{DOTS[f]}{say(colour(f), lang)}"
 
 
-def still_needed(space: dict[str, Any], covered: list[str]) -> str:
+def _fams(fams: list[str], lang: str = "en") -> str:
+    return " ".join(_fam(f, lang) for f in fams)
+
+
+def _capital(f: str) -> Name | str:
+    """A colour that begins a phrase ("Red travel card …"); Japanese has no capitals."""
+    name = colour(f)
+    return Name(name.en.capitalize(), name.ja) if isinstance(name, Name) else name
+
+
+def still_needed(space: dict[str, Any], covered: list[str], lang: str = "en") -> str:
     """What the deal lacks, as the space says it: "🟥red + 1 of 🩷pink/🟧orange"."""
-    parts = [f"{DOTS[f]}{f}" for f in space["must"] if f not in covered]
+    parts = [_fam(f, lang) for f in space["must"] if f not in covered]
     short = space["more"] - len(set(covered) & set(space["from"]))
     if short > 0:
-        parts.append(f"{short} of " + "/".join(f"{DOTS[f]}{f}" for f in space["from"] if f not in covered))
+        parts.append(tr(lang, "{n} of {families}", n=short,
+                        families="/".join(_fam(f, lang) for f in space["from"] if f not in covered)))
     return " + ".join(parts)
 
 
-def _owner(p: dict[str, Any], fam: str, names: list[str]) -> str:
+def _owner(p: dict[str, Any], fam: str, names: list[str], lang: str) -> str:
     o = p["owners"][fam]
-    return "beside the board" if o is None else names[o]
+    return tr(lang, "beside the board") if o is None else names[o]
+
+
+def _shares(n: int) -> Any:
+    return plural(n, "{n} share", "{n} shares")
 
 
 class BossPresenter(Presenter):
@@ -62,56 +86,77 @@ class BossPresenter(Presenter):
         lines = []
         if p["top"]:
             t = p["top"]
-            lines.append(f"Deal tile **#{t['number']}** on top: **{money(t['value'])} a share** · "
-                         f"{p['tiles_left']} tiles left · {plural(p['deals_done'], 'deal')} made")
+            lines.append(tr(lang, "Deal tile **#{number}** on top: **{value} a share** · {left} · {made} made",
+                            number=t["number"], value=money(t["value"]),
+                            left=plural(p["tiles_left"], "{n} tile left", "{n} tiles left"),
+                            made=plural(p["deals_done"], "{n} deal", "{n} deals")))
         if p["marker"] is not None:
             sp = p["spaces"][p["marker"]]
-            pay = f" (pays {money(sp['shares'] * p['top']['value'])} now)" if p["top"] else ""
-            lines.append(f"Dollar marker on **space {p['marker'] + 1}**: {Boss.requirement_text(sp)}, "
-                         f"{sp['shares']} shares{pay}")
-        lines.append("Investors: " + " · ".join(f"{DOTS[f]}{_owner(p, f, names)}" for f in FAMILIES))
-        lines.append("Players: " + " · ".join(f"{names[s]} {p['hand_sizes'][s]} cards, {p['cash_band'][s]}"
-                                              for s in range(len(names))))
+            needs, shares = Boss.requirement_text(sp), _shares(sp["shares"])
+            if p["top"]:
+                lines.append(tr(lang, "Dollar marker on **space {space}**: {needs}, {shares} (pays {payout} now)",
+                                space=p["marker"] + 1, needs=needs, shares=shares,
+                                payout=money(sp["shares"] * p["top"]["value"])))
+            else:
+                lines.append(tr(lang, "Dollar marker on **space {space}**: {needs}, {shares}",
+                                space=p["marker"] + 1, needs=needs, shares=shares))
+        lines.append(tr(lang, "Investors: {investors}",
+                        investors=" · ".join(f"{DOTS[f]}{_owner(p, f, names, lang)}" for f in FAMILIES)))
+        lines.append(tr(lang, "Players: {players}", players=" · ".join(
+            tr(lang, "{name} {cards}, {pile}", name=names[s], pile=tr(lang, p["cash_band"][s]),
+               cards=plural(p["hand_sizes"][s], "{n} card", "{n} cards")) for s in range(len(names)))))
         if p["deal"]:
-            lines += self._deal_lines(p, names)
+            lines += self._deal_lines(p, names, lang)
         if p["events"]:
-            lines.append("Lately: " + " ".join(event_line(e, names) for e in p["events"][-4:]))
+            lines.append(tr(lang, "Lately: {events}",
+                            events=" ".join(event_line(e, names, lang) for e in p["events"][-4:])))
         if p["scores"] is not None:
             ranked = sorted(range(len(names)), key=lambda s: -p["scores"][s])
-            lines.append("**Final money:** " + ", ".join(f"{names[s]} {money(p['scores'][s])}" for s in ranked))
+            lines.append(tr(lang, "**Final money:** {players}",
+                            players=", ".join(f"{names[s]} {money(p['scores'][s])}" for s in ranked)))
         return lines
 
-    def _deal_lines(self, p: dict[str, Any], names: list[str]) -> list[str]:
+    def _deal_lines(self, p: dict[str, Any], names: list[str], lang: str = "en") -> list[str]:
         d = p["deal"]
         sp = p["spaces"][d["space"]]
-        out = [f"**Deal on space {d['space'] + 1}** · boss **{names[d['boss']]}** · pays {money(d['payout'])} · "
-               f"promised {money(d['promised'])}" + (" · **last call**" if d["stage"] == "last_call" else "")]
-        out.append(f"Needs {Boss.requirement_text(sp)} · in: {_fams(d['covered']) or 'nobody yet'}"
-                   + (f" · still needed: {still_needed(sp, d['covered'])}" if d["needed"] else " · **complete**"))
+        head = tr(lang, "**Deal on space {space}** · boss **{boss}** · pays {payout} · promised {promised}",
+                  space=d["space"] + 1, boss=names[d["boss"]], payout=money(d["payout"]),
+                  promised=money(d["promised"]))
+        out = [head + tr(lang, " · **last call**") if d["stage"] == "last_call" else head]
+        covered = _fams(d["covered"], lang) or tr(lang, "nobody yet")
+        needs = Boss.requirement_text(sp)
+        if d["needed"]:
+            out.append(tr(lang, "Needs {needs} · in: {covered} · still needed: {missing}", needs=needs,
+                          covered=covered, missing=still_needed(sp, d["covered"], lang)))
+        else:
+            out.append(tr(lang, "Needs {needs} · in: {covered} · **complete**", needs=needs, covered=covered))
         if d["laid"]:
-            out.append("On the table: " + ", ".join(f"#{c['id']} {DOTS[c['family']]} {names[c['owner']]}"
-                                                    for c in d["laid"]))
+            out.append(tr(lang, "On the table: {cards}", cards=", ".join(
+                f"#{c['id']} {DOTS[c['family']]} {names[c['owner']]}" for c in d["laid"])))
         if d["away"]:
-            out.append("On travel: " + _fams(d["away"]))
+            out.append(tr(lang, "On travel: {families}", families=_fams(d["away"], lang)))
         for a, amount in zip(d["agreements"], d["amounts"], strict=True):
-            out.append(f"Agreed: {names[a['seat']]} brings {DOTS[a['family']]}{a['family']} for "
-                       f"{price_text(a['price'])} ({money(amount)})")
+            out.append(tr(lang, "Agreed: {name} brings {family} for {price} ({amount})", name=names[a["seat"]],
+                          family=_fam(a["family"], lang), price=price_text(a["price"]), amount=money(amount)))
         for o in d["offers"]:
-            out.append(f"Offer: {names[o['seat']]} brings {DOTS[o['family']]}{o['family']} for "
-                       f"{price_text(o['price'])}")
+            out.append(tr(lang, "Offer: {name} brings {family} for {price}", name=names[o["seat"]],
+                          family=_fam(o["family"], lang), price=price_text(o["price"])))
         if d["stoppable"]:
-            out.append(f"A stop card may still cancel {names[d['stoppable']['seat']]}'s {d['stoppable']['what']}.")
+            out.append(tr(lang, "A stop card may still cancel {name}'s {card}.", name=names[d["stoppable"]["seat"]],
+                          card=from_json(d["stoppable"]["what"])))
         if d["stage"] == "last_call" and d["passed"]:
-            out.append("Nothing more from: " + ", ".join(names[s] for s in d["passed"]))
+            out.append(tr(lang, "Nothing more from: {names}", names=", ".join(names[s] for s in d["passed"])))
         return out
 
     def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
         v = table.engine.view(table.state, seat)
-        hand = ", ".join(f"{n}× {card_name(c)}" if n > 1 else card_name(c) for c, n in v["hand"].items())
+        hand = ", ".join(tr(lang, "{n}× {card}", n=n, card=card_name(c)) if n > 1 else say(card_name(c), lang)
+                         for c, n in v["hand"].items())
         mine = [f for f in FAMILIES if v["owners"][f] == seat]
-        return [f"Your money: **{money(v['cash'])}** (the others see {v['cash_band'][seat]})",
-                f"Your hand ({sum(v['hand'].values())}): {hand or 'empty'}",
-                f"Your investors: {_fams(mine) or 'none'}"]
+        return [tr(lang, "Your money: **{money}** (the others see {pile})", money=money(v["cash"]),
+                   pile=tr(lang, v["cash_band"][seat])),
+                tr(lang, "Your hand ({n}): {cards}", n=sum(v["hand"].values()), cards=hand or tr(lang, "empty")),
+                tr(lang, "Your investors: {families}", families=_fams(mine, lang) or tr(lang, "none"))]
 
     def move_label(self, table: Table, action: dict[str, Any], lang: str = "en") -> str:
         names = _names(table)
@@ -119,26 +164,40 @@ class BossPresenter(Presenter):
         if k in ("accept", "refuse"):
             offer = next((o for o in s["deal"]["offers"] if o["seat"] == action["seat"]
                           and o["family"] == action["family"]), None) if s["deal"] else None
-            price = f" for {price_text(offer['price'])}" if offer else ""
-            return f"{k.capitalize()} {names[action['seat']]}'s {action['family']}{price}"
+            name, family = names[action["seat"]], colour(action["family"])
+            if offer:
+                template = ("Accept {name}'s {family} for {price}" if k == "accept" else
+                            "Refuse {name}'s {family} for {price}")
+                return tr(lang, template, name=name, family=family, price=price_text(offer["price"]))
+            return tr(lang, "Accept {name}'s {family}" if k == "accept" else "Refuse {name}'s {family}",
+                      name=name, family=family)
         if k == "travel":
+            card = _capital(action["card"])
             if "laid" in action:
-                card = next((c for c in s["deal"]["laid"] if c["id"] == action["laid"]), None) if s["deal"] else None
-                whose = f"{names[card['owner']]}'s {card['family']} family card" if card else "a family card"
-            else:
-                owner = s["owners"][action["family"]]
-                whose = f"{names[owner]}'s {action['family']} investor" if owner is not None else "an investor"
-            return f"{action['card'].capitalize()} travel card on {whose}"
+                laid = next((c for c in s["deal"]["laid"] if c["id"] == action["laid"]), None) if s["deal"] else None
+                if laid:
+                    return tr(lang, "{colour} travel card on {name}'s {family} family card", colour=card,
+                              name=names[laid["owner"]], family=colour(laid["family"]))
+                return tr(lang, "{colour} travel card on a family card", colour=card)
+            owner = s["owners"][action["family"]]
+            if owner is not None:
+                return tr(lang, "{colour} travel card on {name}'s {family} investor", colour=card,
+                          name=names[owner], family=colour(action["family"]))
+            return tr(lang, "{colour} travel card on an investor", colour=card)
         if k == "hire":
             owner = s["owners"][action["family"]]
-            where = "from beside the board" if owner is None else f"from {names[owner]}"
-            return f"Hire the {action['family']} investor {where} (3 hire cards)"
+            if owner is None:
+                return tr(lang, "Hire the {family} investor from beside the board (3 hire cards)",
+                          family=colour(action["family"]))
+            return tr(lang, "Hire the {family} investor from {name} (3 hire cards)", family=colour(action["family"]),
+                      name=names[owner])
         if k == "use":
-            return f"Use the {action['family']} from the table for a fair share"
+            return tr(lang, "Use the {family} from the table for a fair share", family=colour(action["family"]))
         if k == "place":
             sp = s["spaces"][action["space"]]
-            return f"Space {action['space'] + 1}: {Boss.requirement_text(sp)}, {sp['shares']} shares"
-        return table.engine.label(action)
+            return tr(lang, "Space {space}: {needs}, {shares}", space=action["space"] + 1,
+                      needs=Boss.requirement_text(sp), shares=_shares(sp["shares"]))
+        return say(table.engine.label(action), lang)
 
     def announce(self, change: Change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """Everything that happened, in order, as one post; the board picture when the marker is
@@ -150,25 +209,26 @@ class BossPresenter(Presenter):
         if not fresh:
             return []
         names = _names(table)
-        text = "\n".join(event_line(e, names) for e in fresh)
+        text = "\n".join(event_line(e, names, lang) for e in fresh)
         picture = None
         placed = (before is None or before["marker"] is None) and after["marker"] is not None
         ended = before is not None and before["deal"] is not None and after["deal"] is None
         if placed or ended:
             from cogs.boss_board import render
 
-            picture = render(table.engine.public(after), names)
-        return [(f"Table {table.game.id}: {text}"[:2000], picture)]
+            picture = render(table.engine.public(after), names, lang)
+        return [(tr(lang, "Table {id}: {text}", id=table.game.id, text=text)[:2000], picture)]
 
     def move_view(self, table: Table, seat: int, lang: str = "en"):
         moves = table.engine.legal(table.state, seat)
         if not moves:
             return None
-        return panel(self, table, seat, moves)
+        return panel(self, table, seat, moves, lang)
 
 
 # --- the panel -------------------------------------------------------------------------------
-def panel(pres: BossPresenter, table: Table, seat: int, moves: list[dict[str, Any]]) -> discord.ui.View:
+def panel(pres: BossPresenter, table: Table, seat: int, moves: list[dict[str, Any]],
+          lang: str = "en") -> discord.ui.View:
     """Buttons for the few decisive moves, menus for cards, answers to offers and offers. Every item carries how
     many moves the seat had made when it was drawn, so it plays once (a double press, an old DM panel)."""
     gid, tok = table.game.id, str(Boss.moves_made(table.state, seat))
@@ -178,42 +238,47 @@ def panel(pres: BossPresenter, table: Table, seat: int, moves: list[dict[str, An
     offers = sorted({m["family"] for m in moves if m["type"] == "offer"}, key=FAMILIES.index)
     buttons = [m for m in moves if m["type"] not in (*MENU_MOVES, *ANSWER_MOVES, "offer")]
     for m in buttons[:10]:
-        view.add_item(MoveNow(gid, tok, m, pres.move_label(table, m)))
+        view.add_item(MoveNow(gid, tok, m, pres.move_label(table, m, lang)))
     rows = 5 - (len(buttons[:10]) + 4) // 5 - (1 if offers else 0)  # a menu fills a row of its own
-    placeholder = "Play a card" if table.state["phase"] == "deal" else "Choose"
-    menus = [(group[i:i + 25], title) for group, title in ((answers, "Answer an offer"), (cards, placeholder))
+    placeholder = tr(lang, "Play a card") if table.state["phase"] == "deal" else tr(lang, "Choose")
+    menus = [(group[i:i + 25], title) for group, title in ((answers, tr(lang, "Answer an offer")),
+                                                           (cards, placeholder))
              for i in range(0, len(group), 25)]
     for slot, (chunk, title) in enumerate(menus[:rows]):
-        options = [(pres.move_label(table, m), compact(m), None) for m in chunk]
+        options = [(pres.move_label(table, m, lang), compact(m), None) for m in chunk]
         view.add_item(MoveMenu(gid, tok, slot, options, title))
     if offers:
-        view.add_item(OfferFamily(gid, [(f"{DOTS[f]} {f}", f) for f in offers]))
+        view.add_item(OfferFamily(gid, [(_fam(f, lang), f) for f in offers], lang))
     return view
 
 
-def price_view(table: Table, seat: int, family: str) -> discord.ui.View:
-    """The prices one may ask for a family: shares, or nothing to whole millions of the payout."""
+def price_view(table: Table, seat: int, family: str, lang: str | None = None) -> discord.ui.View:
+    """The prices one may ask for a family: shares, or nothing to whole millions of the payout (in `lang`, by
+    default the reader's)."""
     moves = [m for m in table.engine.legal(table.state, seat) if m["type"] == "offer" and m["family"] == family]
     if not moves:
-        raise Refusal(f"You cannot offer {family} in this deal now.")
+        raise Refusal("You cannot offer {family} in this deal now.", family=colour(family))
     view = discord.ui.View(timeout=None)
     shares = [m for m in moves if "shares" in m]
     cash = [m for m in moves if "money" in m]
     value = table.state["deal"]["value"]
     tok = str(Boss.moves_made(table.state, seat))
-    options = [(f"{price_text(m)} (= {money(m['shares'] * value)} now)", compact(m), None) for m in shares]
-    view.add_item(MoveMenu(table.game.id, tok, 0, options, f"Ask {family}: a number of shares"))
+    options = [(tr(lang, "{price} (= {amount} now)", price=price_text(m), amount=money(m["shares"] * value)),
+                compact(m), None) for m in shares]
+    view.add_item(MoveMenu(table.game.id, tok, 0, options,
+                           tr(lang, "Ask {family}: a number of shares", family=colour(family))))
     for page, start in enumerate(range(0, len(cash), 25), 1):
         chunk = cash[start:start + 25]
-        view.add_item(MoveMenu(table.game.id, tok, page, [(price_text(m), compact(m), None) for m in chunk],
-                               f"Ask {family}: {price_text(chunk[0])} to {price_text(chunk[-1])}"))
+        view.add_item(MoveMenu(table.game.id, tok, page, [(say(price_text(m), lang), compact(m), None) for m in chunk],
+                               tr(lang, "Ask {family}: {low} to {high}", family=colour(family),
+                                  low=price_text(chunk[0]), high=price_text(chunk[-1]))))
         if page == 4:
             break
     return view
 
 
-PLAYED = ("You have made a move since this panel was shown, so it plays nothing more; "
-          "open your panel again (My hand & moves) to see your moves now.")
+PLAYED = N_("You have made a move since this panel was shown, so it plays nothing more; "
+            "open your panel again (My hand & moves) to see your moves now.")
 
 
 class _Plays:
@@ -252,10 +317,10 @@ class MoveMenu(_Plays, PanelMenu, prefix="bxs"):
 class OfferFamily(TableItem, discord.ui.DynamicItem[discord.ui.Select], template=r"bof:(?P<gid>\d+)"):
     serves = staticmethod("boss".__eq__)
 
-    def __init__(self, game_id: int, options: list[tuple[str, str]] | None = None):
+    def __init__(self, game_id: int, options: list[tuple[str, str]] | None = None, lang: str = "en"):
         opts = [discord.SelectOption(label=label, value=fam) for label, fam in options or [("-", "red")]]
         super().__init__(discord.ui.Select(custom_id=f"bof:{game_id}", options=opts,
-                                           placeholder="Offer to join for a price: which family?"))
+                                           placeholder=tr(lang, "Offer to join for a price: which family?")))
         self.gid = game_id
 
     @classmethod
@@ -270,8 +335,8 @@ class OfferFamily(TableItem, discord.ui.DynamicItem[discord.ui.Select], template
             seat = tables.player_seat(table, interaction.user.id)
             if family not in FAMILIES:
                 raise Refusal("There is no such family.")
-            return {"content": f"Your price for bringing {family} into the deal on table {self.gid}? "
-                               "Only the deal's payout can pay it.",
+            return {"content": tr(None, "Your price for bringing {family} into the deal on table {id}? Only the "
+                                        "deal's payout can pay it.", family=colour(family), id=self.gid),
                     "view": price_view(table, seat, family)}
 
         await answer(interaction, work)

@@ -7,9 +7,11 @@ import io
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import say, tr
 from cogs.fonts import font
-from engines.boss import money
+from engines.boss import colour, money
 from engines.boss.board import FAMILIES
+from engines.text import plural
 
 FAMILY_COLOURS = {
     "red": (214, 48, 49), "blue": (41, 98, 214), "yellow": (245, 205, 30),
@@ -50,8 +52,8 @@ def space_box(space: int) -> tuple[int, int, int, int]:
     return x + 3, y + 3, x + CELL - 3, y + CELL - 3
 
 
-def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
+def _name(names: list[str], seat: int, lang: str = "en") -> str:
+    return names[seat] if 0 <= seat < len(names) and names[seat] else tr(lang, "Seat {n}", n=seat + 1)
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, font, width: float) -> str:
@@ -78,7 +80,8 @@ def _centred(d: ImageDraw.ImageDraw, cx: float, y: float, text: str, font, fill)
     d.text((cx - d.textlength(text, font=font) / 2, y), text, fill=fill, font=font)
 
 
-def _space(d: ImageDraw.ImageDraw, i: int, sp: dict, fonts: dict, deal: dict | None, names: list[str]) -> None:
+def _space(d: ImageDraw.ImageDraw, i: int, sp: dict, fonts: dict, deal: dict | None, names: list[str],
+           lang: str = "en") -> None:
     x0, y0, x1, y1 = space_box(i)
     covered = sp.get("tile") is not None
     active = deal is not None and deal.get("space") == i
@@ -86,12 +89,12 @@ def _space(d: ImageDraw.ImageDraw, i: int, sp: dict, fonts: dict, deal: dict | N
     d.rectangle([x0, y0, x1, y1], fill=fill, outline=DEAL_EDGE if active else (110, 100, 90), width=6 if active else 2)
     ink = (140, 138, 134) if covered else INK
     d.text((x0 + 9, y0 + 5), str(i + 1), fill=ink, font=fonts["big"])
-    shares = f"{sp['shares']} share{'s' if sp['shares'] != 1 else ''}"
+    shares = say(plural(sp["shares"], "{n} share", "{n} shares"), lang)
     d.text((x1 - 9 - d.textlength(shares, font=fonts["mid"]), y0 + 10), shares, fill=ink, font=fonts["mid"])
     if covered:  # the deal tile lies on the space and hides what it asked for
         tx0, ty0, tx1, ty1 = x0 + 22, y0 + 42, x1 - 22, y1 - 14
         d.rectangle([tx0, ty0, tx1, ty1], fill=TILE, outline=(70, 66, 60), width=2)
-        _centred(d, (tx0 + tx1) / 2, ty0 + 8, "deal tile", fonts["small"], (230, 228, 222))
+        _centred(d, (tx0 + tx1) / 2, ty0 + 8, tr(lang, "deal tile"), fonts["small"], (230, 228, 222))
         _centred(d, (tx0 + tx1) / 2, ty0 + 30, str(sp["tile"]), fonts["huge"], (250, 250, 248))
         return
     must = list(sp["must"])
@@ -100,7 +103,7 @@ def _space(d: ImageDraw.ImageDraw, i: int, sp: dict, fonts: dict, deal: dict | N
         _square(d, x0 + 9 + k * (size + 5), y0 + 44, size, f)
     if sp.get("more"):
         y = y0 + 44 + size + 12
-        label = f"+{sp['more']} of"
+        label = tr(lang, "+{n} of", n=sp["more"])
         d.text((x0 + 9, y), label, fill=INK, font=fonts["mid"])
         sx = x0 + 9 + int(d.textlength(label, font=fonts["mid"])) + 7
         step = min(24, (x1 - 6 - sx) // max(1, len(sp["from"])))
@@ -109,8 +112,8 @@ def _space(d: ImageDraw.ImageDraw, i: int, sp: dict, fonts: dict, deal: dict | N
     if active:  # the boss's name in a band, right of where the marker stands
         bx0, by0, bx1, by1 = x0 + 58, y1 - 46, x1 - 6, y1 - 6
         d.rectangle([bx0, by0, bx1, by1], fill=DEAL_EDGE)
-        d.text((bx0 + 6, by0 + 2), "Boss", fill=(255, 220, 225), font=fonts["small"])
-        d.text((bx0 + 6, by0 + 18), _fit(d, _name(names, deal["boss"]), fonts["mid"], bx1 - bx0 - 12),
+        d.text((bx0 + 6, by0 + 2), tr(lang, "Boss"), fill=(255, 220, 225), font=fonts["small"])
+        d.text((bx0 + 6, by0 + 18), _fit(d, _name(names, deal["boss"], lang), fonts["mid"], bx1 - bx0 - 12),
                fill=(255, 255, 255), font=fonts["mid"])
 
 
@@ -123,7 +126,7 @@ def _marker(d: ImageDraw.ImageDraw, space: int, fonts: dict) -> None:
     _centred(d, cx, cy - 14, "$", fonts["big"], INK)
 
 
-def _centre(d: ImageDraw.ImageDraw, public: dict, names: list[str], fonts: dict) -> None:
+def _centre(d: ImageDraw.ImageDraw, public: dict, names: list[str], fonts: dict, lang: str = "en") -> None:
     cx0, cy0 = X0 + CELL + 14, Y0 + CELL + 12
     cx1, cy1 = X0 + 4 * CELL - 14, Y0 + 4 * CELL - 12
     d.rectangle([cx0, cy0, cx1, cy1], fill=(250, 246, 236), outline=(150, 140, 120), width=2)
@@ -132,43 +135,46 @@ def _centre(d: ImageDraw.ImageDraw, public: dict, names: list[str], fonts: dict)
     # the top deal tile, drawn as a tile
     d.rectangle([x, y, x + 96, y + 96], fill=TILE, outline=INK, width=2)
     if top:
-        _centred(d, x + 48, y + 6, "next deal", fonts["small"], (235, 232, 226))
+        _centred(d, x + 48, y + 6, tr(lang, "next deal"), fonts["small"], (235, 232, 226))
         _centred(d, x + 48, y + 22, str(top["number"]), fonts["huge"], (255, 255, 255))
         _centred(d, x + 48, y + 70, money(top["value"]), fonts["mid"], (255, 240, 170))
     else:
-        _centred(d, x + 48, y + 38, "no tiles", fonts["mid"], (235, 232, 226))
+        _centred(d, x + 48, y + 38, tr(lang, "no tiles"), fonts["mid"], (235, 232, 226))
     tx = x + 112
     if top:
-        d.text((tx, y + 2), f"{money(top['value'])} a share", fill=INK, font=fonts["big"])
+        d.text((tx, y + 2), tr(lang, "{value} a share", value=money(top["value"])), fill=INK, font=fonts["big"])
     left = public.get("tiles_left", 0)
-    d.text((tx, y + 34), f"{left} deal tile{'s' if left != 1 else ''} left · {public.get('deals_done', 0)} made",
-           fill=INK, font=fonts["mid"])
+    d.text((tx, y + 34), tr(lang, "{left} · {made} made",
+                            left=plural(left, "{n} deal tile left", "{n} deal tiles left"),
+                            made=public.get("deals_done", 0)), fill=INK, font=fonts["mid"])
     if public.get("phase") == "over":
-        d.text((tx, y + 60), "The game is over", fill=DEAL_EDGE, font=fonts["big"])
+        d.text((tx, y + 60), tr(lang, "The game is over"), fill=DEAL_EDGE, font=fonts["big"])
     elif top and top.get("end"):
         nums = [str(n) for n in top["end"]]
-        ends = nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " or " + nums[-1]
-        d.text((tx, y + 58), "After this deal, a roll of", fill=DEAL_EDGE, font=fonts["mid"])
-        d.text((tx, y + 77), f"{ends} ends the game", fill=DEAL_EDGE, font=fonts["mid"])
+        ends = nums[0] if len(nums) == 1 else tr(lang, "{some} or {last}", some=", ".join(nums[:-1]), last=nums[-1])
+        d.text((tx, y + 58), tr(lang, "After this deal, a roll of"), fill=DEAL_EDGE, font=fonts["mid"])
+        d.text((tx, y + 77), tr(lang, "{numbers} ends the game", numbers=ends), fill=DEAL_EDGE, font=fonts["mid"])
     elif top:
-        d.text((tx, y + 58), "This deal cannot end the game", fill=SOFT, font=fonts["mid"])
+        d.text((tx, y + 58), tr(lang, "This deal cannot end the game"), fill=SOFT, font=fonts["mid"])
     # the investors
     y += 112
     deal = public.get("deal")
     away = set(deal.get("away", [])) if deal else set()
-    d.text((x, y), "Investors", fill=INK, font=fonts["big"])
+    d.text((x, y), tr(lang, "Investors"), fill=INK, font=fonts["big"])
     y += 30
     owners = public.get("owners", {})
+    labels = {f: tr(lang, "{family}:", family=colour(f)) for f in FAMILIES}
+    wx = x + max(100, 42 + max(int(d.textlength(t, font=fonts["mid"])) for t in labels.values()))
     for f in FAMILIES:
         seat = owners.get(f)
         travel = f in away
         _square(d, x, y, 22, f, faded=travel)
-        who = "beside the board" if seat is None else _fit(d, _name(names, seat), fonts["mid"], 200)
-        d.text((x + 32, y + 2), f"{f}:", fill=SOFT, font=fonts["mid"])
-        d.text((x + 100, y + 2), who, fill=SOFT if seat is None else INK, font=fonts["mid"])
+        who = tr(lang, "beside the board") if seat is None else _fit(d, _name(names, seat, lang), fonts["mid"], 200)
+        d.text((x + 32, y + 2), labels[f], fill=SOFT, font=fonts["mid"])
+        d.text((wx, y + 2), who, fill=SOFT if seat is None else INK, font=fonts["mid"])
         if travel:
             tw = d.textlength(who, font=fonts["mid"])
-            d.text((x + 110 + tw, y + 2), "(on travel)", fill=DEAL_EDGE, font=fonts["mid"])
+            d.text((wx + 10 + tw, y + 2), tr(lang, "(on travel)"), fill=DEAL_EDGE, font=fonts["mid"])
             d.line([x + 2, y + 2, x + 20, y + 20], fill=DEAL_EDGE, width=3)
             d.line([x + 2, y + 20, x + 20, y + 2], fill=DEAL_EDGE, width=3)
         y += 30
@@ -176,40 +182,45 @@ def _centre(d: ImageDraw.ImageDraw, public: dict, names: list[str], fonts: dict)
         y += 4
         d.line([x, y, cx1 - 14, y], fill=(180, 170, 150), width=1)
         y += 8
-        stage = "last call" if deal.get("stage") == "last_call" else "open"
-        d.text((x, y), f"Deal on space {deal['space'] + 1} ({stage})", fill=DEAL_EDGE, font=fonts["big"])
+        title = (tr(lang, "Deal on space {space} (last call)", space=deal["space"] + 1)
+                 if deal.get("stage") == "last_call" else tr(lang, "Deal on space {space} (open)",
+                                                             space=deal["space"] + 1))
+        d.text((x, y), title, fill=DEAL_EDGE, font=fonts["big"])
         y += 28
-        pays = f" · pays {money(deal.get('payout', 0))}"
-        boss = _fit(d, "Boss: " + _name(names, deal["boss"]), fonts["mid"],
+        pays = tr(lang, " · pays {payout}", payout=money(deal.get("payout", 0)))
+        boss = _fit(d, tr(lang, "Boss: {name}", name=_name(names, deal["boss"], lang)), fonts["mid"],
                     cx1 - 14 - x - d.textlength(pays, font=fonts["mid"]))
         d.text((x, y), boss + pays, fill=INK, font=fonts["mid"])
         y += 24
-        for label, fams in (("In:", deal.get("covered", [])), ("Needs:", deal.get("needed", []))):
+        rows = ((tr(lang, "In:"), deal.get("covered", []), tr(lang, "none yet")),
+                (tr(lang, "Needs:"), deal.get("needed", []), tr(lang, "nothing")))
+        lx = x + max(64, 10 + max(int(d.textlength(r[0], font=fonts["mid"])) for r in rows))
+        for label, fams, empty in rows:
             d.text((x, y), label, fill=SOFT, font=fonts["mid"])
             if fams:
                 for k, f in enumerate(fams):
-                    _square(d, x + 64 + k * 24, y + 1, 18, f)
+                    _square(d, lx + k * 24, y + 1, 18, f)
             else:
-                d.text((x + 64, y), "nothing" if label == "Needs:" else "none yet", fill=SOFT, font=fonts["mid"])
+                d.text((lx, y), empty, fill=SOFT, font=fonts["mid"])
             y += 24
 
 
-def render(public: dict, names: list[str]) -> bytes:
-    """PNG bytes of the deal board as the public view shows it (no hands, no cash)."""
+def render(public: dict, names: list[str], lang: str = "en") -> bytes:
+    """PNG bytes of the deal board as the public view shows it (no hands, no cash), its words in `lang`."""
     img = Image.new("RGB", (W, H), BG)
     d = ImageDraw.Draw(img)
     fonts = {"small": _font(13), "mid": _font(16), "big": _font(22), "huge": _font(40)}
-    d.text((X0, 6), "I'm the Boss!", fill=INK, font=fonts["big"])
-    board = "our board" if public.get("board", "ours") == "ours" else "printed board"
-    note = f"{board} · spaces clockwise from 1"
+    d.text((X0, 6), tr(lang, "I'm the Boss!"), fill=INK, font=fonts["big"])
+    note = (tr(lang, "our board · spaces clockwise from 1") if public.get("board", "ours") == "ours" else
+            tr(lang, "printed board · spaces clockwise from 1"))
     d.text((X0 + 5 * CELL - d.textlength(note, font=fonts["small"]), 12), note, fill=SOFT, font=fonts["small"])
     deal = public.get("deal")
     for i, sp in enumerate(public["spaces"]):
-        _space(d, i, sp, fonts, deal, names)
+        _space(d, i, sp, fonts, deal, names, lang)
     marker = public.get("marker")
     if marker is not None:
         _marker(d, marker, fonts)
-    _centre(d, public, names, fonts)
+    _centre(d, public, names, fonts, lang)
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=3)  # about twice as fast as the default, a little bigger
     return out.getvalue()

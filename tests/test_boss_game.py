@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from engines.base import CHANCE
-from engines.boss import DECK, Boss
+from engines.boss import DECK, Boss, event_text
 from engines.log import replay
 from tests.boss_helpers import NAMED
 
@@ -248,7 +248,7 @@ def run_script() -> tuple[dict, list[tuple[int, int, dict]]]:
         elif what == "agreed":
             assert [(a["seat"], a["family"]) for a in s["deal"]["agreements"]] == step[1]
         elif what == "said":
-            assert s["events"][-1]["text"].startswith(step[1]) and s["events"][-1]["seats"] == step[2]
+            assert event_text(s["events"][-1]).startswith(step[1]) and s["events"][-1]["seats"] == step[2]
         elif what == "deals":
             assert s["deals_done"] == step[1]
         else:

@@ -29,7 +29,7 @@ import engines.boss
 from bot.tables import Change, Table
 from cogs.boss import BossPresenter
 from engines.base import CHANCE
-from engines.boss import DECK, Boss, cash_band, money
+from engines.boss import DECK, Boss, cash_band, event_text, money
 from engines.boss.board import BOARDS
 from engines.chance import draw
 from engines.log import replay
@@ -137,7 +137,7 @@ def check_step(before: dict, seat: int, action: dict, after: dict, seq: int) -> 
                 continue  # the variant: the boss keeps it
             expected[boss] -= amount(d, a)
             expected[a["seat"]] += amount(d, a)
-        said = [e["text"] for e in after["events"] if e["no"] > before["event_no"]]
+        said = [event_text(e) for e in after["events"] if e["no"] > before["event_no"]]
         assert any(t.startswith(f"Deal made! The bank pays [0] {money(paid)} ") for t in said), said
     else:
         assert after["deals_done"] == before["deals_done"]

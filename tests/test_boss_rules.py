@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from engines.base import CHANCE, Awaiting, RuleError
-from engines.boss import DECK
+from engines.boss import DECK, event_text
 from engines.boss.board import FAMILIES
 from tests.boss_helpers import (
     E,
@@ -221,7 +221,7 @@ def test_after_the_roll_deal_on_the_new_space_or_draw_three():
     assert Counter(hand(after, 0)) == Counter(before) + Counter(top)
     assert after["deck"] == s["deck"][3:]
     assert after["phase"] == "turn" and after["turn"] == 1
-    assert after["events"][-1]["text"] == "[0] draws 3 cards."
+    assert event_text(after["events"][-1]) == "[0] draws 3 cards."
 
 
 def test_hand_limit_12_discard_down_one_card_at_a_time():
@@ -236,7 +236,7 @@ def test_hand_limit_12_discard_down_one_card_at_a_time():
     assert rule_error(s, 0, ROLL) == "Discard down to 12 cards first (or play a set of three hire cards)."
     s = E.apply(s, 0, discard("boss"))
     assert s["phase"] == "limit" and sum(hand(s, 0).values()) == 13
-    assert s["events"][-1]["text"] == "[0] discards a card."  # face down: the card is not named
+    assert event_text(s["events"][-1]) == "[0] discards a card."  # face down: the card is not named
     s = E.apply(s, 0, discard("stop"))
     assert s["phase"] == "turn" and s["turn"] == 1
     assert hand(s, 0) == {"boss": 2, "hire": 2, "stop": 8}
@@ -419,7 +419,7 @@ def test_joining_for_nothing_is_a_price():
     s = green_deal()
     s = act(s, 2, {"type": "offer", "family": "green", "money": 0})
     assert s["deal"]["offers"] == [offered(2, "green", money=0)]
-    assert E.label({"type": "offer", "family": "green", "money": 0}) == "Offer green for nothing (free)"
+    assert str(E.label({"type": "offer", "family": "green", "money": 0})) == "Offer green for nothing (free)"
     s = act(s, 0, {"type": "accept", "seat": 2, "family": "green"})
     assert s["deal"]["agreements"] == [agreement(2, "green", money=0)] and E.public(s)["deal"]["promised"] == 0
 
@@ -1026,7 +1026,7 @@ def test_paid_if_played_only_players_who_played_a_card_are_paid(on, cash):
     assert s["cash"] == cash
     assert hand(s, 4) == {"family.green": 1}
     if on:
-        assert any(e["text"] == "[1] played no card in this deal, so [0] keeps their $1M." for e in s["events"])
+        assert any(event_text(e) == "[1] played no card in this deal, so [0] keeps their $1M." for e in s["events"])
 
 
 @pytest.mark.parametrize("held,draws", [(0, 4), (1, 3), (2, 2), (3, 1), (4, 1)])

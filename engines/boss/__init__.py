@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
-from engines.boss.board import BOARDS, FAMILIES, SPACES
+from engines.boss.board import BOARDS, COLOUR_NAMES, FAMILIES, SPACES
+from engines.text import N_, Msg, Name, from_json, msg, plural, to_json
 
 TRAVELS = (*FAMILIES, "grey")
 #: The 98 influence cards: 4 family cards per family, 3 travel cards per family and 3 grey,
@@ -26,37 +27,80 @@ DRAW = 3
 HIRE_SET = 3
 BOOL = (False, True)
 WINDOWS = (30, 60, 120, 300, 900, 3600, 14400, 43200, 86400)
+#: The cards that are not of a family, by their name in the engine.
+CARD_NAMES = {"hire": N_("hire card"), "boss": N_("boss card"), "stop": N_("stop card")}
 
 
 def money(k: int) -> str:
-    """$ in millions from thousands: 3000 -> "$3M", 2400 -> "$2.4M"."""
+    """$ in millions from thousands: 3000 -> "$3M", 2400 -> "$2.4M" (written so in Japanese too, as the
+    Japanese rules write it: "$3M")."""
     m = k / 1000
     return f"${m:g}M" if m == round(m, 3) else f"${m:.3f}M"
 
 
+def colour(f: str) -> Name | str:
+    """A family's (or a travel card's) colour in both languages."""
+    return COLOUR_NAMES.get(f, f)
+
+
+#: How big a pile of face-down money looks to the others (the public view keeps the English; the bot says it).
+CASH_BANDS = ((1, N_("no money")), (10_000, N_("a thin pile")), (25_000, N_("a small pile")),
+              (50_000, N_("a fair pile")), (100_000, N_("a thick pile")))
+HUGE = N_("a huge pile")
+
+
 def cash_band(k: int) -> str:
     """How big a pile of face-down money looks to the others."""
-    for limit, text in ((1, "no money"), (10_000, "a thin pile"), (25_000, "a small pile"),
-                        (50_000, "a fair pile"), (100_000, "a thick pile")):
+    for limit, text in CASH_BANDS:
         if k < limit:
             return text
-    return "a huge pile"
+    return HUGE
 
 
-def card_name(kind: str) -> str:
+def card_name(kind: str) -> Msg:
     if kind.startswith("family."):
-        return f"{kind[7:]} family card"
+        return msg("{family} family card", family=colour(kind[7:]))
     if kind.startswith("travel."):
-        return f"{kind[7:]} travel card"
-    return f"{kind} card"
+        return msg("{colour} travel card", colour=colour(kind[7:]))
+    return msg(CARD_NAMES[kind]) if kind in CARD_NAMES else msg("{card} card", card=kind)
 
 
-def price_text(price: dict[str, Any]) -> str:
+def price_text(price: dict[str, Any]) -> Any:
     if "shares" in price:
-        return f"{price['shares']} share{'s' if price['shares'] != 1 else ''}"
+        return plural(price["shares"], "{n} share", "{n} shares")
     if "money" in price:
-        return f"${price['money']}M" if price["money"] else "nothing (free)"
-    return "a fair share"
+        return money(price["money"] * 1000) if price["money"] else msg("nothing (free)")
+    return msg("a fair share")
+
+
+def joined(parts: list[Any], template: str = "list") -> Any:
+    """Several words in one phrase: "red, blue" ("list"), "red + blue" ("plus"), "red/blue" ("or")."""
+    if not parts:
+        return ""
+    out = parts[0]
+    for p in parts[1:]:
+        out = (msg("{a} + {b}", a=out, b=p) if template == "plus" else msg("{a}/{b}", a=out, b=p)
+               if template == "or" else msg("{a}, {b}", a=out, b=p))
+    return out
+
+
+def requirement(space: dict[str, Any]) -> Any:
+    """What a deal space asks for: "red + green", "blue + 2 of red/pink/green"."""
+    parts: list[Any] = [colour(f) for f in space["must"]]
+    if space["more"]:
+        parts.append(msg("{n} of {families}", n=space["more"],
+                         families=joined([colour(f) for f in space["from"]], "or")))
+    return joined(parts, "plus")
+
+
+def event_msg(event: dict[str, Any]) -> Msg:
+    """An event as a message (its values stored as JSON one by one), its seats left as [0], [1]."""
+    return Msg(event["text"], {k: from_json(v) for k, v in (event.get("values") or {}).items()})
+
+
+def event_text(event: dict[str, Any]) -> str:
+    """An event's line in English, its seats left as [0], [1] (logs and tests)."""
+    return str(event_msg(event))
 
 
 PRICE_KEYS = ("shares", "money")
@@ -74,19 +118,20 @@ class Boss(Engine):
     max_players = 6
     data_version = 1
     options = (
-        Option("board", "deal board: ours, or printed (when the server admin has set BOT_BOSS_BOARD)", "ours",
+        Option("board", N_("deal board: ours, or printed (when the server admin has set BOT_BOSS_BOARD)"), "ours",
                ("ours", "printed")),
-        Option("last_call", "seconds of the last call after a deal is declared (4 hours by default, for a game "
-               "played over days; 60 when everyone plays at once)", 14400, WINDOWS),
-        Option("keep_turn", "variant: a boss card does not change whose turn is next", False, BOOL),
-        Option("must_deal", "variant: start your turn with 10 or more cards and you must make a deal", False, BOOL),
-        Option("paid_if_played", "variant: only the boss and players who played a card in the deal are paid",
+        Option("last_call", N_("seconds of the last call after a deal is declared (4 hours by default, for a game "
+                               "played over days; 60 when everyone plays at once)"), 14400, WINDOWS),
+        Option("keep_turn", N_("variant: a boss card does not change whose turn is next"), False, BOOL),
+        Option("must_deal", N_("variant: start your turn with 10 or more cards and you must make a deal"), False,
+               BOOL),
+        Option("paid_if_played", N_("variant: only the boss and players who played a card in the deal are paid"),
                False, BOOL),
-        Option("draw_by_investors", "variant: draw 4/3/2/1 cards holding 0/1/2/3+ investors", False, BOOL),
-        Option("min_hand", "variant: with 3 cards or fewer you cannot start a deal", False, BOOL),
-        Option("late_limit", "variant: from the 10th deal the hand limit is 10", False, BOOL),
-        Option("short", "variant: a shorter game without deal tiles 3, 6 and 9", False, BOOL),
-        Option("two_player", "the 2-player rules at any table (always on with 2 players)", False, BOOL),
+        Option("draw_by_investors", N_("variant: draw 4/3/2/1 cards holding 0/1/2/3+ investors"), False, BOOL),
+        Option("min_hand", N_("variant: with 3 cards or fewer you cannot start a deal"), False, BOOL),
+        Option("late_limit", N_("variant: from the 10th deal the hand limit is 10"), False, BOOL),
+        Option("short", N_("variant: a shorter game without deal tiles 3, 6 and 9"), False, BOOL),
+        Option("two_player", N_("the 2-player rules at any table (always on with 2 players)"), False, BOOL),
     )
     #: Every move a player may send (engines/fields.py); the die, the shuffles and the end of a last call are
     #: the chance seat's. A travel card names an investor (family) or a laid family card (laid), one of the two;
@@ -129,37 +174,38 @@ class Boss(Engine):
     def awaiting(self, state: State) -> Awaiting:
         ph = state["phase"]
         if ph == "deck":
-            return Awaiting(chance=ChanceRequest("shuffle", len(DECK), reason="shuffle the influence cards"))
+            return Awaiting(chance=ChanceRequest("shuffle", len(DECK), reason=msg("shuffle the influence cards")))
         if ph == "investors":
-            return Awaiting(chance=ChanceRequest("shuffle", len(FAMILIES), reason="deal the investors"))
+            return Awaiting(chance=ChanceRequest("shuffle", len(FAMILIES), reason=msg("deal the investors")))
         if ph == "reshuffle":
-            return Awaiting(chance=ChanceRequest("shuffle", len(state["discard"]), reason="reshuffle the discards"))
+            return Awaiting(chance=ChanceRequest("shuffle", len(state["discard"]),
+                                                 reason=msg("reshuffle the discards")))
         if ph in ("move", "end_roll"):
-            return Awaiting(chance=ChanceRequest("dice", 1, reason="roll the die"))
+            return Awaiting(chance=ChanceRequest("dice", 1, reason=msg("roll the die")))
         if ph == "place":
-            return Awaiting(frozenset({state["n"] - 1}), prompt="place the dollar marker")
+            return Awaiting(frozenset({state["n"] - 1}), prompt=msg("place the dollar marker"))
         if ph == "turn":
-            return Awaiting(frozenset({state["turn"]}), prompt="start a deal here or roll the die")
+            return Awaiting(frozenset({state["turn"]}), prompt=msg("start a deal here or roll the die"))
         if ph == "after_roll":
-            return Awaiting(frozenset({state["turn"]}), prompt="start a deal here or draw cards")
+            return Awaiting(frozenset({state["turn"]}), prompt=msg("start a deal here or draw cards"))
         if ph == "limit":
             over = frozenset(s for s in range(state["n"]) if self._hand_size(state, s) > self._limit(state))
-            return Awaiting(over, prompt=f"discard down to {self._limit(state)} cards")
+            return Awaiting(over, prompt=msg("discard down to {limit} cards", limit=self._limit(state)))
         if ph == "deal":
             d = state["deal"]
-            where = f"deal {state['deals_done'] + 1} on space {d['space'] + 1}"
+            where = msg("deal {deal} on space {space}", deal=state["deals_done"] + 1, space=d["space"] + 1)
             if d["stage"] == "last_call":
                 seats = frozenset(s for s in range(state["n"]) if s != d["boss"] and s not in d["passed"])
                 return Awaiting(seats, window=float(state["opts"]["last_call"]),
-                                prompt=f"last call on {where}: play a card or say nothing more")
+                                prompt=msg("last call on {deal}: play a card or say nothing more", deal=where))
             seats = frozenset(s for s in range(state["n"]) if self._has_deal_move(state, s))
-            return Awaiting(seats, prompt=f"{where}: join, offer or play cards; the boss closes it")
+            return Awaiting(seats, prompt=msg("{deal}: join, offer or play cards; the boss closes it", deal=where))
         return Awaiting()
 
     def apply(self, state: State, seat: int, action: Action, *, in_place: bool = False) -> State:
         # During a deal anyone may act, so a seat number must be checked against the table before a hand is read.
         if type(seat) is int and seat != CHANCE and not 0 <= seat < state["n"]:
-            raise RuleError(f"That is not a seat at this table (seats 1 to {state['n']}).")
+            raise RuleError("That is not a seat at this table (seats 1 to {n}).", n=state["n"])
         new = super().apply(state, seat, action, in_place=in_place)
         if seat != CHANCE:  # each seat's own count of moves: a panel made after move k plays only as move k + 1
             new.setdefault("moved", [0] * new["n"])[seat] += 1
@@ -189,9 +235,9 @@ class Boss(Engine):
         if ph == "place" and kind == "place":
             space = action.get("space")
             if type(space) is not int or not 0 <= space < SPACES:
-                raise RuleError(f"Choose a space from 1 to {SPACES}.")
+                raise RuleError("Choose a space from 1 to {spaces}.", spaces=SPACES)
             state["marker"] = space
-            self._event(state, f"[0] places the dollar marker on space {space + 1}.", seat)
+            self._event(state, msg("[0] places the dollar marker on space {space}.", space=space + 1), seat)
             return self._start_turn(state, 0)
         if ph in ("turn", "after_roll") and kind == "deal":
             if state["opts"]["min_hand"] and self._hand_size(state, seat) <= 3:
@@ -215,7 +261,7 @@ class Boss(Engine):
         if action["type"] == "expire":  # the last call ran out: the deal is made
             if ph != "deal" or state["deal"]["stage"] != "last_call":
                 raise RuleError("No last call is open.")
-            self._event(state, "The last call is over.")
+            self._event(state, msg("The last call is over."))
             return self._close(state)
         if ph in ("deck", "investors", "reshuffle"):
             size = {"deck": len(DECK), "investors": len(FAMILIES), "reshuffle": len(state["discard"])}[ph]
@@ -236,7 +282,7 @@ class Boss(Engine):
             else:
                 state["deck"] = [state["discard"][i] for i in order]
                 state["discard"] = []
-                self._event(state, "The discards are shuffled into a new deck.")
+                self._event(state, msg("The discards are shuffled into a new deck."))
                 self._draw(state, state["turn"], state["draw_left"])
             return None
         values = action.get("values")
@@ -250,14 +296,14 @@ class Boss(Engine):
             ahead = [(at + k) % SPACES for k in range(1, SPACES + 1)]
             ahead = [i for i in ahead if i in free]
             state["marker"] = ahead[(roll - 1) % len(ahead)]
-            self._event(state, f"[0] rolls {roll}: the marker moves to space {state['marker'] + 1}.",
-                        state["turn"])
+            self._event(state, msg("[0] rolls {roll}: the marker moves to space {space}.", roll=roll,
+                                   space=state["marker"] + 1), state["turn"])
             state["phase"] = "after_roll"
         elif ph == "end_roll":
             if roll in state["end_numbers"]:
-                self._event(state, f"[0] rolls {roll}: the game ends.", state["last_boss"])
+                self._event(state, msg("[0] rolls {roll}: the game ends.", roll=roll), state["last_boss"])
                 return self._finish(state)
-            self._event(state, f"[0] rolls {roll}: the game goes on.", state["last_boss"])
+            self._event(state, msg("[0] rolls {roll}: the game goes on.", roll=roll), state["last_boss"])
             self._end_turn(state)
         else:
             raise RuleError("No chance draw is due now.")
@@ -294,10 +340,10 @@ class Boss(Engine):
             state["draw_left"] = count - got
             state["phase"] = "reshuffle"
             if got:
-                self._event(state, f"[0] draws {got} card{'s' if got != 1 else ''}.", seat)
+                self._event(state, msg("[0] draws {cards}.", cards=plural(got, "{n} card", "{n} cards")), seat)
             return
         state["draw_left"] = 0
-        self._event(state, f"[0] draws {got} card{'s' if got != 1 else ''}.", seat)
+        self._event(state, msg("[0] draws {cards}.", cards=plural(got, "{n} card", "{n} cards")), seat)
         self._end_turn(state)
 
     def _limit(self, state: State) -> int:
@@ -310,11 +356,12 @@ class Boss(Engine):
                 raise RuleError("You do not hold that card.")
             self._give(state, seat, card)
             state["discard"].append(card)
-            self._event(state, "[0] discards a card.", seat)
+            self._event(state, msg("[0] discards a card."), seat)
         elif action["type"] == "hire":
             self._hire(state, seat, action.get("family"))
         else:
-            raise RuleError(f"Discard down to {self._limit(state)} cards first (or play a set of three hire cards).")
+            raise RuleError("Discard down to {limit} cards first (or play a set of three hire cards).",
+                            limit=self._limit(state))
         if not any(self._hand_size(state, s) > self._limit(state) for s in range(state["n"])):
             self._end_turn(state)
 
@@ -332,16 +379,23 @@ class Boss(Engine):
     def _give(state: State, seat: int, card: str, count: int = 1) -> None:
         hand = state["hands"][seat]
         if hand.get(card, 0) < count:
-            raise RuleError(f"You do not hold {'a ' if count == 1 else f'{count} '}{card_name(card)}"
-                            f"{'s' if count > 1 else ''}.")
+            if count == 1:
+                raise RuleError("You do not hold a {card}.", card=card_name(card))
+            if card == "hire":
+                raise RuleError("You do not hold {count} hire cards.", count=count)
+            raise RuleError("You do not hold {count} of: {card}.", count=count, card=card_name(card))
         hand[card] -= count
         if not hand[card]:
             del hand[card]
 
-    def _event(self, state: State, text: str, *seats: int) -> None:
-        """A public line of what happened; [0], [1] stand for the names of the seats given."""
+    def _event(self, state: State, said: Msg, *seats: int) -> None:
+        """A public line of what happened: its message template, its values (kept as JSON) and the seats whose
+        names [0], [1] stand for."""
         state["event_no"] += 1
-        state["events"].append({"no": state["event_no"], "text": text, "seats": list(seats)})
+        event = {"no": state["event_no"], "text": said.template, "seats": list(seats)}
+        if said.values:
+            event["values"] = {k: to_json(v) for k, v in said.values.items()}
+        state["events"].append(event)
         del state["events"][:-40]
 
     # --- deals ----------------------------------------------------------------------
@@ -355,16 +409,16 @@ class Boss(Engine):
             "laid": [], "next_id": 1, "away": [], "played": [], "offers": [], "agreements": [],
             "passed": [], "stoppable": None, "card_players": [],
         }
-        self._event(state, f"[0] starts a deal on space {state['marker'] + 1}: {self.requirement_text(space)}, "
-                    f"paying {money(state['deal']['payout'])} ({space['shares']} shares × {money(tile['value'])}).",
+        self._event(state, msg("[0] starts a deal on space {space}: {needs}, paying {payout} ({shares} × {value}).",
+                               space=state["marker"] + 1, needs=requirement(space),
+                               payout=money(state["deal"]["payout"]),
+                               shares=plural(space["shares"], "{n} share", "{n} shares"), value=money(tile["value"])),
                     seat)
 
     @staticmethod
-    def requirement_text(space: dict[str, Any]) -> str:
-        parts = list(space["must"])
-        if space["more"]:
-            parts.append(f"{space['more']} of {'/'.join(space['from'])}")
-        return " + ".join(parts)
+    def requirement_text(space: dict[str, Any]) -> Any:
+        """What a deal space asks for, as a message ("red + 2 of blue/pink/green")."""
+        return requirement(space)
 
     def _space(self, state: State) -> dict[str, Any]:
         return state["spaces"][state["deal"]["space"]]
@@ -467,7 +521,7 @@ class Boss(Engine):
             if action.get("call") is not None and action["call"] != d.get("call", 1):
                 raise RuleError("That last call is over; the deal was declared again. Look at it before you answer.")
             d["passed"].append(seat)
-            self._event(state, "[0]: nothing more.", seat)
+            self._event(state, msg("[0]: nothing more."), seat)
             if len(d["passed"]) == state["n"] - 1:
                 return self._close(state)
         elif d["stage"] != "open":
@@ -479,10 +533,11 @@ class Boss(Engine):
             kept = [a for a in d["agreements"] if a["seat"] == seat and a["family"] == fam and self._kept(d, a)]
             if kept:  # an agreement with an earlier boss, kept by a boss card: its player may leave it
                 d["agreements"].remove(kept[0])
-                self._event(state, f"[0] leaves the {fam} agreement made with the earlier boss.", seat)
+                self._event(state, msg("[0] leaves the {family} agreement made with the earlier boss.",
+                                       family=colour(fam)), seat)
             elif any(o["seat"] == seat and o["family"] == fam for o in d["offers"]):
                 d["offers"] = [o for o in d["offers"] if not (o["seat"] == seat and o["family"] == fam)]
-                self._event(state, f"[0] withdraws the {fam} offer.", seat)
+                self._event(state, msg("[0] withdraws the {family} offer.", family=colour(fam)), seat)
             else:
                 raise RuleError("You have no open offer for that family.")
         elif kind in ("accept", "refuse", "use", "declare", "fail"):
@@ -503,14 +558,16 @@ class Boss(Engine):
             raise RuleError("This deal does not need that family.")
         src = self._source(state, seat, fam)
         if src is None:
-            raise RuleError(f"You need the {fam} investor or a {fam} family card laid on the table to join for it.")
+            raise RuleError("You need the {family} investor or a {family} family card laid on the table to join for "
+                            "it.", family=colour(fam))
         if fam not in self.needed(state):
-            raise RuleError(f"The deal does not need {fam} any more.")
+            raise RuleError("The deal does not need {family} any more.", family=colour(fam))
         price = self._price(state, action)
         d["offers"] = [o for o in d["offers"] if not (o["seat"] == seat and o["family"] == fam)]
         d["offers"].append({"seat": seat, "family": fam, "source": src, "price": price})
-        via = "the investor" if src == "investor" else "a family card"
-        self._event(state, f"[0] offers {fam} ({via}) for {price_text(price)}.", seat)
+        said = ("[0] offers {family} (the investor) for {price}." if src == "investor" else
+                "[0] offers {family} (a family card) for {price}.")
+        self._event(state, msg(said, family=colour(fam), price=price_text(price)), seat)
 
     def _price(self, state: State, action: Action) -> dict[str, int]:
         d = state["deal"]
@@ -520,8 +577,8 @@ class Boss(Engine):
             return {"shares": shares}
         if cash is not None and shares is None and type(cash) is int and 0 <= cash * 1000 <= d["payout"]:
             return {"money": cash}
-        raise RuleError(f"A price is 1 to {top} shares, or nothing to {money(d['payout'])} in whole millions; "
-                        "only the deal's payout can pay it.")
+        raise RuleError("A price is 1 to {top} shares, or nothing to {payout} in whole millions; only the deal's "
+                        "payout can pay it.", top=top, payout=money(d["payout"]))
 
     @staticmethod
     def _kept(deal: dict[str, Any], agreement: dict[str, Any]) -> bool:
@@ -535,16 +592,16 @@ class Boss(Engine):
             raise RuleError("There is no such offer.")
         named = price_of(action)
         if named and named != offer["price"]:
-            raise RuleError(f"That offer has changed: it now asks {price_text(offer['price'])} for "
-                            f"{offer['family']}. Look at it again before you accept.")
+            raise RuleError("That offer has changed: it now asks {price} for {family}. Look at it again before you "
+                            "accept.", price=price_text(offer["price"]), family=colour(offer["family"]))
         if offer["family"] not in self.needed(state):
-            raise RuleError(f"The deal does not need {offer['family']} any more.")
+            raise RuleError("The deal does not need {family} any more.", family=colour(offer["family"]))
         if self._promised(state) + self._amount(state, offer) > d["payout"]:
-            raise RuleError(f"You would promise more than the deal pays ({money(d['payout'])}).")
+            raise RuleError("You would promise more than the deal pays ({payout}).", payout=money(d["payout"]))
         d["offers"].remove(offer)
         d["agreements"].append(dict(offer, boss=seat))
-        self._event(state, f"[0] accepts [1]'s {offer['family']} for {price_text(offer['price'])}.",
-                    seat, offer["seat"])
+        self._event(state, msg("[0] accepts [1]'s {family} for {price}.", family=colour(offer["family"]),
+                               price=price_text(offer["price"])), seat, offer["seat"])
 
     @staticmethod
     def _find_offer(state: State, action: Action) -> dict[str, Any] | None:
@@ -557,7 +614,8 @@ class Boss(Engine):
         if offer is None:
             raise RuleError("There is no such offer.")
         d["offers"].remove(offer)
-        self._event(state, f"[0] refuses [1]'s {offer['family']} offer.", seat, offer["seat"])
+        self._event(state, msg("[0] refuses [1]'s {family} offer.", family=colour(offer["family"])), seat,
+                    offer["seat"])
 
     def _use(self, state: State, seat: int, action: Action) -> None:
         d, fam = state["deal"], action.get("family")
@@ -568,19 +626,20 @@ class Boss(Engine):
         owner, src = usable[fam]
         entry = {"seat": owner, "family": fam, "source": src, "price": {"fair": True}, "boss": seat}
         if self._promised(state) + self._amount(state, entry) > d["payout"]:
-            raise RuleError(f"You would promise more than the deal pays ({money(d['payout'])}).")
+            raise RuleError("You would promise more than the deal pays ({payout}).", payout=money(d["payout"]))
         d["offers"] = [o for o in d["offers"] if not (o["seat"] == owner and o["family"] == fam)]
         d["agreements"].append(entry)
-        self._event(state, f"[0] uses [1]'s {fam} for a fair share ({money(self._amount(state, entry))}).",
-                    seat, owner)
+        self._event(state, msg("[0] uses [1]'s {family} for a fair share ({amount}).", family=colour(fam),
+                               amount=money(self._amount(state, entry))), seat, owner)
 
     def _declare(self, state: State, seat: int, action: Action) -> None:
         if self.needed(state):
-            raise RuleError("The deal still needs " + ", ".join(self.needed(state)) + ".")
+            raise RuleError("The deal still needs {families}.",
+                            families=joined([colour(f) for f in self.needed(state)]))
         state["deal"]["stage"] = "last_call"
         state["deal"]["passed"] = []
         state["deal"]["call"] = state["deal"].get("call", 0) + 1  # "nothing more" names the last call it answers
-        self._event(state, "[0] declares the deal made. Last call: play a card now or say nothing more.", seat)
+        self._event(state, msg("[0] declares the deal made. Last call: play a card now or say nothing more."), seat)
 
     def _fail(self, state: State, seat: int, action: Action) -> None:
         if state["opts"]["two_player"] and self._able(state):
@@ -589,7 +648,7 @@ class Boss(Engine):
         for c in d["laid"]:
             self._take(state, c["owner"], f"family.{c['family']}")
         state["discard"] += d["played"]
-        self._event(state, "[0] declares the deal failed.", seat)
+        self._event(state, msg("[0] declares the deal failed."), seat)
         self._after_deal(state, d["boss"])
 
     def _play_card(self, state: State, seat: int, action: Action) -> None:
@@ -599,8 +658,8 @@ class Boss(Engine):
                 raise RuleError("A stop answers only the travel, boss card or hire set another player "
                                 "played last, before any other player moves.")
             if action.get("card") is not None and action["card"] != d["stoppable"].get("no"):
-                raise RuleError(f"The card you meant to stop can no longer be stopped; the card a stop would answer "
-                                f"now is a {d['stoppable']['what']}.")
+                raise RuleError("The card you meant to stop can no longer be stopped; the card a stop would answer "
+                                "now is a {card}.", card=from_json(d["stoppable"]["what"]))
             stopped, snap = d["stoppable"], d["stoppable"]["snap"]
             before = {c["id"] for c in snap["deal"]["laid"]}
             later = [c for c in d["laid"] if c["id"] not in before]  # laid by the card's player since: back to hand
@@ -609,8 +668,8 @@ class Boss(Engine):
                 self._take(state, c["owner"], f"family.{c['family']}")
             d = state["deal"]
             self._pay_card(state, seat, "stop")
-            self._event(state, f"[0] plays a stop card: [1]'s {stopped['what']} is cancelled.", seat,
-                        stopped["seat"])
+            self._event(state, msg("[0] plays a stop card: [1]'s {card} is cancelled.",
+                                   card=from_json(stopped["what"])), seat, stopped["seat"])
         else:
             if kind == "lay":
                 self._lay(state, seat, action.get("family"))
@@ -619,9 +678,9 @@ class Boss(Engine):
             else:
                 what, snap = getattr(self, f"_{kind}_card")(state, seat, action)
                 d = state["deal"]
-                d["stoppable"] = {"seat": seat, "what": what, "snap": snap, "no": state["event_no"]}
+                d["stoppable"] = {"seat": seat, "what": to_json(what), "snap": snap, "no": state["event_no"]}
         if d["stage"] == "last_call":
-            self._event(state, "The last call is over: the negotiation is open again.")
+            self._event(state, msg("The last call is over: the negotiation is open again."))
         d["stage"], d["passed"] = "open", []
 
     def _snapshot(self, state: State) -> dict[str, Any]:
@@ -633,18 +692,18 @@ class Boss(Engine):
         if fam not in self._families(state):
             raise RuleError("This deal does not need that family.")
         if seat == d["boss"] and fam not in self.needed(state):
-            raise RuleError(f"The deal does not need {fam} any more.")
+            raise RuleError("The deal does not need {family} any more.", family=colour(fam))
         if any(c["owner"] == seat and c["family"] == fam for c in d["laid"]):
-            raise RuleError(f"You already have a {fam} family card on the table.")
+            raise RuleError("You already have a {family} family card on the table.", family=colour(fam))
         self._give(state, seat, f"family.{fam}")
         self._played_a_card(d, seat)
         d["laid"].append({"id": d["next_id"], "family": fam, "owner": seat})
         d["next_id"] += 1
-        self._event(state, f"[0] lays a {fam} family card.", seat)
+        self._event(state, msg("[0] lays a {family} family card.", family=colour(fam)), seat)
 
-    def _travel_card(self, state: State, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
-        d, colour = state["deal"], action.get("card")
-        if colour not in TRAVELS:
+    def _travel_card(self, state: State, seat: int, action: Action) -> tuple[Msg, dict[str, Any]]:
+        d, card_colour = state["deal"], action.get("card")
+        if card_colour not in TRAVELS:
             raise RuleError("There is no such travel card.")
         laid, fam = action.get("laid"), action.get("family")
         if (laid is None) == (fam is None):
@@ -660,31 +719,34 @@ class Boss(Engine):
                 raise RuleError("Send on travel only an investor this deal needs.")
             owner = state["owners"][fam]
             if owner is None or fam in d["away"]:
-                raise RuleError(f"The {fam} investor is not at the table.")
-        if colour not in (fam, "grey"):
-            raise RuleError(f"A {colour} travel card cannot send {fam} away.")
+                raise RuleError("The {family} investor is not at the table.", family=colour(fam))
+        if card_colour not in (fam, "grey"):
+            raise RuleError("A {colour} travel card cannot send {family} away.", colour=colour(card_colour),
+                            family=colour(fam))
         if owner == seat and (laid is not None or not state["opts"]["two_player"]):
             raise RuleError("You cannot send your own card on travel." if laid is not None else
                             "Only the 2-player rules let you send your own investor on travel.")
-        target = f"{fam} family card" if laid is not None else f"{fam} investor"
+        target = (msg("{family} family card", family=colour(fam)) if laid is not None else
+                  msg("{family} investor", family=colour(fam)))
         if laid is not None:
-            self._pay_card(state, seat, f"travel.{colour}", to="discard")
+            self._pay_card(state, seat, f"travel.{card_colour}", to="discard")
             snap = self._snapshot(state)
             d["laid"].remove(card)
             state["discard"].append(f"family.{fam}")
         else:
-            self._pay_card(state, seat, f"travel.{colour}")
+            self._pay_card(state, seat, f"travel.{card_colour}")
             snap = self._snapshot(state)
             d["away"].append(fam)
-        self._event(state, f"[0] plays a {colour} travel card on [1]'s {target}.", seat, owner)
-        return f"travel card on the {target}", snap
+        self._event(state, msg("[0] plays a {colour} travel card on [1]'s {target}.", colour=colour(card_colour),
+                               target=target), seat, owner)
+        return msg("travel card on the {target}", target=target), snap
 
-    def _hire_card(self, state: State, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
+    def _hire_card(self, state: State, seat: int, action: Action) -> tuple[Msg, dict[str, Any]]:
         self._check_hire(state, seat, action.get("family"))
         self._pay_card(state, seat, "hire", HIRE_SET, to="discard")
         snap = self._snapshot(state)
         self._move_investor(state, seat, action["family"])
-        return f"hire of the {action['family']} investor", snap
+        return msg("hire of the {family} investor", family=colour(action["family"])), snap
 
     def _check_hire(self, state: State, seat: int, fam: Any) -> None:
         if fam not in FAMILIES:
@@ -701,10 +763,11 @@ class Boss(Engine):
         was = state["owners"][fam]
         state["owners"][fam] = seat
         if was is None:
-            self._event(state, f"[0] plays three hire cards and takes the {fam} investor from beside the board.",
-                        seat)
+            self._event(state, msg("[0] plays three hire cards and takes the {family} investor from beside the board.",
+                                   family=colour(fam)), seat)
         else:
-            self._event(state, f"[0] plays three hire cards and takes [1]'s {fam} investor.", seat, was)
+            self._event(state, msg("[0] plays three hire cards and takes [1]'s {family} investor.",
+                                   family=colour(fam)), seat, was)
 
     def _hire(self, state: State, seat: int, fam: Any) -> None:
         """A hire set outside a deal (before discarding down to the hand limit)."""
@@ -713,7 +776,7 @@ class Boss(Engine):
         state["discard"] += ["hire"] * HIRE_SET
         self._move_investor(state, seat, fam)
 
-    def _boss_card(self, state: State, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
+    def _boss_card(self, state: State, seat: int, action: Action) -> tuple[Msg, dict[str, Any]]:
         d = state["deal"]
         if seat == d["boss"]:
             raise RuleError("You are already the boss of this deal.")
@@ -725,9 +788,11 @@ class Boss(Engine):
         old, d["boss"] = d["boss"], seat
         if restart:
             d["offers"], d["agreements"] = [], []
-        self._event(state, "[0] plays a boss card: \"I'm the boss!\" [0] takes the deal from [1]"
-                    + (" and starts the negotiation over." if restart else ", keeping what was agreed."), seat, old)
-        return "boss card", snap
+        said = ("[0] plays a boss card: \"I'm the boss!\" [0] takes the deal from [1] and starts the negotiation "
+                "over." if restart else
+                "[0] plays a boss card: \"I'm the boss!\" [0] takes the deal from [1], keeping what was agreed.")
+        self._event(state, msg(said), seat, old)
+        return msg("boss card"), snap
 
     def _close(self, state: State) -> None:
         """The deal is made: the bank pays the boss, the boss pays what was agreed."""
@@ -735,20 +800,21 @@ class Boss(Engine):
         boss = d["boss"]
         state["cash"][boss] += d["payout"]
         state["paid_out"] += d["payout"]
-        self._event(state, f"Deal made! The bank pays [0] {money(d['payout'])} "
-                           f"({sp['shares']} shares × {money(d['value'])}).", boss)
+        self._event(state, msg("Deal made! The bank pays [0] {payout} ({shares} × {value}).",
+                               payout=money(d["payout"]), shares=plural(sp["shares"], "{n} share", "{n} shares"),
+                               value=money(d["value"])), boss)
         used: set[int] = set()
         for a in d["agreements"]:
             amount = self._amount(state, a)
             if a["source"] != "investor":
                 used.add(a["source"])
             if state["opts"]["paid_if_played"] and a["seat"] not in d["card_players"]:
-                self._event(state, f"[1] played no card in this deal, so [0] keeps their {money(amount)}.",
-                            boss, a["seat"])
+                self._event(state, msg("[1] played no card in this deal, so [0] keeps their {amount}.",
+                                       amount=money(amount)), boss, a["seat"])
                 continue
             state["cash"][boss] -= amount
             state["cash"][a["seat"]] += amount
-            self._event(state, f"[0] pays [1] {money(amount)} as agreed.", boss, a["seat"])
+            self._event(state, msg("[0] pays [1] {amount} as agreed.", amount=money(amount)), boss, a["seat"])
         got = {f for f in FAMILIES if self._investor_free(state, f, boss)} | {a["family"] for a in d["agreements"]}
         for c in d["laid"]:  # the boss's own family cards are used where nothing else brought the family
             if c["owner"] == boss and c["family"] not in got and \
@@ -768,7 +834,7 @@ class Boss(Engine):
         free = [(d["space"] + k) % SPACES for k in range(1, SPACES)]
         state["marker"] = next((i for i in free if state["spaces"][i]["tile"] is None), None)
         if not state["stack"]:
-            self._event(state, "That was the last deal tile: the game ends.")
+            self._event(state, msg("That was the last deal tile: the game ends."))
             state["deal"] = None
             return self._finish(state)
         self._after_deal(state, boss, roll=bool(tile["end"]))
@@ -852,17 +918,17 @@ class Boss(Engine):
             if hand.get(f"family.{f}") and not any(c["owner"] == seat and c["family"] == f for c in d["laid"]) \
                     and (seat != d["boss"] or f in lacking):
                 yield {"type": "lay", "family": f}
-        for colour in TRAVELS:
-            if not hand.get(f"travel.{colour}"):
+        for tc in TRAVELS:
+            if not hand.get(f"travel.{tc}"):
                 continue
             for f in fams:
                 owner = state["owners"][f]
-                if colour in (f, "grey") and owner is not None and f not in d["away"] and \
+                if tc in (f, "grey") and owner is not None and f not in d["away"] and \
                         (owner != seat or state["opts"]["two_player"]):
-                    yield {"type": "travel", "card": colour, "family": f}
+                    yield {"type": "travel", "card": tc, "family": f}
             for c in d["laid"]:
-                if colour in (c["family"], "grey") and c["owner"] != seat:
-                    yield {"type": "travel", "card": colour, "laid": c["id"]}
+                if tc in (c["family"], "grey") and c["owner"] != seat:
+                    yield {"type": "travel", "card": tc, "laid": c["id"]}
         yield from self._hire_moves(state, seat)
         if hand.get("boss") and seat != d["boss"]:
             yield from [{"type": "boss", "restart": False}, {"type": "boss", "restart": True}]
@@ -939,32 +1005,40 @@ class Boss(Engine):
     def scores(self, state: State) -> list[int] | None:
         return list(state["cash"]) if state["phase"] == "over" else None
 
-    def label(self, action: Action) -> str:
+    def label(self, action: Action) -> Msg:
         k = action["type"]
         if k == "place":
-            return f"Place the marker on space {action['space'] + 1}"
-        if k in ("deal", "roll", "draw", "declare", "fail", "stop", "pass"):
-            return {"deal": "Start a deal here", "roll": "Roll the die", "draw": "Draw cards",
-                    "declare": "Declare the deal made", "fail": "Declare the deal failed",
-                    "stop": "Play a stop card", "pass": "Nothing more"}[k]
+            return msg("Place the marker on space {space}", space=action["space"] + 1)
+        if k in LABELS:
+            return msg(LABELS[k])
         if k == "discard":
-            return f"Discard a {card_name(action['card'])}"
+            return msg("Discard a {card}", card=card_name(action["card"]))
         if k == "lay":
-            return f"Lay a {action['family']} family card"
+            return msg("Lay a {family} family card", family=colour(action["family"]))
         if k == "travel":
             laid = action.get("laid")
-            where = f"family card #{laid}" if laid is not None else f"the {action['family']} investor"
-            return f"{action['card'].capitalize()} travel card on {where}"
+            if laid is not None:
+                return msg("{colour} travel card on family card #{laid}", colour=colour(action["card"]), laid=laid)
+            return msg("{colour} travel card on the {family} investor", colour=colour(action["card"]),
+                       family=colour(action["family"]))
         if k == "hire":
-            return f"Hire the {action['family']} investor (3 hire cards)"
+            return msg("Hire the {family} investor (3 hire cards)", family=colour(action["family"]))
         if k == "boss":
-            return "Boss card, start over" if action["restart"] else "Boss card, keep the agreements"
+            return msg("Boss card, start over") if action["restart"] else msg("Boss card, keep the agreements")
         if k == "offer":
-            return f"Offer {action['family']} for {price_text(action)}"
+            return msg("Offer {family} for {price}", family=colour(action["family"]), price=price_text(action))
         if k == "withdraw":
-            return f"Withdraw the {action['family']} offer"
-        if k in ("accept", "refuse"):
-            return f"{k.capitalize()} seat {action['seat'] + 1}'s {action['family']}"
+            return msg("Withdraw the {family} offer", family=colour(action["family"]))
+        if k == "accept":
+            return msg("Accept seat {seat}'s {family}", seat=action["seat"] + 1, family=colour(action["family"]))
+        if k == "refuse":
+            return msg("Refuse seat {seat}'s {family}", seat=action["seat"] + 1, family=colour(action["family"]))
         if k == "use":
-            return f"Use the {action['family']} investor for a fair share"
+            return msg("Use the {family} investor for a fair share", family=colour(action["family"]))
         return super().label(action)
+
+
+#: The moves whose label is a fixed phrase.
+LABELS = {"deal": N_("Start a deal here"), "roll": N_("Roll the die"), "draw": N_("Draw cards"),
+          "declare": N_("Declare the deal made"), "fail": N_("Declare the deal failed"),
+          "stop": N_("Play a stop card"), "pass": N_("Nothing more")}

@@ -10,7 +10,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engines.text import Name
+
 FAMILIES = ("red", "blue", "yellow", "pink", "orange", "green")
+#: Each family's colour (and the grey of the travel cards that go with any family) in both languages, as the
+#: Japanese rules name them.
+COLOUR_NAMES = {
+    "red": Name("red", "赤"), "blue": Name("blue", "青"), "yellow": Name("yellow", "黄色"),
+    "pink": Name("pink", "ピンク"), "orange": Name("orange", "オレンジ"), "green": Name("green", "グリーン"),
+    "grey": Name("grey", "グレー"),
+}
 SPACES = 16
 TILES = 15
 OURS = Path(__file__).with_name("board_ours.json")
