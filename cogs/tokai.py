@@ -7,7 +7,11 @@ counter, the seat to play and the stage): a panel from an earlier step is refuse
 "Pass" from a purchase can never be read as a pass in a later auction. A move menu is ordered best first:
 arrival, then fewest hops left to the destination, then the lowest fare; an ending from which the destination
 could never be reached is marked as a dead end. ``/tokai move to:… via:…`` names the way (waypoints) and
-``/tokai map`` shows the map to the one who asks."""
+``/tokai map`` shows the map to the one who asks.
+
+Every word is said in the reader's language (``lang``): the table's for the channel, the player's for their panel;
+stations, lines and regions by their names in that language (engines.tokai.engine's Name), yen as each language
+writes it."""
 from __future__ import annotations
 
 import io
@@ -19,7 +23,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from bot.interact import answer
+from bot.i18n import reader, say, tr
+from bot.interact import answer, reader_lang
 from bot.items import NOT_OFFERED, number
 from bot.move_items import STALE, PanelButton, PanelMenu, compact, legal_move
 from bot.place import Place
@@ -27,10 +32,11 @@ from bot.present import Presenter, fill, register
 from bot.table_ui import hand_reply
 from bot.tables import Change, Table
 from cogs.table import table_autocomplete
+from engines.text import N_, Money, from_json
 from engines.tokai import debts
 from engines.tokai import movement as mv
 from engines.tokai import network as nw
-from engines.tokai.engine import TICKET, TokaiBaron, card_name, point_name, price, region_name
+from engines.tokai.engine import TICKET, TokaiBaron, card_name, point_name, price, region_area, region_name
 
 DOTS = ["🔴", "🔵", "🟢", "🟠", "🟣", "🩵"]  # the seat colours of the map picture
 STAGES = {"prebuy": "p", "start": "s", "dest": "d", "move": "m", "buy": "b", "sell": "l", "auction": "a"}
@@ -39,6 +45,9 @@ CARD_KINDS = ("buy", "sell", "auction")  # buttons when few, else a menu per kin
 PER_MENU = 25  # Discord's limit of options in a select menu
 ROWS = 5  # Discord's limit of rows in a message
 TOKEN = r"\d+\.\d+\.[a-z]\d"
+#: The menu of each kind of card move, when there are too many for buttons.
+TITLES = {"buy": N_("Buy a route card or the express ticket"), "sell": N_("Sell a line to the bank (half price)"),
+          "auction": N_("Put a line up for auction")}
 
 
 def _names(table: Table) -> list[str]:
@@ -49,13 +58,16 @@ def _who(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else "?"
 
 
-def yen(n: int) -> str:
-    return f"{n:,} yen"
+def yen(n: int, lang: str = "en") -> str:
+    """An amount as the reader writes yen: ¥5,000 / 5,000円."""
+    return say(Money(n, "yen"), lang)
 
 
-def event_line(event: dict[str, Any], names: list[str]) -> str:
-    """An engine event with [0], [1] … replaced by the names of its seats."""
-    return fill(event, lambda seat: _who(names, seat) if isinstance(seat, int) else "?")
+def event_line(event: dict[str, Any], names: list[str], lang: str = "en") -> str:
+    """An engine event in ``lang``, with [0], [1] … replaced by the names of its seats. Its values are stored each as
+    JSON (engines.text.to_json), so they are read back one by one here."""
+    values = {k: from_json(v) for k, v in (event.get("values") or {}).items()}
+    return fill({**event, "values": values}, lambda seat: _who(names, seat) if isinstance(seat, int) else "?", lang)
 
 
 def step_token(state: dict[str, Any]) -> str:
@@ -84,9 +96,10 @@ def turn_fare(state: dict[str, Any], seat: int, path: list) -> int:
     return sum(bills.values())
 
 
-def path_text(path: list, limit: int = 100) -> str:
-    """The stations of a path, "栄 → 久屋大通 → …", shortened in the middle to fit ``limit``."""
-    names = [point_name(p) for p, _ in path]
+def path_text(path: list, limit: int = 100, lang: str = "en") -> str:
+    """The stations of a path, "Sakae → Hisaya-odori → …" (栄 → 久屋大通 → …), shortened in the middle to fit
+    ``limit``."""
+    names = [say(point_name(p), lang) for p, _ in path]
     text = " → ".join(names)
     if len(text) <= limit:
         return text
@@ -96,7 +109,7 @@ def path_text(path: list, limit: int = 100) -> str:
     return " → ".join([*head, "…", *tail])[:limit]
 
 
-def move_options(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+def move_options(state: dict[str, Any], seat: int, lang: str = "en") -> list[dict[str, Any]]:
     """Every ending of the move, best first: arriving, then fewest hops left, then the lowest fare; dead ends
     (the destination could never be reached from there) last. Each is {to, path, left, fare, label}."""
     turn, me = state["turn"], state["players"][seat]
@@ -106,26 +119,29 @@ def move_options(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     for to, path in turn["moves"].items():
         fare = turn_fare(state, seat, path)
         out.append({"to": to, "path": path, "left": left[to], "fare": fare,
-                    "label": move_text(to, left[to], fare, pay)})
-    out.sort(key=lambda o: (o["left"] is None, o["left"] or 0, o["fare"], point_name(o["to"]), o["to"]))
+                    "label": move_text(to, left[to], fare, pay, lang)})
+    out.sort(key=lambda o: (o["left"] is None, o["left"] or 0, o["fare"], o["to"]))
     return out
 
 
-def move_text(to: str, left: int | None, fare: int, payout: int = 0) -> str:
-    name = point_name(to)
+def move_text(to: str, left: int | None, fare: int, payout: int = 0, lang: str = "en") -> str:
+    name, cost = point_name(to), Money(fare, "yen")
     if left is None:
-        return f"⚠ {name} — dead end: you could never reach your destination from there (fare {fare:,})"
+        return tr(lang, "⚠ {point} — dead end: you could never reach your destination from there (fare {fare})",
+                  point=name, fare=cost)
     if left == 0:
-        return f"{name} — 0 to go, fare {fare:,} (arrive! collect {payout:,})"
-    return f"{name} — {left} to go, fare {fare:,}"
+        return tr(lang, "{point} — 0 to go, fare {fare} (arrive! collect {pay})", point=name, fare=cost,
+                  pay=Money(payout, "yen"))
+    return tr(lang, "{point} — {left} to go, fare {fare}", point=name, left=left, fare=cost)
 
 
-def card_text(card: str) -> str:
+def card_text(card: str, lang: str = "en") -> str:
     """Where a route card runs: the ends of each of its sections."""
     if card == TICKET:
-        return "any double earns a bonus turn; express-pass stations are not counted"
+        return tr(lang, "any double earns a bonus turn; express-pass stations are not counted")
     secs = nw.route_cards()[card]["sections"]
-    return " · ".join(f"{point_name(s['stations'][0])}–{point_name(s['stations'][-1])}" for s in secs)
+    return " · ".join(f"{say(point_name(s['stations'][0]), lang)}–{say(point_name(s['stations'][-1]), lang)}"
+                      for s in secs)
 
 
 def _region_of(point: str) -> str | None:
@@ -135,8 +151,9 @@ def _region_of(point: str) -> str | None:
         return None
 
 
-def _area(region: str) -> str:
-    return next((r["area"] for r in nw.load_destinations()["regions"] if r["id"] == region), "")
+def _lines_of(cards: list[str], lang: str) -> str:
+    return "、".join(say(card_name(c), lang) for c in cards) if lang == "ja" else \
+        ", ".join(say(card_name(c), lang) for c in cards)
 
 
 # --- the presenter ----------------------------------------------------------------------------------------
@@ -144,85 +161,108 @@ class TokaiPresenter(Presenter):
     def public_lines(self, table: Table, lang: str = "en") -> list[str]:
         s = table.engine.public(table.state)
         names = _names(table)
-        lines = [self._now_line(table.engine, s, names)] if s["phase"] != "over" else []
+        lines = [self._now_line(table.engine, s, names, lang)] if s["phase"] != "over" else []
         for seat, p in enumerate(s["players"]):
-            lines.append(self._player_line(s, seat, p, names))
+            lines.append(self._player_line(s, seat, p, names, lang))
         unsold = sum(1 for o in s["owners"].values() if o is None)
-        lines.append(f"Bank: {unsold} of {len(s['owners'])} route cards unsold · {s['tickets']} express tickets")
-        lines += self._turn_lines(s, names)
+        lines.append(tr(lang, "Bank: {unsold} of {total} route cards unsold · express tickets left: {tickets}",
+                        unsold=unsold, total=len(s["owners"]), tickets=s["tickets"]))
+        lines += self._turn_lines(s, names, lang)
         if s["events"]:
-            lines.append("Lately: " + " ".join(event_line(e, names) for e in s["events"][-4:]))
+            lines.append(tr(lang, "Lately: {events}",
+                            events=" ".join(event_line(e, names, lang) for e in s["events"][-4:])))
         scores = table.engine.scores(s)
         if scores is not None:
             ranked = sorted(range(len(names)), key=lambda x: -scores[x])
-            lines.append("**Final assets:** " + " · ".join(
-                f"{i}. {names[x]} {yen(scores[x])}" + (" (out)" if s["players"][x]["out"] else
-                                                      f" (cash {s['players'][x]['cash']:,} + lines "
-                                                      f"{scores[x] - s['players'][x]['cash']:,})")
-                for i, x in enumerate(ranked, 1)))
+            ranks = []
+            for i, x in enumerate(ranked, 1):
+                p = s["players"][x]
+                if p["out"]:
+                    ranks.append(tr(lang, "{rank}. {name} {total} (out)", rank=i, name=names[x],
+                                    total=Money(scores[x], "yen")))
+                else:
+                    ranks.append(tr(lang, "{rank}. {name} {total} (cash {cash} + lines {lines})", rank=i,
+                                    name=names[x], total=Money(scores[x], "yen"), cash=Money(p["cash"], "yen"),
+                                    lines=Money(scores[x] - p["cash"], "yen")))
+            lines.append(tr(lang, "**Final assets:** {ranking}", ranking=" · ".join(ranks)))
         return lines
 
     @staticmethod
-    def _now_line(engine, s: dict[str, Any], names: list[str]) -> str:
+    def _now_line(engine, s: dict[str, Any], names: list[str], lang: str) -> str:
         phase, cur = s["phase"], s["current"]
         if phase in ("order", "deal"):
-            return "Rolling for seat order and dealing the pre-purchase cards."
+            return tr(lang, "Rolling for seat order and dealing the pre-purchase cards.")
         prompt = engine.awaiting(s).prompt
+        now = tr(lang, "now: {prompt}", prompt=prompt) if prompt else None
         if phase == "prebuy":
-            return (f"**Pre-purchase** · {names[cur]} has spent {s['spent'][cur]:,} of 20,000–40,000"
-                    + (f" · now: {prompt}" if prompt else ""))
-        if phase == "start":
-            return f"**Start points** · {names[cur]}" + (f" · now: {prompt}" if prompt else "")
-        turn = s["turn"]
-        text = f"**{names[cur]}'s turn**" + (" · bonus part (coloured die)" if turn["bonus"] else "")
-        if turn["stage"] == "move":
-            text += f" · rolled {' + '.join(map(str, turn['dice']))} = {turn['steps']}"
-        return text + (f" · now: {prompt}" if prompt else "")
+            rules = nw.load_route_cards()["pre_purchase"]
+            text = tr(lang, "**Pre-purchase** · {name} has spent {spent} of {least}–{most}", name=names[cur],
+                      spent=Money(s["spent"][cur], "yen"), least=Money(rules["spend_min"], "yen"),
+                      most=Money(rules["spend_max"], "yen"))
+        elif phase == "start":
+            text = tr(lang, "**Start points** · {name}", name=names[cur])
+        else:
+            turn = s["turn"]
+            parts = [tr(lang, "**{name}'s turn**", name=names[cur])]
+            if turn["bonus"]:
+                parts.append(tr(lang, "bonus part (coloured die)"))
+            if turn["stage"] == "move":
+                parts.append(tr(lang, "rolled {dice} = {n}", dice=" + ".join(map(str, turn["dice"])), n=turn["steps"]))
+            text = " · ".join(parts)
+        return f"{text} · {now}" if now else text
 
     @staticmethod
-    def _player_line(s: dict[str, Any], seat: int, p: dict[str, Any], names: list[str]) -> str:
+    def _player_line(s: dict[str, Any], seat: int, p: dict[str, Any], names: list[str], lang: str) -> str:
         dot = DOTS[seat % len(DOTS)]
         if p["out"]:
-            return f"{dot} ~~{names[seat]}~~ · out of the game"
+            return tr(lang, "{dot} ~~{name}~~ · out of the game", dot=dot, name=names[seat])
         mark = "▶ " if s["phase"] not in ("over",) and s["current"] == seat else ""
-        parts = [f"{mark}{dot} **{names[seat]}** · {yen(p['cash'])}"]
+        parts = [f"{mark}{dot} **{names[seat]}** · {yen(p['cash'], lang)}"]
         if p["pos"]:
-            where = f"at {point_name(p['pos'])}"
             if p["dest"]:
-                where += f" → {point_name(p['dest'])} (pays {yen(nw.payout_table_lookup(p['from'], p['dest']))})"
-            parts.append(where)
-        cards = ", ".join(card_name(c) for c in p["cards"])
-        parts.append(f"lines: {cards}" if cards else "no lines")
+                parts.append(tr(lang, "at {point} → {dest} (pays {pay})", point=point_name(p["pos"]),
+                                dest=point_name(p["dest"]),
+                                pay=Money(nw.payout_table_lookup(p["from"], p["dest"]), "yen")))
+            else:
+                parts.append(tr(lang, "at {point}", point=point_name(p["pos"])))
+        parts.append(tr(lang, "lines: {lines}", lines=_lines_of(p["cards"], lang)) if p["cards"]
+                     else tr(lang, "no lines"))
         if p["ticket"]:
-            parts.append("express ticket")
+            parts.append(tr(lang, "express ticket"))
         if p["riding"]:
-            parts.append("riding at the unowned fare: " + ", ".join(  # ruling 15: the Shinkansen keeps 6,000
-                f"{card_name(c)} ({yen(mv.card_fares(c)['unowned'])})" for c in p["riding"]))
+            riding = [tr(lang, "{card} ({fare})", card=card_name(c), fare=Money(mv.card_fares(c)["unowned"], "yen"))
+                      for c in p["riding"]]  # ruling 15: the Shinkansen keeps 6,000
+            parts.append(tr(lang, "riding at the unowned fare: {lines}", lines=", ".join(riding)))
         if s["phase"] == "prebuy" and s["hands"]:
             left = [c for c in s["hands"][seat] if s["owners"][c] is None]
             if left:
-                parts.append("deal: " + ", ".join(f"{card_name(c)} {price(c) // 1000}k" for c in left))
+                deal = [tr(lang, "{card} {price}", card=card_name(c), price=Money(price(c), "yen")) for c in left]
+                parts.append(tr(lang, "deal: {cards}", cards=", ".join(deal)))
         return " · ".join(parts)
 
     @staticmethod
-    def _turn_lines(s: dict[str, Any], names: list[str]) -> list[str]:
+    def _bills(turn: dict[str, Any], names: list[str], lang: str) -> str:
+        return ", ".join(tr(lang, "{amount} to the bank", amount=Money(amount, "yen")) if payee == debts.BANK else
+                         tr(lang, "{amount} to {who}", amount=Money(amount, "yen"), who=_who(names, payee))
+                         for payee, amount in turn["bills"])
+
+    def _turn_lines(self, s: dict[str, Any], names: list[str], lang: str) -> list[str]:
         turn = s["turn"]
         if s["phase"] != "play" or not turn:
             return []
         out = []
         cur = s["current"]
         if turn["bills"] and turn["stage"] in ("sell", "auction"):
-            bills = ", ".join(f"{amount:,} to " + ("the bank" if payee == debts.BANK else _who(names, payee))
-                              for payee, amount in turn["bills"])
-            out.append(f"{names[cur]} owes fares ({bills}) with {yen(s['players'][cur]['cash'])} in hand: "
-                       "selling lines.")
+            out.append(tr(lang, "{name} owes fares ({bills}) with {cash} in hand: selling lines.", name=names[cur],
+                          bills=self._bills(turn, names, lang), cash=Money(s["players"][cur]["cash"], "yen")))
         a = turn.get("auction")
         if turn["stage"] == "auction" and a:
-            high = (f"high bid {yen(a['high_bid'])} by {_who(names, a['high_bidder'])}"
-                    if a["high_bidder"] is not None else "no bid yet")
-            still = ", ".join(_who(names, x) for x in a["active"] if x != a["high_bidder"]) or "nobody"
-            out.append(f"**Auction** of {card_name(a['card'])} (face {yen(price(a['card']))}) · {high} · "
-                       f"still bidding: {still}")
+            high = (tr(lang, "high bid {amount} by {name}", amount=Money(a["high_bid"], "yen"),
+                       name=_who(names, a["high_bidder"]))
+                    if a["high_bidder"] is not None else tr(lang, "no bid yet"))
+            still = ", ".join(_who(names, x) for x in a["active"] if x != a["high_bidder"]) or tr(lang, "nobody")
+            out.append(tr(lang, "**Auction** of {card} (face {price}) · {high} · still bidding: {still}",
+                          card=card_name(a["card"]), price=Money(price(a["card"]), "yen"), high=high, still=still))
         return out
 
     def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
@@ -230,69 +270,80 @@ class TokaiPresenter(Presenter):
         me = s["players"][seat]
         names = _names(table)
         if me["out"]:
-            lines = ["You are out of the game."]
+            lines = [tr(lang, "You are out of the game.")]
         else:
-            lines = [f"You: **{yen(me['cash'])}**"
-                     + (f" · at {point_name(me['pos'])}" if me["pos"] else "")
-                     + (f" → bound for {point_name(me['dest'])} (pays "
-                        f"{yen(nw.payout_table_lookup(me['from'], me['dest']))})" if me["dest"] else ""),
-                     "Your lines: " + (", ".join(f"{card_name(c)} ({price(c):,})" for c in me["cards"]) or "none")
-                     + (" · express ticket" if me["ticket"] else "")]
+            parts = [tr(lang, "You: **{cash}**", cash=Money(me["cash"], "yen"))]
+            if me["pos"]:
+                parts.append(tr(lang, "at {point}", point=point_name(me["pos"])))
+            if me["dest"]:
+                parts.append(tr(lang, "bound for {point} (pays {pay})", point=point_name(me["dest"]),
+                                pay=Money(nw.payout_table_lookup(me["from"], me["dest"]), "yen")))
+            mine = [tr(lang, "{card} ({price})", card=card_name(c), price=Money(price(c), "yen")) for c in me["cards"]]
+            held = tr(lang, "Your lines: {lines}", lines=", ".join(mine) if mine else tr(lang, "none"))
+            lines = [" · ".join(parts), f"{held} · {tr(lang, 'express ticket')}" if me["ticket"] else held]
         aw = table.engine.awaiting(s)
         if seat in aw.seats:
-            lines.append(f"**Your move:** {self._todo(s, seat)}")
+            lines.append(tr(lang, "**Your move:** {todo}", todo=self._todo(s, seat, lang)))
         elif table.engine.scores(s) is None and aw.seats:
-            lines.append(f"Waiting for {', '.join(names[x] for x in sorted(aw.seats))}: {aw.prompt}.")
+            lines.append(tr(lang, "Waiting for {names}: {prompt}.", names=", ".join(names[x] for x in sorted(aw.seats)),
+                            prompt=aw.prompt or tr(lang, "a move")))
         return lines
 
     @staticmethod
-    def _todo(s: dict[str, Any], seat: int) -> str:
+    def _todo(s: dict[str, Any], seat: int, lang: str) -> str:
         me = s["players"][seat]
         stage = stage_of(s)
         if stage == "prebuy":
-            return (f"buy from your deal or an express ticket, one at a time ({s['spent'][seat]:,} spent; "
-                    "20,000 to 40,000 yen in all), then press Done buying.")
+            rules = nw.load_route_cards()["pre_purchase"]
+            return tr(lang, "buy from your deal or an express ticket, one at a time ({spent} spent; {least} to {most} "
+                            "in all), then press Done buying.", spent=Money(s["spent"][seat], "yen"),
+                      least=Money(rules["spend_min"], "yen"), most=Money(rules["spend_max"], "yen"))
         if stage == "start":
-            return "任意 came up: name any point on the tables as your start."
+            return tr(lang, "任意 (any point) came up: name any point on the tables as your start.")
         turn = s["turn"]
         if stage == "dest":
             if len(turn["rolls"]) == 1:
-                return "you rolled the region you stand in: choose any region for your destination."
-            return "任意 came up: name any destination point."
+                return tr(lang, "you rolled the region you stand in: choose any region for your destination.")
+            return tr(lang, "任意 (any point) came up: name any destination point.")
         if stage == "move":
-            return (f"you rolled {turn['steps']}: choose where your move ends (best first). "
-                    "`/tokai move to:… via:…` names the points your way must pass.")
+            return tr(lang, "you rolled {n}: choose where your move ends (best first). `/tokai move to:… via:…` names "
+                            "the points your way must pass.", n=turn["steps"])
         if stage == "buy":
-            return "you arrived: buy one route card or an express ticket, or pass."
+            return tr(lang, "you arrived: buy one route card or an express ticket, or pass.")
         if stage == "sell":
             due = sum(a for _, a in turn["bills"])
-            return (f"your fares come to {yen(due)} and you have {yen(me['cash'])}: sell route cards, to the bank "
-                    "at half price or at auction, until you can pay.")
+            return tr(lang, "your fares come to {due} and you have {cash}: sell route cards, to the bank at half price "
+                            "or at auction, until you can pay.", due=Money(due, "yen"), cash=Money(me["cash"], "yen"))
         if stage == "auction":
             a = turn["auction"]
             if seat == s["current"]:
                 half = debts.sell_to_bank(price(a["card"]))
-                return (f"the bidding for {card_name(a['card'])} is over at {yen(a['high_bid'])}: accept it, or "
-                        f"sell to the bank for {yen(half)} instead.")
+                return tr(lang, "the bidding for {card} is over at {high}: accept it, or sell to the bank for {half} "
+                                "instead.", card=card_name(a["card"]), high=Money(a["high_bid"], "yen"),
+                          half=Money(half, "yen"))
             limit = dict(map(tuple, a["cash"])).get(seat, 0) + dict(map(tuple, a["owed"])).get(seat, 0)
-            return (f"bid for {card_name(a['card'])} (at least {yen(a['high_bid'] + debts.UNIT)}, at most "
-                    f"{yen(limit)}) or pass; a pass is final.")
-        return "make your choice."
+            return tr(lang, "bid for {card} (at least {least}, at most {most}) or pass; a pass is final.",
+                      card=card_name(a["card"]), least=Money(a["high_bid"] + debts.UNIT, "yen"),
+                      most=Money(limit, "yen"))
+        return tr(lang, "make your choice.")
 
     def move_label(self, table: Table, action: dict[str, Any], lang: str = "en") -> str:
         s = table.state
         kind = action.get("type")
         if kind == "move" and set(action) == {"type", "to"} and s and stage_of(s) == "move" \
                 and action["to"] in s["turn"]["moves"]:
-            return next(o["label"] for o in move_options(s, s["current"]) if o["to"] == action["to"])
+            return next(o["label"] for o in move_options(s, s["current"], lang) if o["to"] == action["to"])
         if kind == "pass" and s and stage_of(s) in ("buy", "auction"):
-            return "Buy nothing" if stage_of(s) == "buy" else "Pass (no more bids from you)"
+            return tr(lang, "Buy nothing") if stage_of(s) == "buy" else tr(lang, "Pass (no more bids from you)")
         if kind == "region" and isinstance(action.get("region"), str):
-            return f"{region_name(action['region'])} ({_area(action['region'])})"
+            return tr(lang, "{region} ({area})", region=region_name(action["region"]),
+                      area=region_area(action["region"]))
         if kind == "choose" and isinstance(action.get("point"), str):
             region = _region_of(action["point"])
-            return point_name(action["point"]) + (f" ({region_name(region)})" if region else "")
-        return table.engine.label(action)
+            if region:
+                return tr(lang, "{point} ({region})", point=point_name(action["point"]), region=region_name(region))
+            return say(point_name(action["point"]), lang)
+        return say(table.engine.label(action), lang)
 
     def announce(self, change: Change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """What happened, in order, as one post (the engine's events); the map picture after a move (a pawn
@@ -301,7 +352,7 @@ class TokaiPresenter(Presenter):
         after, before = table.state, change.before
         names = _names(table)
         seen = before["event_no"] if before else 0
-        lines = [event_line(e, names) for e in after["events"] if e["no"] > seen]
+        lines = [event_line(e, names, lang) for e in after["events"] if e["no"] > seen]
         moved = before is None or any(p["pos"] != q["pos"] for p, q in zip(before["players"], after["players"],
                                                                             strict=False))
         ended = after["phase"] == "over" and (before is None or before["phase"] != "over")
@@ -309,17 +360,17 @@ class TokaiPresenter(Presenter):
         if (moved and any(p["pos"] for p in after["players"])) or ended:
             from cogs.tokai_map import render
 
-            picture = render(table.engine.public(after), names)
+            picture = render(table.engine.public(after), names, lang)
         if not lines and picture is None:
             return []
-        text = "\n".join(lines) or "The map now:"
-        return [(f"Table {table.game.id}: {text}"[:2000], picture)]
+        text = "\n".join(lines) or tr(lang, "The map now:")
+        return [(tr(lang, "Table {id}: {text}", id=table.game.id, text=text)[:2000], picture)]
 
     def move_view(self, table: Table, seat: int, lang: str = "en"):
         moves = table.engine.legal(table.state, seat)
         if not moves:
             return None
-        return panel(self, table, seat, moves)
+        return panel(self, table, seat, moves, lang)
 
 
 # --- the panel -----------------------------------------------------------------------------------------------
@@ -327,7 +378,8 @@ def _chunks(items: list, size: int = PER_MENU) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def panel(pres: TokaiPresenter, table: Table, seat: int, moves: list[dict[str, Any]]) -> discord.ui.View:
+def panel(pres: TokaiPresenter, table: Table, seat: int, moves: list[dict[str, Any]],
+          lang: str = "en") -> discord.ui.View:
     """The seat's moves: menus for the move, a point or a region; buttons for the rest, or a menu per kind of
     card move (buy, sell, auction) when there are too many for buttons."""
     s, gid = table.state, table.game.id
@@ -335,47 +387,49 @@ def panel(pres: TokaiPresenter, table: Table, seat: int, moves: list[dict[str, A
     view = discord.ui.View(timeout=None)
     kinds = {m["type"] for m in moves}
     if "move" in kinds:
-        add_move_menus(view, gid, tok, move_options(s, seat), 0)
+        add_move_menus(view, gid, tok, move_options(s, seat, lang), 0, lang)
         return view
     if kinds & {"choose", "region"}:
         points = [m for m in moves if m["type"] == "choose"]
         regions = [m for m in moves if m["type"] == "region"]
         if regions:
-            view.add_item(MoveMenu(gid, tok, 0, [(pres.move_label(table, m), compact(m), None) for m in regions],
-                                   "Choose a region"))
+            view.add_item(MoveMenu(gid, tok, 0, [(pres.move_label(table, m, lang), compact(m), None) for m in regions],
+                                   tr(lang, "Choose a region")))
         order = {r: i for i, r in enumerate(r["id"] for r in nw.load_destinations()["regions"])}
-        points.sort(key=lambda m: (order.get(_region_of(m["point"]), 99), point_name(m["point"])))
+        points.sort(key=lambda m: (order.get(_region_of(m["point"]), 99), say(point_name(m["point"]), lang)))
         for slot, chunk in enumerate(_chunks(points)[:ROWS - len(view.children)], len(view.children)):
-            ends = [region_name(_region_of(c["point"])) for c in (chunk[0], chunk[-1]) if _region_of(c["point"])]
-            view.add_item(MoveMenu(gid, tok, slot, [(pres.move_label(table, m), compact(m), point_area(m["point"]))
-                                                    for m in chunk], "Name a point (" + " … ".join(ends) + ")"))
+            ends = [say(region_name(_region_of(c["point"])), lang) for c in (chunk[0], chunk[-1])
+                    if _region_of(c["point"])]
+            view.add_item(MoveMenu(gid, tok, slot, [(pres.move_label(table, m, lang), compact(m),
+                                                     point_area(m["point"], lang)) for m in chunk],
+                                   tr(lang, "Name a point ({regions})", regions=" … ".join(ends))))
         return view
     cards = [m for m in moves if m["type"] in CARD_KINDS]
     singles = [m for m in moves if m["type"] not in CARD_KINDS]
     if len(cards) + len(singles) <= 20:
         for m in moves:
-            view.add_item(MoveNow(gid, tok, m, pres.move_label(table, m)))
+            view.add_item(MoveNow(gid, tok, m, pres.move_label(table, m, lang)))
         return view
     for m in singles:
-        view.add_item(MoveNow(gid, tok, m, pres.move_label(table, m)))
+        view.add_item(MoveNow(gid, tok, m, pres.move_label(table, m, lang)))
     slot = 0
-    titles = {"buy": "Buy a route card or the express ticket", "sell": "Sell a line to the bank (half price)",
-              "auction": "Put a line up for auction"}
     for kind in CARD_KINDS:
         group = [m for m in cards if m["type"] == kind]
         for chunk in _chunks(group):
-            view.add_item(MoveMenu(gid, tok, slot, [(pres.move_label(table, m), compact(m), card_text(m["card"]))
-                                                    for m in chunk], titles[kind]))
+            view.add_item(MoveMenu(gid, tok, slot, [(pres.move_label(table, m, lang), compact(m),
+                                                     card_text(m["card"], lang)) for m in chunk],
+                                   tr(lang, TITLES[kind])))
             slot += 1
     return view
 
 
-def point_area(point: str) -> str | None:
+def point_area(point: str, lang: str = "en") -> str | None:
     region = _region_of(point)
-    return f"{region_name(region)}: {_area(region)}" if region else None
+    return tr(lang, "{region}: {area}", region=region_name(region), area=region_area(region)) if region else None
 
 
-def add_move_menus(view: discord.ui.View, gid: int, tok: str, options: list[dict[str, Any]], start: int) -> None:
+def add_move_menus(view: discord.ui.View, gid: int, tok: str, options: list[dict[str, Any]], start: int,
+                   lang: str = "en") -> None:
     """Menus of the move's endings from ``start``, 25 each; when they do not all fit, the last row offers the
     rest a page at a time."""
     rest = options[start:]
@@ -385,24 +439,27 @@ def add_move_menus(view: discord.ui.View, gid: int, tok: str, options: list[dict
         shown, more = rest, False
     for slot, chunk in enumerate(_chunks(shown)):
         a = start + slot * PER_MENU + 1
+        where = dict(first=a, last=a + len(chunk) - 1, total=len(options))
+        title = (tr(lang, "Where does your move end? {first}–{last} of {total} (best first)", **where) if a == 1
+                 else tr(lang, "Where does your move end? {first}–{last} of {total}", **where))
         view.add_item(MoveMenu(gid, tok, slot, [(o["label"], compact({"type": "move", "to": o["to"]}),
-                                                 path_text(o["path"])) for o in chunk],
-                               f"Where does your move end? {a}–{a + len(chunk) - 1} of {len(options)}"
-                               + (" (best first)" if a == 1 else "")))
+                                                 path_text(o["path"], lang=lang)) for o in chunk], title))
     if more:
         after = start + len(shown)
-        pages = [(f"Endings {i + 1}–{min(i + ROWS * PER_MENU, len(options))} of {len(options)}", str(i), None)
+        pages = [(tr(lang, "Endings {first}–{last} of {total}", first=i + 1,
+                     last=min(i + ROWS * PER_MENU, len(options)), total=len(options)), str(i), None)
                  for i in range(after, len(options), ROWS * PER_MENU)]
-        view.add_item(MoreMoves(gid, tok, None, pages[:PER_MENU], "More endings (further from your destination)"))
+        view.add_item(MoreMoves(gid, tok, None, pages[:PER_MENU],
+                                tr(lang, "More endings (further from your destination)")))
 
 
 async def act(tables, table: Table, seat: int, user_id: int, move: dict[str, Any]) -> dict[str, Any]:
     """Play the move and answer with what was played (labelled in the state it was chosen in), then the panel."""
     pres = TokaiPresenter()
-    label = pres.move_label(table, move)
+    label = pres.move_label(table, move, reader())
     table = await tables.act(table.game.id, user_id, move, chosen_at=table.seq)
     reply = hand_reply(table, seat)
-    reply["content"] = f"You played **{label}**.\n{reply['content']}"[:2000]
+    reply["content"] = (tr(None, "You played **{label}**.", label=label) + "\n" + reply["content"])[:2000]
     return reply
 
 
@@ -434,14 +491,16 @@ class MoreMoves(_Step, PanelMenu, prefix="txm", slot=False):
         table, seat = await self.load(interaction)
         if stage_of(table.state) != "move" or table.state["current"] != seat:
             raise Refusal(STALE)
+        lang = reader()
         view = discord.ui.View(timeout=None)
-        options = move_options(table.state, seat)
+        options = move_options(table.state, seat, lang)
         try:
             first = number(start, len(options) - 1)
         except ValueError:
             raise Refusal(NOT_OFFERED) from None
-        add_move_menus(view, self.gid, self.tok, options, first)
-        return {"content": f"Table {self.gid}: more endings for your move of {table.state['turn']['steps']}.",
+        add_move_menus(view, self.gid, self.tok, options, first, lang)
+        return {"content": tr(lang, "Table {id}: more endings for your move of {n}.", id=self.gid,
+                              n=table.state["turn"]["steps"]),
                 "view": view}
 
 
@@ -450,11 +509,26 @@ DYNAMIC_ITEMS = (MoveNow, MoveMenu, MoreMoves)
 
 # --- /tokai: naming the way, the map -----------------------------------------------------------------------
 SEPARATORS = re.compile(r"[\s,、，→>/]+")
+NOT_ALNUM = re.compile(r"[\s\-‐・()（）'’.]+")
+
+
+def _plain(text: str) -> str:
+    """What is compared when a player types a name: no case, spaces, hyphens or dots (Kami-Iida = kamiiida)."""
+    return NOT_ALNUM.sub("", text).casefold()
+
+
+def point_matches(point: str, typed: str) -> bool:
+    """Whether what a player typed is in a point's romaji, Japanese name, other names, reading or id."""
+    want = _plain(typed)
+    if not want:
+        return True
+    st = nw.stations()[point]
+    return any(want in _plain(x) for x in (st["en"], st["name"], st.get("reading", ""), point, *st.get("also", ())))
 
 
 def resolve_point(text: str) -> str:
-    """A point from what a player typed: its id (nagoya), its name (名古屋, also 名古屋駅), another name of a merged
-    station (名鉄名古屋), or its reading (なごや)."""
+    """A point from what a player typed: its name in either language (名古屋, Nagoya; also 名古屋駅), its id
+    (nagoya), another name of a merged station (名鉄名古屋), or its reading (なごや)."""
     t = text.strip()
     st = nw.stations()
     if t.lower() in st:
@@ -464,11 +538,13 @@ def resolve_point(text: str) -> str:
             return nw.station_id(candidate)
         except KeyError:
             pass
-    found = next((sid for sid, s in st.items() if s.get("reading") == t), None)
+    want = _plain(t.removesuffix("駅"))
+    found = next((sid for sid, s in st.items() if want and want in (_plain(s["en"]), _plain(s.get("reading", "")))),
+                 None)
     if found:
         return found
-    raise Refusal(f"There is no point called “{t}” on the map. Write a station's name as the map does (名古屋), "
-                  "its id (nagoya) or its reading (なごや).")
+    raise Refusal("There is no point called “{name}” on the map. Write a station's name as the map does (Nagoya or "
+                  "名古屋) or its reading (なごや).", name=t)
 
 
 def parse_via(text: str) -> list[str]:
@@ -481,26 +557,31 @@ async def _tokai_table(interaction: discord.Interaction, table_id: int | None) -
     return await tables.load(gid)
 
 
-async def to_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The endings of your move now, best first, that match what you typed (name, id or reading)."""
-    try:
-        table = await _tokai_table(interaction, getattr(interaction.namespace, "table", None))
-        seat = interaction.client.tables.player_seat(table, interaction.user.id)
-    except Exception:
-        return []
-    s = table.state
-    if stage_of(s) != "move" or s["current"] != seat:
-        return []
-    typed = current.strip().lower()
+def to_choices(state: dict[str, Any], seat: int, current: str, lang: str) -> list[app_commands.Choice[str]]:
+    """The endings of the move that match what was typed (either spelling, the reading or the id), best first,
+    labelled in the reader's language."""
     out = []
-    for o in move_options(s, seat):
-        st = nw.stations()[o["to"]]
-        if typed and not any(typed in x.lower() for x in (st["name"], o["to"], st.get("reading", ""))):
+    for o in move_options(state, seat, lang):
+        if not point_matches(o["to"], current):
             continue
         out.append(app_commands.Choice(name=o["label"][:100], value=o["to"]))
         if len(out) == 25:
             break
     return out
+
+
+async def to_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The endings of your move now, best first, that match what you typed (name, id or reading)."""
+    try:
+        table = await _tokai_table(interaction, getattr(interaction.namespace, "table", None))
+        seat = interaction.client.tables.player_seat(table, interaction.user.id)
+        lang = await reader_lang(interaction)
+    except Exception:
+        return []
+    s = table.state
+    if stage_of(s) != "move" or s["current"] != seat:
+        return []
+    return to_choices(s, seat, current, lang)
 
 
 class TokaiCog(commands.Cog):
@@ -523,13 +604,13 @@ class TokaiCog(commands.Cog):
             if stage_of(s) != "move" or s["current"] != seat:
                 aw = t.engine.awaiting(s)
                 names = _names(t)
-                waiting = ", ".join(names[x] for x in sorted(aw.seats)) or "chance"
-                raise Refusal(f"You have no move to make now: table {t.game.id} is waiting for {waiting} "
-                              f"({aw.prompt or 'a draw'}).")
+                waiting = ", ".join(names[x] for x in sorted(aw.seats)) or tr(None, "chance")
+                raise Refusal("You have no move to make now: table {id} is waiting for {who} ({what}).", id=t.game.id,
+                              who=waiting, what=aw.prompt or tr(None, "a draw"))
             end = resolve_point(to)
             if end not in s["turn"]["moves"]:
-                raise Refusal(f"Your move of {s['turn']['steps']} cannot end at {point_name(end)}; the `to` menu "
-                              "lists where it can.")
+                raise Refusal("Your move of {n} cannot end at {point}; the `to` menu lists where it can.",
+                              n=s["turn"]["steps"], point=point_name(end))
             points = parse_via(via)
             move = {"type": "move", "to": end, "via": points} if points else {"type": "move", "to": end}
             return await act(tables, t, seat, interaction.user.id, move)
@@ -543,11 +624,11 @@ class TokaiCog(commands.Cog):
         async def work():
             t = await _tokai_table(interaction, table)
             if t.state is None:
-                raise Refusal(f"Table {t.game.id} has not started yet: there is nothing on the map.")
+                raise Refusal("Table {id} has not started yet: there is nothing on the map.", id=t.game.id)
             from cogs.tokai_map import render
 
-            png = render(t.engine.public(t.state), _names(t))
-            return {"content": f"Table {t.game.id}: the map now.",
+            png = render(t.engine.public(t.state), _names(t), reader())
+            return {"content": tr(None, "Table {id}: the map now.", id=t.game.id),
                     "file": discord.File(io.BytesIO(png), filename=f"table-{t.game.id}-map.png")}
 
         await answer(interaction, work)

@@ -2,7 +2,9 @@
 bands in the owners' colours, the players' pieces and destinations, this turn's path, and a legend.
 
 The lines, stations and fixed labels never change, so they are drawn once (``functools.cache``) onto a
-transparent layer; a render draws the owner bands under it and the pieces over it."""
+transparent layer (one per language); a render draws the owner bands under it and the pieces over it. Station
+names are drawn in the reader's language, as the menus name them: romaji for English (Nagoya), the station's own
+name for Japanese (名古屋)."""
 from __future__ import annotations
 
 import io
@@ -11,7 +13,9 @@ from math import cos, radians
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import say, tr
 from cogs.fonts import font
+from engines.text import Money, Name, plural
 from engines.tokai import network as nw
 
 W, H = 1400, 1100
@@ -74,9 +78,13 @@ def line_colour(line_id: str) -> str:
     return LINE_COLOURS.get(line_id, FALLBACK_COLOUR)
 
 
-def label(station: str) -> str:
-    """The bundled font has no Japanese, so points are labelled by their romanised id."""
-    return station.replace("_", " ").title()
+TITLE = Name("Tokai Baron", "東海男爵", "とうかいだんしゃく")
+
+
+def label(station: str, lang: str = "en") -> str:
+    """A point's name in the reader's language, as the menus write it (engines.tokai.engine.point_name)."""
+    s = nw.stations()[station]
+    return s["name"] if lang == "ja" else s["en"]
 
 
 @cache
@@ -107,10 +115,10 @@ def _box_free(box: tuple[float, float, float, float], taken: list) -> bool:
     return all(x1 < a0 or x0 > a1 or y1 < b0 or y0 > b1 for a0, b0, a1, b1 in taken)
 
 
-def _place_label(d: ImageDraw.ImageDraw, station: str, font, taken: list):
+def _place_label(d: ImageDraw.ImageDraw, station: str, font, taken: list, lang: str = "en"):
     """Top-left of a label beside its point where it hits no other label (right, left, above, below), or None."""
     x, y = xy(station)
-    text = label(station)
+    text = label(station, lang)
     w, h = d.textlength(text, font=font), font.size
     for sx, sy in ((x + 7, y - h / 2 - 1), (x - 7 - w, y - h / 2 - 1), (x - w / 2, y - 8 - h), (x - w / 2, y + 7)):
         box = (sx - 1, sy, sx + w + 1, sy + h + 2)
@@ -126,7 +134,7 @@ def _write(d: ImageDraw.ImageDraw, at: tuple[float, float], text: str, font, fil
 
 
 @cache
-def _base() -> Image.Image:
+def _base(lang: str = "en") -> Image.Image:
     """The static layer on transparent: lines, stations, and the destination points' labels where they fit."""
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
@@ -151,9 +159,9 @@ def _base() -> Image.Image:
     font = _font(12)
     taken: list = []
     for s in nw.destination_points():  # only the points a destination roll can name, or the map is unreadable
-        at = _place_label(d, s, font, taken)
+        at = _place_label(d, s, font, taken, lang)
         if at:
-            _write(d, at, label(s), font)
+            _write(d, at, label(s, lang), font)
     return img
 
 
@@ -167,12 +175,8 @@ def _grey(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return tuple(min(255, (c + 2 * g) // 3 + 40) for c in rgb)  # type: ignore[return-value]
 
 
-def _yen(n: int) -> str:
-    return f"-{-n:,} yen" if n < 0 else f"{n:,} yen"
-
-
-def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
+def _name(names: list[str], seat: int, lang: str = "en") -> str:
+    return names[seat] if 0 <= seat < len(names) and names[seat] else tr(lang, "Seat {n}", n=seat + 1)
 
 
 def _bands(d: ImageDraw.ImageDraw, owners: dict) -> None:
@@ -225,13 +229,13 @@ def legend_box(n_players: int) -> tuple[int, int, int, int]:
     return x0, y1 - 40 - 46 * n_players, x0 + 330, y1
 
 
-def _player_labels(d: ImageDraw.ImageDraw, players: list[dict], font) -> None:
+def _player_labels(d: ImageDraw.ImageDraw, players: list[dict], font, lang: str = "en") -> None:
     """Every piece's point and destination named in a box clear of the rings: these must be read, crowded or not."""
     points = dict.fromkeys(s for p in players if not p.get("out") for s in (p.get("pos"), p.get("dest")) if s)
     taken: list = []
     for s in points:
         x, y = xy(s)
-        text = label(s)
+        text = label(s, lang)
         w, h = d.textlength(text, font=font), font.size
         # Past the widest ring, on a side with room and clear of the other boxes (central Nagoya is crowded).
         spots = [(x + 26, y - h / 2 - 2), (x - 26 - w, y - h / 2 - 2), (x - w / 2, y - 30 - h), (x - w / 2, y + 28)]
@@ -243,29 +247,31 @@ def _player_labels(d: ImageDraw.ImageDraw, players: list[dict], font) -> None:
         d.text((sx, sy), text, fill=INK, font=font)
 
 
-def _legend(d: ImageDraw.ImageDraw, players: list[dict], names: list[str], fonts: dict) -> None:
+def _legend(d: ImageDraw.ImageDraw, players: list[dict], names: list[str], fonts: dict, lang: str = "en") -> None:
     x0, y0, x1, y1 = legend_box(len(players))
     d.rectangle([x0, y0, x1, y1], fill=(255, 253, 246), outline=(120, 112, 100), width=2)
-    d.text((x0 + 12, y0 + 8), "Tokai Baron", fill=INK, font=fonts["big"])
+    d.text((x0 + 12, y0 + 8), say(TITLE, lang), fill=INK, font=fonts["big"])
     y = y0 + 38
     for seat, p in enumerate(players):
         out = p.get("out")
         colour = _grey(PLAYER_COLOURS[seat % 6]) if out else PLAYER_COLOURS[seat % 6]
         ink = (160, 158, 154) if out else INK
         d.ellipse([x0 + 12, y + 4, x0 + 32, y + 24], fill=colour, outline=ink, width=2)
-        name = f"{seat + 1}. {_name(names, seat)}" + (" (out)" if out else "")
-        d.text((x0 + 42, y + 2), name[:30], fill=ink, font=fonts["mid"])
+        who = _name(names, seat, lang)[:26]
+        name = tr(lang, "{n}. {name} (out)", n=seat + 1, name=who) if out else f"{seat + 1}. {who}"
+        d.text((x0 + 42, y + 2), name, fill=ink, font=fonts["mid"])
         n = len(p.get("cards", []))
-        info = f"{_yen(p.get('cash', 0))} · {n} card{'s' if n != 1 else ''}"
+        info = f"{say(Money(p.get('cash', 0), 'yen'), lang)} · {say(plural(n, '{n} card', '{n} cards'), lang)}"
         if p.get("ticket"):
-            info += " · express ticket"
+            info += f" · {tr(lang, 'express ticket')}"
         d.text((x0 + 42, y + 22), info, fill=(160, 158, 154) if out else SOFT, font=fonts["small"])
         y += 46
 
 
-def render(state: dict, names: list[str]) -> bytes:
-    """PNG bytes of the map with the owned cards, the pieces, the destinations and this turn's path."""
-    base = _base()
+def render(state: dict, names: list[str], lang: str = "en") -> bytes:
+    """PNG bytes of the map with the owned cards, the pieces, the destinations and this turn's path, its words in
+    ``lang``."""
+    base = _base(lang)
     img = Image.new("RGBA", (W, H), BG)
     d = ImageDraw.Draw(img)
     _bands(d, state.get("owners", {}))  # under the lines, so the line colour still shows in the band
@@ -275,8 +281,8 @@ def render(state: dict, names: list[str]) -> bytes:
     players = state.get("players", [])
     fonts = {"small": _font(13), "mid": _font(16), "big": _font(20)}
     _pieces(d, players, fonts["mid"])
-    _player_labels(d, players, fonts["mid"])
-    _legend(d, players, names, fonts)
+    _player_labels(d, players, fonts["mid"], lang)
+    _legend(d, players, names, fonts, lang)
     out = io.BytesIO()
     img.convert("RGB").save(out, format="PNG", compress_level=3)  # about twice as fast as the default
     return out.getvalue()

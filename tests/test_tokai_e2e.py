@@ -135,7 +135,7 @@ async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatc
     r = await other.slash(ch, "tokai move", to=to)
     assert r.ephemeral and r.response.content.startswith("You have no move to make now")
     assert (await state())["event_no"] == s["event_no"], "refused commands change nothing"
-    r = await me.slash(ch, "tokai move", to=point_name(to), via=point_name(via))
+    r = await me.slash(ch, "tokai move", to=str(point_name(to)), via=str(point_name(via)))
     assert r.ephemeral, "the answer goes to the mover alone"
     assert r.response.content.startswith(f"You played **Move to {point_name(to)} via {point_name(via)}**"), \
         r.response.content
@@ -146,7 +146,7 @@ async def test_three_players_prebuy_move_name_a_way_and_finish(world, monkeypatc
     assert r.ephemeral and r.response.attachments and r.response.attachments[0].filename.endswith(".png")
 
     # the rest of the game through the table service, as the same players (a cheap stand-in for the picture)
-    monkeypatch.setattr("cogs.tokai_map.render", lambda state, names: b"\x89PNG stand-in")
+    monkeypatch.setattr("cogs.tokai_map.render", lambda state, names, lang="en": b"\x89PNG stand-in")
     for _ in range(3000):
         t = await env.bot.tables.load(gid)
         if t.game.status != "active":
@@ -167,7 +167,7 @@ async def test_tokai_commands_find_the_tokai_table_among_other_games(world, monk
     """/tokai map and /tokai move need no table option when the channel's one Tokai Baron table is the player's,
     even beside tables of other games (as /18xx commands do)."""
     env, g, ch, members = world
-    monkeypatch.setattr("cogs.tokai_map.render", lambda state, names: b"\x89PNG stand-in")
+    monkeypatch.setattr("cogs.tokai_map.render", lambda state, names, lang="en": b"\x89PNG stand-in")
     other = await seat_table(env, ch, members[:2])  # a Dice & Hands table in the same channel
     table = await seat_table(env, ch, members, game="tokai")
     r = await members[0].slash(ch, "tokai map")

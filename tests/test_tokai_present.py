@@ -19,6 +19,7 @@ from cogs.tokai import (
     MoveMenu,
     MoveNow,
     TokaiPresenter,
+    event_line,
     move_options,
     move_text,
     parse_via,
@@ -86,12 +87,12 @@ def test_move_labels_put_arrival_first_then_hops_left_then_fare():
     first = opts[0]
     assert first["left"] == 0 and first["to"] == s["players"][seat]["dest"]
     pay = nw.payout_table_lookup(s["players"][seat]["from"], s["players"][seat]["dest"])
-    assert first["label"] == f"{point_name(first['to'])} — 0 to go, fare {first['fare']:,} (arrive! collect {pay:,})"
+    assert first["label"] == f"{point_name(first['to'])} — 0 to go, fare ¥{first['fare']:,} (arrive! collect ¥{pay:,})"
     keys = [(o["left"] is None, o["left"] or 0, o["fare"]) for o in opts]
     assert keys == sorted(keys)
     assert P.move_label(table(s), {"type": "move", "to": first["to"]}) == first["label"]
     middle = next(o for o in opts if o["left"])
-    assert f"— {middle['left']} to go, fare {middle['fare']:,}" in middle["label"]
+    assert f"— {middle['left']} to go, fare ¥{middle['fare']:,}" in middle["label"]
 
 
 def test_a_dead_end_is_warned_clearly_and_listed_last():
@@ -104,7 +105,8 @@ def test_a_dead_end_is_warned_clearly_and_listed_last():
         assert "dead end: you could never reach your destination from there" in o["label"]
         assert o["label"].startswith("⚠ ")
     assert all("dead end" not in o["label"] for o in opts if o["left"] is not None)
-    assert move_text("nagoya", None, 1000).startswith("⚠ 名古屋 — dead end")
+    assert move_text("nagoya", None, 1000).startswith("⚠ Nagoya — dead end")
+    assert move_text("nagoya", None, 1000, lang="ja").startswith("⚠ 名古屋 — ")
 
 
 def test_the_fare_shown_is_what_the_engine_charges():
@@ -121,8 +123,9 @@ def test_the_fare_shown_is_what_the_engine_charges():
             continue
         to = next(to for to, left in E.hops_left(s, seat).items() if left)
         after = E.apply(s, seat, {"type": "move", "to": to})
-        paid = next(e["text"] for e in after["events"] if e["no"] > s["event_no"] and "pays fares" in e["text"])
-        total = sum(int(n.replace(",", "")) for n in re.findall(r"([\d,]+) to ", paid))
+        paid = next(event_line(e, list(NAMES)) for e in after["events"]
+                    if e["no"] > s["event_no"] and "pays fares" in e["text"])
+        total = sum(int(n.replace(",", "")) for n in re.findall(r"¥([\d,]+) to ", paid))
         assert turn_fare(s, seat, s["turn"]["moves"][to]) == total
         checked += 1
         if checked == 5:
@@ -134,11 +137,11 @@ def test_the_table_lists_every_players_cash_lines_and_places():
     s, seat, _ = find(lambda s, seat: moving(s) and s["event_no"] > 12)
     text = "\n".join(P.public_lines(table(s)))
     for x, p in enumerate(s["players"]):
-        assert f"**{NAMES[x]}** · {p['cash']:,} yen" in text
+        assert f"**{NAMES[x]}** · ¥{p['cash']:,}" in text
         for c in p["cards"]:
-            assert nw.route_cards()[c]["name"] in text
+            assert nw.route_cards()[c]["en"] in text
         if p["pos"]:
-            assert point_name(p["pos"]) in text
+            assert str(point_name(p["pos"])) in text
     assert f"**{NAMES[seat]}'s turn** · " in text and f"= {s['turn']['steps']} · " in text
     assert "Lately: " in text and "[0]" not in text
 
@@ -148,13 +151,13 @@ def test_the_final_assets_are_ranked():
     text = "\n".join(P.public_lines(table(final)))
     scores = E.scores(final)
     best = max(range(3), key=lambda x: scores[x])
-    assert f"**Final assets:** 1. {NAMES[best]} {scores[best]:,} yen" in text
+    assert f"**Final assets:** 1. {NAMES[best]} ¥{scores[best]:,}" in text
 
 
 def test_private_lines_say_what_to_do_now():
     s, seat, _ = find(lambda s, seat: moving(s))
     mine = "\n".join(P.private_lines(table(s), seat))
-    assert f"You: **{s['players'][seat]['cash']:,} yen**" in mine
+    assert f"You: **¥{s['players'][seat]['cash']:,}**" in mine
     assert f"**Your move:** you rolled {s['turn']['steps']}" in mine and "/tokai move" in mine
     other = "\n".join(P.private_lines(table(s), (seat + 1) % 3))
     assert f"Waiting for {NAMES[seat]}: move." in other
@@ -235,12 +238,12 @@ def test_a_long_way_is_shortened_to_fit_a_menu():
     path = [[p, None] for p in list(nw.stations())[:40]]
     text = path_text(path)
     assert len(text) <= 100 and "…" in text
-    assert text.startswith(point_name(path[0][0])) and text.endswith(point_name(path[-1][0]))
-    assert path_text(path[:3]) == " → ".join(point_name(p) for p, _ in path[:3])
+    assert text.startswith(str(point_name(path[0][0]))) and text.endswith(str(point_name(path[-1][0])))
+    assert path_text(path[:3]) == " → ".join(str(point_name(p)) for p, _ in path[:3])
 
 
 def test_announce_narrates_the_prebuy_and_shows_the_map_after_a_move(monkeypatch):
-    monkeypatch.setattr("cogs.tokai_map.render", lambda state, names: b"png")
+    monkeypatch.setattr("cogs.tokai_map.render", lambda state, names, lang="en": b"png")
     s, seat, move = find(lambda s, seat: s["phase"] == "prebuy")
     after = E.apply(s, seat, move)
     [(text, picture)] = P.announce(Change("action", table(after), entries=[(1, seat, move)], before=s))
@@ -249,7 +252,7 @@ def test_announce_narrates_the_prebuy_and_shows_the_map_after_a_move(monkeypatch
     i = next(i for i, (x, seat, _) in enumerate(rows) if seat is not None and moving(x))
     (s, seat, move), after = rows[i], rows[i + 1][0]
     [(text, picture)] = P.announce(Change("action", table(after), entries=[(1, seat, move)], before=s))
-    dest = point_name(after["players"][seat]["pos"] or move["to"])
+    dest = str(point_name(after["players"][seat]["pos"] or move["to"]))
     assert (f"{NAMES[seat]} moves" in text or f"{NAMES[seat]} arrives at" in text) and dest in text
     assert picture == b"png"
     final = rows[-1][0]

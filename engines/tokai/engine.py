@@ -34,6 +34,7 @@ from functools import cache
 from typing import Any
 
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, RuleError, State, clone
+from engines.text import Money, Msg, Name, msg, to_json
 from engines.tokai import debts
 from engines.tokai import destinations as ds
 from engines.tokai import movement as mv
@@ -68,16 +69,36 @@ def deal_cards() -> list[str]:
     return [c["id"] for c in nw.load_route_cards()["cards"] if c["price"] <= cap]
 
 
-def card_name(card: str) -> str:
-    return "express ticket" if card == TICKET else nw.route_cards()[card]["name"]
+def yen(amount: int) -> Money:
+    return Money(amount, "yen")
 
 
-def point_name(point: str) -> str:
-    return nw.stations()[point]["name"]
+def card_name(card: str) -> Name | Msg:
+    """A route card's name in both languages; the express ticket is a word of the catalog."""
+    if card == TICKET:
+        return msg("express ticket")
+    c = nw.route_cards()[card]
+    return Name(c["en"], c["name"], c.get("kana", ""))
 
 
-def region_name(region: str) -> str:
-    return next(r["name"] for r in nw.load_destinations()["regions"] if r["id"] == region)
+@cache
+def point_name(point: str) -> Name:
+    """A point's name: romaji for an English reader, the station's own name for a Japanese one, and its reading."""
+    s = nw.stations()[point]
+    return Name(s["en"], s["name"], s.get("reading", ""))
+
+
+@cache
+def region_name(region: str) -> Name:
+    r = next(r for r in nw.load_destinations()["regions"] if r["id"] == region)
+    return Name(r["en"], r["name"], r.get("kana", ""))
+
+
+@cache
+def region_area(region: str) -> Name:
+    """The districts a region holds, in both languages."""
+    r = next(r for r in nw.load_destinations()["regions"] if r["id"] == region)
+    return Name(r["area_en"], r["area"])
 
 
 def _tuple_path(path: list) -> list[tuple[str, str | None]]:
@@ -136,32 +157,33 @@ class TokaiBaron(Engine):
         phase = state["phase"]
         cur = state["current"]
         if phase == "order":
-            return Awaiting(chance=ChanceRequest("dice", 3 * len(self._rollers(state)), reason="seat order"))
+            return Awaiting(chance=ChanceRequest("dice", 3 * len(self._rollers(state)), reason=msg("seat order")))
         if phase == "deal":
-            return Awaiting(chance=ChanceRequest("shuffle", len(deal_cards()), reason="pre-purchase deal"))
+            return Awaiting(chance=ChanceRequest("shuffle", len(deal_cards()), reason=msg("pre-purchase deal")))
         if phase == "prebuy":
-            return Awaiting(frozenset({cur}), prompt="pre-purchase")
+            return Awaiting(frozenset({cur}), prompt=msg("pre-purchase"))
         if phase == "start":
             out = self._start_outcome(state)
             if isinstance(out, ds.NeedDice):
-                return Awaiting(chance=ChanceRequest("dice", 3, reason="start point"))
-            return Awaiting(frozenset({cur}), prompt="start point choice")
+                return Awaiting(chance=ChanceRequest("dice", 3, reason=msg("start point")))
+            return Awaiting(frozenset({cur}), prompt=msg("start point choice"))
         if phase == "play":
             turn = state["turn"]
             stage = turn["stage"]
             if stage == "dest":
                 out = self._dest_outcome(state)
                 if isinstance(out, ds.NeedDice):
-                    return Awaiting(chance=ChanceRequest("dice", 3, reason="destination"))
-                return Awaiting(frozenset({cur}), prompt="destination choice")
+                    return Awaiting(chance=ChanceRequest("dice", 3, reason=msg("destination")))
+                return Awaiting(frozenset({cur}), prompt=msg("destination choice"))
             if stage == "roll":
-                return Awaiting(chance=ChanceRequest("dice", 1 if turn["bonus"] else 2, reason="move"))
+                return Awaiting(chance=ChanceRequest("dice", 1 if turn["bonus"] else 2, reason=msg("move")))
             if stage == "auction":
                 auction = self._auction(state)
                 if auction.finished:
-                    return Awaiting(frozenset({cur}), prompt="auction result")
-                return Awaiting(frozenset(auction.active) - {auction.high_bidder}, prompt="auction bid")
-            return Awaiting(frozenset({cur}), prompt={"move": "move", "buy": "purchase", "sell": "sale"}[stage])
+                    return Awaiting(frozenset({cur}), prompt=msg("auction result"))
+                return Awaiting(frozenset(auction.active) - {auction.high_bidder}, prompt=msg("auction bid"))
+            prompts = {"move": msg("move"), "buy": msg("purchase"), "sell": msg("sale")}
+            return Awaiting(frozenset({cur}), prompt=prompts[stage])
         return Awaiting()
 
     # ------------------------------------------------------------ outcomes
@@ -229,10 +251,12 @@ class TokaiBaron(Engine):
             raise RuleError("Name a point.")
         return point
 
-    def _event(self, state: State, text: str, *seats: int) -> None:
-        """A public line of what happened; [0], [1] stand for the names of the seats given."""
+    def _event(self, state: State, said: Msg, *seats: int) -> None:
+        """A public line of what happened: a message (its template and values, kept as JSON), where [0], [1] stand
+        for the names of the seats given (bot.present.fill says it in the reader's language)."""
         state["event_no"] += 1
-        state["events"].append({"no": state["event_no"], "text": text, "seats": list(seats)})
+        values = {k: to_json(v) for k, v in said.values.items()}
+        state["events"].append({"no": state["event_no"], "text": said.template, "values": values, "seats": list(seats)})
         del state["events"][:-40]
 
     # ------------------------------------------------------------ chance
@@ -241,7 +265,7 @@ class TokaiBaron(Engine):
         values = action.get("values")
         if (action["type"] != "dice" or not isinstance(values, list) or len(values) != count
                 or any(not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= sides for v in values)):
-            raise RuleError(f"The chance draw must be {count} dice of 1 to {sides}.")
+            raise RuleError("The chance draw must be {count} dice of 1 to {sides}.", count=count, sides=sides)
         return values
 
     @staticmethod
@@ -263,13 +287,13 @@ class TokaiBaron(Engine):
             if len(tied) == 1:
                 state["first"] = state["current"] = tied[0]
                 state["phase"] = "deal"
-                self._event(state, "[0] rolled highest and plays first.", tied[0])
+                self._event(state, msg("[0] rolled highest and plays first."), tied[0])
             return
         if phase == "deal":
             order = action.get("order")
             n = len(deal_cards())
             if action["type"] != "shuffle" or not isinstance(order, list) or sorted(order) != list(range(n)):
-                raise RuleError(f"The shuffle must be a permutation of 0 to {n - 1}.")
+                raise RuleError("The shuffle must be a permutation of 0 to {last}.", last=n - 1)
             cards = [deal_cards()[i] for i in order]
             each = _rules()["deal_each"]
             state["hands"] = [cards[i * each:(i + 1) * each] for i in range(len(state["players"]))]
@@ -322,20 +346,24 @@ class TokaiBaron(Engine):
 
     def _prebuy(self, state: State, seat: int, card: Any) -> None:
         if card not in self._prebuy_options(state, seat):
-            raise RuleError("You may buy only cards from your hand or one express ticket, 40,000 yen at most in all, "
-                            "and while 20,000 can be reached, nothing that would leave it out of reach.")
+            raise RuleError("You may buy only cards from your hand or one express ticket, {most} at most in all, "
+                            "and while {least} can be reached, nothing that would leave it out of reach.",
+                            most=yen(_rules()["spend_max"]), least=yen(_rules()["spend_min"]))
         state["spent"][seat] += price(card)
         self._take(state, seat, card)
-        self._event(state, f"[0] buys {card_name(card)} for {price(card):,} yen in the pre-purchase.", seat)
+        self._event(state, msg("[0] buys {card} for {price} in the pre-purchase.", card=card_name(card),
+                                price=yen(price(card))), seat)
 
     def _prebuy_done(self, state: State, seat: int) -> None:
         spent = state["spent"][seat]
         if spent < _rules()["spend_min"] and self._can_reach_min(spent, self._prebuy_items(state, seat)):
-            raise RuleError("You must spend at least 20,000 yen in the pre-purchase: your cards can still reach it.")
+            raise RuleError("You must spend at least {least} in the pre-purchase: your cards can still reach it.",
+                            least=yen(_rules()["spend_min"]))
         pay = _rules()["start_money"] - state["spent"][seat]
         state["players"][seat]["cash"] += pay
         state["bank"] -= pay
-        self._event(state, f"[0] is done buying: spent {state['spent'][seat]:,} yen, the bank pays {pay:,}.", seat)
+        self._event(state, msg("[0] is done buying: spent {spent}, the bank pays {pay}.",
+                               spent=yen(state["spent"][seat]), pay=yen(pay)), seat)
         state["current"] = self._left_of(state, seat)
         if state["current"] == state["first"]:
             state["phase"] = "start"
@@ -368,7 +396,7 @@ class TokaiBaron(Engine):
         me = state["players"][seat]
         me["pos"] = me["from"] = point
         me["visited"] = [point]  # the departure point counts as passed
-        self._event(state, f"[0] starts at {point_name(point)}.", seat)
+        self._event(state, msg("[0] starts at {point}.", point=point_name(point)), seat)
         state["start_rolls"] = []
         if self._left_of(state, seat) != state["first"]:
             state["current"] = self._left_of(state, seat)
@@ -403,13 +431,13 @@ class TokaiBaron(Engine):
         if isinstance(out, ds.Destination):
             self._set_dest(state, out.point)
         elif isinstance(out, ds.RestTurn):
-            self._event(state, "[0] rests a turn.", state["current"])
+            self._event(state, msg("[0] rests a turn."), state["current"])
             self._end_part(state)
 
     def _set_dest(self, state: State, point: str) -> None:
         state["players"][state["current"]]["dest"] = point
         state["turn"]["stage"] = "roll"
-        self._event(state, f"[0] is bound for {point_name(point)}.", state["current"])
+        self._event(state, msg("[0] is bound for {point}.", point=point_name(point)), state["current"])
 
     def _dest_choice(self, state: State, action: Action) -> None:
         turn = state["turn"]
@@ -418,7 +446,8 @@ class TokaiBaron(Engine):
             if action["type"] != "region" or action.get("region") not in out.options:
                 raise RuleError("Choose a region.")
             turn["region"] = action["region"]
-            self._event(state, f"[0] chooses the region {region_name(action['region'])}.", state["current"])
+            self._event(state, msg("[0] chooses the region {region}.", region=region_name(action["region"])),
+                        state["current"])
             self._resolve_dest(state)
         elif isinstance(out, ds.Choose):
             if action["type"] != "choose":
@@ -441,8 +470,8 @@ class TokaiBaron(Engine):
         turn["dice"] = values
         moves = self._endpoints(state, seat)
         if not moves:
-            self._event(state, f"[0] rolled {turn['steps']} and cannot move without passing a point twice: out of the "
-                        "game.", seat)
+            self._event(state, msg("[0] rolled {n} and cannot move without passing a point twice: out of the game.",
+                                   n=turn["steps"]), seat)
             self._eliminate(state, seat)
             return
         turn["moves"] = dict(sorted(moves.items()))
@@ -490,7 +519,7 @@ class TokaiBaron(Engine):
                 raise RuleError("Name the point where your move ends.")
             for point in [to, *via]:
                 if point not in nw.stations():
-                    raise RuleError(f"There is no point called “{point[:30]}” on the map.")
+                    raise RuleError("There is no point called “{name}” on the map.", name=point[:30])
             if to not in turn["moves"]:
                 raise RuleError("You cannot end your move there.")
             if via:
@@ -509,11 +538,12 @@ class TokaiBaron(Engine):
             pay = nw.payout_table_lookup(me["from"], me["dest"])
             me["cash"] += pay
             state["bank"] -= pay
-            self._event(state, f"[0] arrives at {point_name(me['dest'])} and collects {pay:,} yen.", seat)
+            self._event(state, msg("[0] arrives at {point} and collects {pay}.", point=point_name(me["dest"]),
+                                   pay=yen(pay)), seat)
             me["from"], me["dest"], me["visited"] = me["pos"], None, [me["pos"]]
             turn["stage"] = "buy"
         else:
-            self._event(state, f"[0] moves {turn['steps']} to {point_name(me['pos'])}.", seat)
+            self._event(state, msg("[0] moves {n} to {point}.", n=turn["steps"], point=point_name(me["pos"])), seat)
             self._end_part(state)
 
     def _buy_options(self, state: State, seat: int) -> list[str]:
@@ -525,7 +555,7 @@ class TokaiBaron(Engine):
 
     def _buy(self, state: State, seat: int, action: Action) -> None:
         if action["type"] == "pass":
-            self._event(state, "[0] buys nothing.", seat)
+            self._event(state, msg("[0] buys nothing."), seat)
             self._end_part(state)
             return
         card = action.get("card")
@@ -534,9 +564,9 @@ class TokaiBaron(Engine):
         state["players"][seat]["cash"] -= price(card)
         state["bank"] += price(card)
         self._take(state, seat, card)
-        self._event(state, f"[0] buys {card_name(card)} for {price(card):,} yen.", seat)
+        self._event(state, msg("[0] buys {card} for {price}.", card=card_name(card), price=yen(price(card))), seat)
         if all(owner is not None for owner in state["owners"].values()):
-            self._finish(state, "The last route card is sold.")
+            self._finish(state, msg("The last route card is sold."))
             return
         self._end_part(state)
 
@@ -575,11 +605,12 @@ class TokaiBaron(Engine):
                 state["players"][payee]["cash"] += amount
         if result.paid:
             payees = [p for p in result.paid if p != BANK]
-            parts = [f"{amount:,} to " + ("the bank" if p == BANK else f"[{payees.index(p) + 1}]")
+            parts = [msg("{amount} to the bank", amount=yen(amount)) if p == BANK else
+                     msg("{amount} to {who}", amount=yen(amount), who=f"[{payees.index(p) + 1}]")
                      for p, amount in result.paid.items()]
-            self._event(state, "[0] pays fares: " + ", ".join(parts) + ".", seat, *payees)
+            self._event(state, msg("[0] pays fares: {parts}.", parts=parts), seat, *payees)
         if result.bankrupt:
-            self._event(state, "[0] is bankrupt and out of the game.", seat)
+            self._event(state, msg("[0] is bankrupt and out of the game."), seat)
             self._eliminate(state, seat)
             return
         self._next_turn(state)
@@ -598,7 +629,7 @@ class TokaiBaron(Engine):
         auction = debts.start_auction(seat, card, bidders, self._owed(state))
         state["turn"]["auction"] = self._auction_json(auction)
         state["turn"]["stage"] = "auction"
-        self._event(state, f"[0] puts {card_name(card)} up for auction.", seat)
+        self._event(state, msg("[0] puts {card} up for auction.", card=card_name(card)), seat)
 
     def _owed(self, state: State) -> dict[int, int]:
         """What the seller still owes each player this turn (their claim may be offset in a bid)."""
@@ -642,18 +673,18 @@ class TokaiBaron(Engine):
         try:
             if action["type"] == "bid" and isinstance(amount, int) and not isinstance(amount, bool):
                 auction = debts.bid(auction, seat, amount)
-                self._event(state, f"[0] bids {amount:,} yen.", seat)
+                self._event(state, msg("[0] bids {amount}.", amount=yen(amount)), seat)
             elif action["type"] == "pass":
                 auction = debts.pass_(auction, seat)
-                self._event(state, "[0] drops out of the bidding.", seat)
+                self._event(state, msg("[0] drops out of the bidding."), seat)
             else:
                 raise RuleError("Bid for the line or pass.")
         except ValueError:
-            raise RuleError(f"Bid whole thousands of yen, from {auction.min_bid():,} "
-                            f"to {auction.limit(seat):,}.") from None
+            raise RuleError("Bid whole thousands of yen, from {low} to {high}.", low=yen(auction.min_bid()),
+                            high=yen(auction.limit(seat))) from None
         turn["auction"] = self._auction_json(auction)
         if auction.finished and auction.high_bidder is None:
-            self._event(state, f"Nobody bids for {card_name(auction.card)}: it goes to the bank.")
+            self._event(state, msg("Nobody bids for {card}: it goes to the bank.", card=card_name(auction.card)))
             del turn["auction"]
             self._book_sale(state, debts.decide(auction, False, price(auction.card)))
 
@@ -672,12 +703,13 @@ class TokaiBaron(Engine):
         if sale.buyer == BANK:
             state["owners"][sale.card] = None
             state["bank"] -= sale.cash
-            self._event(state, f"[0] sells {card_name(sale.card)} to the bank for {sale.price:,} yen.", seat)
+            self._event(state, msg("[0] sells {card} to the bank for {price}.", card=card_name(sale.card),
+                                   price=yen(sale.price)), seat)
         else:
             state["players"][sale.buyer]["cash"] -= sale.cash
             self._take(state, sale.buyer, sale.card)
-            self._event(state, f"[0] buys {card_name(sale.card)} from [1] at auction for {sale.price:,} yen.",
-                        sale.buyer, seat)
+            self._event(state, msg("[0] buys {card} from [1] at auction for {price}.", card=card_name(sale.card),
+                                   price=yen(sale.price)), sale.buyer, seat)
         turn["stage"] = "sell"
         self._settle(state)
 
@@ -692,7 +724,7 @@ class TokaiBaron(Engine):
         state["bank"] += me["cash"]
         me.update(cash=0, cards=[], ticket=False, out=True, pos=None, dest=None, visited=[], riding=[])
         if sum(1 for p in state["players"] if not p["out"]) <= 1:
-            self._finish(state, "Only one player is left.")
+            self._finish(state, msg("Only one player is left."))
             return
         self._next_turn(state)
 
@@ -705,7 +737,7 @@ class TokaiBaron(Engine):
     def _next_turn(self, state: State) -> None:
         self._begin_turn(state, self._left_of(state, state["current"]))
 
-    def _finish(self, state: State, why: str) -> None:
+    def _finish(self, state: State, why: Msg) -> None:
         state["phase"] = "over"
         state["turn"] = None
         self._event(state, why)
@@ -814,27 +846,32 @@ class TokaiBaron(Engine):
                             if n not in seen and n not in blocked and not seen.add(n)]
         return out
 
-    def label(self, action: Action) -> str:
+    def label(self, action: Action) -> Msg | Name:
         kind = action.get("type")
         if kind == "buy" and action.get("card") == TICKET:
-            return f"Express ticket ({price(TICKET):,} yen)"
+            return msg("Express ticket ({price})", price=yen(price(TICKET)))
         if kind == "buy":
-            return f"Buy {card_name(action['card'])} ({price(action['card']):,} yen)"
+            return msg("Buy {card} ({price})", card=card_name(action["card"]), price=yen(price(action["card"])))
         if kind == "sell":
             card = action["card"]
-            return f"Sell {card_name(card)} to the bank ({debts.sell_to_bank(price(card)):,} yen)"
+            return msg("Sell {card} to the bank ({price})", card=card_name(card),
+                       price=yen(debts.sell_to_bank(price(card))))
         if kind == "auction":
-            return f"Auction {card_name(action['card'])}"
+            return msg("Auction {card}", card=card_name(action["card"]))
         if kind == "bid":
-            return f"Bid {action['amount']:,} yen"
+            return msg("Bid {amount}", amount=yen(action["amount"]))
         if kind == "move":
-            via = "".join(f" via {point_name(w)}" for w in action.get("via") or ())
-            return f"Move to {point_name(action['to'])}{via}" if action.get("to") is not None else \
-                "Move along the named path"
+            if action.get("to") is None:
+                return msg("Move along the named path")
+            if action.get("via"):
+                return msg("Move to {point} via {via}", point=point_name(action["to"]),
+                           via=[point_name(w) for w in action["via"]])
+            return msg("Move to {point}", point=point_name(action["to"]))
         if kind in ("choose", "region"):
             return region_name(action["region"]) if kind == "region" else point_name(action["point"])
-        return {"done": "Done buying", "pass": "Pass", "accept": "Accept the high bid",
-                "bank": "Sell to the bank instead"}.get(kind, super().label(action))
+        words = {"done": msg("Done buying"), "pass": msg("Pass"), "accept": msg("Accept the high bid"),
+                 "bank": msg("Sell to the bank instead")}
+        return words.get(kind) or super().label(action)
 
     def public(self, state: State) -> dict[str, Any]:
         return json.loads(json.dumps(state))
