@@ -24,6 +24,12 @@ SIZES = (12, 11, 10, 9, 8)  # a text that does not fit is drawn smaller before i
 LIST = {"en": (", ", " "), "ja": ("、", "")}
 #: Characters a Japanese line never starts with (kinsoku): they stay at the end of the line before.
 NO_START = set("、。，．・：；？！）」』】〕ー…‐-→")
+#: Characters a Japanese line never ends with: they go down with the character after them.
+NO_END = set("（「『【〔")
+
+
+def _latin(ch: str) -> bool:
+    return bool(ch) and ch.isascii() and not ch.isspace()
 
 
 def _font(size: float):
@@ -38,11 +44,11 @@ def wrap(text: str, font, width: float, sep: str = " ", joiner: str = " ") -> li
         items = text.split(sep)
         tokens = [item + sep.rstrip() for item in items[:-1]] + items[-1:]
     else:
-        tokens = []
+        tokens: list[str] = []
         for ch in text:
-            if tokens and (ch in NO_START or ch.isascii() and ch.isalnum() and tokens[-1][-1:].isascii()
-                           and tokens[-1][-1:].isalnum()):
-                tokens[-1] += ch  # a number or Latin word stays whole, closing punctuation stays with it
+            last = tokens[-1][-1:] if tokens else ""
+            if tokens and (ch in NO_START or last in NO_END or _latin(ch) and _latin(last)):
+                tokens[-1] += ch  # '+6' or 'VP' stays whole, punctuation stays with its word
             else:
                 tokens.append(ch)
     lines: list[str] = []
