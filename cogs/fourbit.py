@@ -36,6 +36,9 @@ from engines.text import N_, plural
 RES = {"wood": "🪵", "stone": "🪨", "coins": "🪙"}
 #: How each language lists names and parts of a sentence.
 SEP = {"en": ", ", "ja": "、"}
+SEMI = {"en": "; ", "ja": "；"}
+#: What joins two sentences: a space in English, nothing after a Japanese full stop.
+SPACE = {"en": " ", "ja": ""}
 
 
 def _sep(lang: str) -> str:
@@ -128,7 +131,7 @@ def _round_end_line(ev: dict[str, Any], names: list[str], lang: str) -> str | No
     else:
         line = tr(lang, "Upkeep: {who} keeps {keep} of {hired} workers and pays {paid} coins; {fired} fired.",
                   who=who, keep=keep, hired=hired, paid=paid, fired=hired - keep)
-    return f"{line} {_no_workers(who, lang)}" if keep == 0 and hired else line
+    return SPACE.get(lang, " ").join([line, _no_workers(who, lang)]) if keep == 0 and hired else line
 
 
 def event_lines(events: list[dict[str, Any]], names: list[str], lang: str = "en") -> list[str]:
@@ -156,13 +159,14 @@ def _my_worker_lines(s: dict[str, Any], seat: int, lang: str) -> list[str]:
             tr(lang, "{card}, nothing here", card=_card(c, b, lang))
             for c, b in list(zip(w["order"], w["bits"], strict=True))[r["card"]:]]
     lines = [tr(lang, "Your worker at {where}. Cards left, top first: {left}.", where=location_name(w["loc"]),
-                left="; ".join(left) or tr(lang, "none"))]
+                left=SEMI.get(lang, "; ").join(left) or tr(lang, "none"))]
     if r["stage"] == "city_hall":
         lines.append(tr(lang, "Now City Hall's gain: 2 wood or 2 coins, then you may pay 4 coins to move up the "
                               "track."))
     elif not r["loc_done"]:
-        lines.append(" ".join([tr(lang, "Take the location's effect whenever you like: before the next card, "
-                                        "between two, or after the last."), *_timing_notes(w, r["card"], lang)]))
+        when = tr(lang, "Take the location's effect whenever you like: before the next card, between two, or after "
+                        "the last.")
+        lines.append(SPACE.get(lang, " ").join([when, *_timing_notes(w, r["card"], lang)]))
     return lines
 
 
@@ -205,7 +209,7 @@ def _why_no_workers(s: dict[str, Any], seat: int, lang: str) -> list[str]:
         parts.append(tr(lang, "You chose to keep none of them at the upkeep."))
     parts.append(tr(lang, "Only a worker sent to {where} can hire another, so you sit out the rest of the game; your "
                           "score still counts.", where=location_name(7)))
-    return [" ".join(parts)]
+    return [SPACE.get(lang, " ").join(parts)]
 
 
 class FourBitPresenter(Presenter):
@@ -286,7 +290,7 @@ class FourBitPresenter(Presenter):
                 lines.append("  " + tr(lang, "card {card}: 0-side {zero} | 1-side {one}", card=c,
                                        zero=_short(CARDS[c][0], lang), one=_short(CARDS[c][1], lang)))
         if v["my_cards"]:
-            cards = "; ".join(f"{c} (0: {_short(CARDS[c][0], lang)} | 1: {_short(CARDS[c][1], lang)})"
+            cards = SEMI.get(lang, "; ").join(f"{c} (0: {_short(CARDS[c][0], lang)} | 1: {_short(CARDS[c][1], lang)})"
                               for c in v["my_cards"])
             lines.append(tr(lang, "Your cards: {cards}", cards=cards))
         if v["my_plans"]:
