@@ -18,6 +18,8 @@ from bot.table_ui import game_title
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 LIMIT = 1900  # under Discord's 2000 characters per message, with room for a header
+#: How a list of topics is written in each language.
+COMMA = {"ja": "、"}
 
 
 @dataclass
@@ -108,7 +110,7 @@ def find_topic(game: str, name: str | None, lang: str = DEFAULT) -> Topic:
         if i is not None:
             return mine[i]
     raise Refusal("No rules topic called {name}. Topics: {topics}.", name=repr(name),
-                  topics=", ".join(t.title for t in mine))
+                  topics=COMMA.get(lang, ", ").join(t.title for t in mine))
 
 
 async def topic_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -144,7 +146,7 @@ class RulesCog(commands.Cog):
             lang = reader()
             t = find_topic(game, topic, lang)
             title = game_title(engines.get(game), lang)
-            others = ", ".join(x.title for x in topics(game, lang) if x.title != t.title)
+            others = COMMA.get(lang, ", ").join(x.title for x in topics(game, lang) if x.title != t.title)
             text = tr(lang, "**{game} — {topic}**", game=title, topic=t.title) + f"\n{t.body}"
             if others:
                 text += "\n\n" + tr(lang, "*Other topics:* {topics}", topics=others)
