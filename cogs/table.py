@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import engines
 from bot.errors import Refusal
-from bot.i18n import LANGS, lang_of, lookup, reader, tr
+from bot.i18n import LANGS, lang_of, lookup, reader, say, tr
 from bot.interact import answer, reader_lang
 from bot.place import Place
 from bot.table_ui import game_title, my_hand, seat_mentions, table_message
@@ -69,7 +69,9 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
     out = []
     for o in engine.options:
         example = f"{o.name}={o.default}"
-        hint = f"{example} — {lookup(o.description, lang)}"
+        # an option's description is a template marked with N_ (or a message): said in the reader's language
+        desc = lookup(o.description, lang) if isinstance(o.description, str) else say(o.description, lang)
+        hint = f"{example} — {desc}"
         out.append(app_commands.Choice(name=hint[:100], value=(current + " " + example).strip()[:100]))
     return out[:25]
 

@@ -329,3 +329,17 @@ def test_the_offline_table_starts_with_its_japanese_setting(tmp_path):
         proc.terminate()
         proc.wait(timeout=20)
     assert proc.returncode == 0, "".join(seen)
+
+
+async def test_autocomplete_speaks_the_readers_language(people):
+    env, g, ch, ann, ben, cat = people
+    r = await ben.slash(ch, "game create", game="dicehand")
+    gid = int(r.response.content.split()[1])
+    listed = [c["name"] for c in await ann.autocomplete(ch, "game status", "table", "")]
+    assert listed == [f"{gid} · ダイス＆ハンズ · 参加者待ち"], listed
+    listed = [c["name"] for c in await ben.autocomplete(ch, "game status", "table", "")]
+    assert listed == [f"{gid} · Dice & Hands · waiting for players"], listed
+    hints = [c["name"] for c in await ann.autocomplete(ch, "game create", "options", "", game="dicehand")]
+    assert hints[0] == "rounds=3 — 遊ぶラウンド数。", hints
+    hints = [c["name"] for c in await ben.autocomplete(ch, "game create", "options", "", game="dicehand")]
+    assert hints[0] == "rounds=3 — How many rounds to play.", hints
