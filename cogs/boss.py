@@ -19,9 +19,9 @@ from bot.move_items import PanelButton, PanelMenu, compact, legal_move
 from bot.present import PLACEHOLDER, Presenter, register
 from bot.table_ui import confirm_reply
 from bot.tables import Change, Table
-from engines.boss import FAMILIES, Boss, card_name, colour, event_msg, money, price_text
+from engines.boss import FAMILIES, Boss, capital, card_name, colour, event_msg, joined, money, price_text
 from engines.boss.board import BoardError, use_printed
-from engines.text import N_, Name, from_json, plural
+from engines.text import N_, from_json, plural
 
 log = logging.getLogger("cogs.boss")
 
@@ -46,18 +46,17 @@ def event_line(event: dict[str, Any], names: list[str], lang: str = "en") -> str
     return PLACEHOLDER.sub(lambda m: who(int(m[1])), say(event_msg(event), lang))
 
 
+def _list(items: list[Any], lang: str) -> str:
+    """Several names or phrases in a row, as `lang` writes a list ("Ann, Ben" / "Ann、Ben")."""
+    return say(joined(list(items)), lang)
+
+
 def _fam(f: str, lang: str) -> str:
     return f"{DOTS[f]}{say(colour(f), lang)}"
 
 
 def _fams(fams: list[str], lang: str = "en") -> str:
     return " ".join(_fam(f, lang) for f in fams)
-
-
-def _capital(f: str) -> Name | str:
-    """A colour that begins a phrase ("Red travel card …"); Japanese has no capitals."""
-    name = colour(f)
-    return Name(name.en.capitalize(), name.ja) if isinstance(name, Name) else name
 
 
 def still_needed(space: dict[str, Any], covered: list[str], lang: str = "en") -> str:
@@ -113,7 +112,7 @@ class BossPresenter(Presenter):
         if p["scores"] is not None:
             ranked = sorted(range(len(names)), key=lambda s: -p["scores"][s])
             lines.append(tr(lang, "**Final money:** {players}",
-                            players=", ".join(f"{names[s]} {money(p['scores'][s])}" for s in ranked)))
+                            players=_list([f"{names[s]} {money(p['scores'][s])}" for s in ranked], lang)))
         return lines
 
     def _deal_lines(self, p: dict[str, Any], names: list[str], lang: str = "en") -> list[str]:
@@ -131,8 +130,8 @@ class BossPresenter(Presenter):
         else:
             out.append(tr(lang, "Needs {needs} · in: {covered} · **complete**", needs=needs, covered=covered))
         if d["laid"]:
-            out.append(tr(lang, "On the table: {cards}", cards=", ".join(
-                f"#{c['id']} {DOTS[c['family']]} {names[c['owner']]}" for c in d["laid"])))
+            out.append(tr(lang, "On the table: {cards}", cards=_list(
+                [f"#{c['id']} {DOTS[c['family']]} {names[c['owner']]}" for c in d["laid"]], lang)))
         if d["away"]:
             out.append(tr(lang, "On travel: {families}", families=_fams(d["away"], lang)))
         for a, amount in zip(d["agreements"], d["amounts"], strict=True):
@@ -145,13 +144,13 @@ class BossPresenter(Presenter):
             out.append(tr(lang, "A stop card may still cancel {name}'s {card}.", name=names[d["stoppable"]["seat"]],
                           card=from_json(d["stoppable"]["what"])))
         if d["stage"] == "last_call" and d["passed"]:
-            out.append(tr(lang, "Nothing more from: {names}", names=", ".join(names[s] for s in d["passed"])))
+            out.append(tr(lang, "Nothing more from: {names}", names=_list([names[s] for s in d["passed"]], lang)))
         return out
 
     def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
         v = table.engine.view(table.state, seat)
-        hand = ", ".join(tr(lang, "{n}× {card}", n=n, card=card_name(c)) if n > 1 else say(card_name(c), lang)
-                         for c, n in v["hand"].items())
+        hand = _list([tr(lang, "{n}× {card}", n=n, card=card_name(c)) if n > 1 else card_name(c)
+                      for c, n in v["hand"].items()], lang)
         mine = [f for f in FAMILIES if v["owners"][f] == seat]
         return [tr(lang, "Your money: **{money}** (the others see {pile})", money=money(v["cash"]),
                    pile=tr(lang, v["cash_band"][seat])),
@@ -172,7 +171,7 @@ class BossPresenter(Presenter):
             return tr(lang, "Accept {name}'s {family}" if k == "accept" else "Refuse {name}'s {family}",
                       name=name, family=family)
         if k == "travel":
-            card = _capital(action["card"])
+            card = capital(action["card"])
             if "laid" in action:
                 laid = next((c for c in s["deal"]["laid"] if c["id"] == action["laid"]), None) if s["deal"] else None
                 if laid:

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import say, tr
 from cogs.fonts import font
-from engines.boss import colour, money
+from engines.boss import colour, joined, money
 from engines.boss.board import FAMILIES
 from engines.text import plural
 
@@ -151,7 +151,8 @@ def _centre(d: ImageDraw.ImageDraw, public: dict, names: list[str], fonts: dict,
         d.text((tx, y + 60), tr(lang, "The game is over"), fill=DEAL_EDGE, font=fonts["big"])
     elif top and top.get("end"):
         nums = [str(n) for n in top["end"]]
-        ends = nums[0] if len(nums) == 1 else tr(lang, "{some} or {last}", some=", ".join(nums[:-1]), last=nums[-1])
+        ends = nums[0] if len(nums) == 1 else tr(lang, "{some} or {last}", some=joined(nums[:-1]),
+                                                      last=nums[-1])
         d.text((tx, y + 58), tr(lang, "After this deal, a roll of"), fill=DEAL_EDGE, font=fonts["mid"])
         d.text((tx, y + 77), tr(lang, "{numbers} ends the game", numbers=ends), fill=DEAL_EDGE, font=fonts["mid"])
     elif top:

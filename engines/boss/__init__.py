@@ -43,6 +43,12 @@ def colour(f: str) -> Name | str:
     return COLOUR_NAMES.get(f, f)
 
 
+def capital(f: str) -> Name | str:
+    """A colour that begins a phrase ("Red travel card …"); Japanese has no capitals."""
+    name = colour(f)
+    return Name(name.en.capitalize(), name.ja) if isinstance(name, Name) else name
+
+
 #: How big a pile of face-down money looks to the others (the public view keeps the English; the bot says it).
 CASH_BANDS = ((1, N_("no money")), (10_000, N_("a thin pile")), (25_000, N_("a small pile")),
               (50_000, N_("a fair pile")), (100_000, N_("a thick pile")))
@@ -86,11 +92,11 @@ def joined(parts: list[Any], template: str = "list") -> Any:
 
 def requirement(space: dict[str, Any]) -> Any:
     """What a deal space asks for: "red + green", "blue + 2 of red/pink/green"."""
-    parts: list[Any] = [colour(f) for f in space["must"]]
-    if space["more"]:
-        parts.append(msg("{n} of {families}", n=space["more"],
-                         families=joined([colour(f) for f in space["from"]], "or")))
-    return joined(parts, "plus")
+    must = joined([colour(f) for f in space["must"]], "plus")
+    if not space["more"]:
+        return must
+    more = msg("{n} of {families}", n=space["more"], families=joined([colour(f) for f in space["from"]], "or"))
+    return msg("{required} + {more}", required=must, more=more) if space["must"] else more
 
 
 def event_msg(event: dict[str, Any]) -> Msg:
@@ -1018,8 +1024,8 @@ class Boss(Engine):
         if k == "travel":
             laid = action.get("laid")
             if laid is not None:
-                return msg("{colour} travel card on family card #{laid}", colour=colour(action["card"]), laid=laid)
-            return msg("{colour} travel card on the {family} investor", colour=colour(action["card"]),
+                return msg("{colour} travel card on family card #{laid}", colour=capital(action["card"]), laid=laid)
+            return msg("{colour} travel card on the {family} investor", colour=capital(action["card"]),
                        family=colour(action["family"]))
         if k == "hire":
             return msg("Hire the {family} investor (3 hire cards)", family=colour(action["family"]))
