@@ -151,9 +151,13 @@ def _region_of(point: str) -> str | None:
         return None
 
 
+def _join(items, lang: str) -> str:
+    """A list as the reader writes one: "a, b" in English, "a、b" in Japanese."""
+    return ("、" if lang == "ja" else ", ").join(items)
+
+
 def _lines_of(cards: list[str], lang: str) -> str:
-    return "、".join(say(card_name(c), lang) for c in cards) if lang == "ja" else \
-        ", ".join(say(card_name(c), lang) for c in cards)
+    return _join((say(card_name(c), lang) for c in cards), lang)
 
 
 # --- the presenter ----------------------------------------------------------------------------------------
@@ -232,19 +236,19 @@ class TokaiPresenter(Presenter):
         if p["riding"]:
             riding = [tr(lang, "{card} ({fare})", card=card_name(c), fare=Money(mv.card_fares(c)["unowned"], "yen"))
                       for c in p["riding"]]  # ruling 15: the Shinkansen keeps 6,000
-            parts.append(tr(lang, "riding at the unowned fare: {lines}", lines=", ".join(riding)))
+            parts.append(tr(lang, "riding at the unowned fare: {lines}", lines=_join(riding, lang)))
         if s["phase"] == "prebuy" and s["hands"]:
             left = [c for c in s["hands"][seat] if s["owners"][c] is None]
             if left:
                 deal = [tr(lang, "{card} {price}", card=card_name(c), price=Money(price(c), "yen")) for c in left]
-                parts.append(tr(lang, "deal: {cards}", cards=", ".join(deal)))
+                parts.append(tr(lang, "deal: {cards}", cards=_join(deal, lang)))
         return " · ".join(parts)
 
     @staticmethod
     def _bills(turn: dict[str, Any], names: list[str], lang: str) -> str:
-        return ", ".join(tr(lang, "{amount} to the bank", amount=Money(amount, "yen")) if payee == debts.BANK else
-                         tr(lang, "{amount} to {who}", amount=Money(amount, "yen"), who=_who(names, payee))
-                         for payee, amount in turn["bills"])
+        return _join((tr(lang, "{amount} to the bank", amount=Money(amount, "yen")) if payee == debts.BANK else
+                      tr(lang, "{amount} to {who}", amount=Money(amount, "yen"), who=_who(names, payee))
+                      for payee, amount in turn["bills"]), lang)
 
     def _turn_lines(self, s: dict[str, Any], names: list[str], lang: str) -> list[str]:
         turn = s["turn"]
@@ -260,7 +264,7 @@ class TokaiPresenter(Presenter):
             high = (tr(lang, "high bid {amount} by {name}", amount=Money(a["high_bid"], "yen"),
                        name=_who(names, a["high_bidder"]))
                     if a["high_bidder"] is not None else tr(lang, "no bid yet"))
-            still = ", ".join(_who(names, x) for x in a["active"] if x != a["high_bidder"]) or tr(lang, "nobody")
+            still = _join((_who(names, x) for x in a["active"] if x != a["high_bidder"]), lang) or tr(lang, "nobody")
             out.append(tr(lang, "**Auction** of {card} (face {price}) · {high} · still bidding: {still}",
                           card=card_name(a["card"]), price=Money(price(a["card"]), "yen"), high=high, still=still))
         return out
@@ -279,13 +283,14 @@ class TokaiPresenter(Presenter):
                 parts.append(tr(lang, "bound for {point} (pays {pay})", point=point_name(me["dest"]),
                                 pay=Money(nw.payout_table_lookup(me["from"], me["dest"]), "yen")))
             mine = [tr(lang, "{card} ({price})", card=card_name(c), price=Money(price(c), "yen")) for c in me["cards"]]
-            held = tr(lang, "Your lines: {lines}", lines=", ".join(mine) if mine else tr(lang, "none"))
+            held = tr(lang, "Your lines: {lines}", lines=_join(mine, lang) if mine else tr(lang, "none"))
             lines = [" · ".join(parts), f"{held} · {tr(lang, 'express ticket')}" if me["ticket"] else held]
         aw = table.engine.awaiting(s)
         if seat in aw.seats:
             lines.append(tr(lang, "**Your move:** {todo}", todo=self._todo(s, seat, lang)))
         elif table.engine.scores(s) is None and aw.seats:
-            lines.append(tr(lang, "Waiting for {names}: {prompt}.", names=", ".join(names[x] for x in sorted(aw.seats)),
+            waiting = _join((names[x] for x in sorted(aw.seats)), lang)
+            lines.append(tr(lang, "Waiting for {names}: {prompt}.", names=waiting,
                             prompt=aw.prompt or tr(lang, "a move")))
         return lines
 
@@ -604,7 +609,7 @@ class TokaiCog(commands.Cog):
             if stage_of(s) != "move" or s["current"] != seat:
                 aw = t.engine.awaiting(s)
                 names = _names(t)
-                waiting = ", ".join(names[x] for x in sorted(aw.seats)) or tr(None, "chance")
+                waiting = _join((names[x] for x in sorted(aw.seats)), reader()) or tr(None, "chance")
                 raise Refusal("You have no move to make now: table {id} is waiting for {who} ({what}).", id=t.game.id,
                               who=waiting, what=aw.prompt or tr(None, "a draw"))
             end = resolve_point(to)

@@ -160,7 +160,7 @@ def test_private_lines_say_what_to_do_now():
     assert f"You: **¥{s['players'][seat]['cash']:,}**" in mine
     assert f"**Your move:** you rolled {s['turn']['steps']}" in mine and "/tokai move" in mine
     other = "\n".join(P.private_lines(table(s), (seat + 1) % 3))
-    assert f"Waiting for {NAMES[seat]}: move." in other
+    assert f"Waiting for {NAMES[seat]}: pawn move." in other
     s, seat, _ = find(lambda s, seat: s["phase"] == "prebuy")
     assert "**Your move:** buy from your deal" in "\n".join(P.private_lines(table(s), seat))
 

@@ -182,7 +182,7 @@ class TokaiBaron(Engine):
                 if auction.finished:
                     return Awaiting(frozenset({cur}), prompt=msg("auction result"))
                 return Awaiting(frozenset(auction.active) - {auction.high_bidder}, prompt=msg("auction bid"))
-            prompts = {"move": msg("move"), "buy": msg("purchase"), "sell": msg("sale")}
+            prompts = {"move": msg("pawn move"), "buy": msg("purchase"), "sell": msg("sale")}
             return Awaiting(frozenset({cur}), prompt=prompts[stage])
         return Awaiting()
 
