@@ -343,3 +343,18 @@ async def test_autocomplete_speaks_the_readers_language(people):
     assert hints[0] == "rounds=3 — 遊ぶラウンド数。", hints
     hints = [c["name"] for c in await ben.autocomplete(ch, "game create", "options", "", game="dicehand")]
     assert hints[0] == "rounds=3 — How many rounds to play.", hints
+
+
+@pytest.mark.parametrize("game", sorted(engines.ENGINES))
+def test_japanese_rules_follow_the_english_topic_for_topic(game):
+    """docs/rules/ja/<game>.md, where written: every topic of the English file in the same order (so a topic named
+    in either language finds its match), a Rulings topic, and every piece fits one message."""
+    from cogs.rules import LIMIT, RULES_DIR, chunks
+
+    if not (RULES_DIR / "ja" / f"{game}.md").exists():
+        pytest.skip(f"docs/rules/ja/{game}.md is not written yet")
+    ja, en = topics(game, "ja"), topics(game)
+    assert len(ja) == len(en), ([t.title for t in en], [t.title for t in ja])
+    assert ja[0].title == "概要" and find_topic(game, "Rulings", "ja") == ja[[t.title for t in en].index("Rulings")]
+    for t in ja:
+        assert JA.search(t.body) and all(len(piece) <= LIMIT for piece in chunks(t.body)), t.title
