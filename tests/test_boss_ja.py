@@ -224,3 +224,14 @@ def test_stored_events_say_their_names_in_either_language():
     table = table_for(3, {}, s, 9)
     line = next(ln for ln in PRESENTER.public_lines(table, "ja") if "停止カード" in ln)
     assert line == "Benのグリーンの投資家への旅行カードは、まだ停止カードで取り消せます。"
+
+
+def test_the_japanese_rules_help_follows_the_english_topic_for_topic():
+    from cogs.rules import LIMIT, chunks, topics
+
+    en, ja = topics("boss"), topics("boss", "ja")
+    assert len(ja) == len(en) and ja[0].title == "概要"
+    for e, j in zip(en[1:], ja[1:], strict=True):
+        assert j.title.endswith(f"({e.title})"), (e.title, j.title)
+        assert all(len(piece) <= LIMIT for piece in chunks(j.body)), j.title
+    assert sum("裁定" in t.title for t in ja) == 7
