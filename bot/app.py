@@ -15,7 +15,8 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.delivery import Delivery
 from bot.errors import player_sentence
-from bot.i18n import lang_of, tr
+from bot.i18n import tr
+from bot.interact import reader_lang
 from bot.table_ui import DYNAMIC_ITEMS
 from bot.tables import Change, TableService
 from bot.timers import WAKE_EVENT, dispatcher
@@ -31,7 +32,7 @@ COGS = ("cogs.table", "cogs.rules", "cogs.language", "cogs.dicehand", "cogs.four
 class Tree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
-        lang = lang_of(interaction.locale)
+        lang = await reader_lang(interaction)
         if isinstance(error, app_commands.CheckFailure) and not isinstance(error, app_commands.CommandInvokeError):
             sentence = tr(lang, "You cannot use that command here.")
         else:
