@@ -39,11 +39,14 @@ def event_line(event: dict[str, Any], names: list[str], lang: str = "en") -> str
     player called "[1]" is never read as a placeholder)."""
     seats = event["seats"]
 
-    def who(k: int) -> str:
-        seat = seats[k] if k < len(seats) else None
+    def who(m) -> str:
+        k = int(m[1])
+        if k >= len(seats):  # beyond the event's seats: left as written
+            return m[0]
+        seat = seats[k]
         return names[seat] if type(seat) is int and 0 <= seat < len(names) else "?"
 
-    return PLACEHOLDER.sub(lambda m: who(int(m[1])), say(event_msg(event), lang))
+    return PLACEHOLDER.sub(who, say(event_msg(event), lang))
 
 
 def _list(items: list[Any], lang: str) -> str:
