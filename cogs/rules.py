@@ -77,10 +77,12 @@ def chunks(text: str, limit: int = LIMIT) -> list[str]:
 
 
 def _match(found: list[Topic], name: str) -> int | None:
-    """The index of the topic a name means: its whole title, else the only title that contains it."""
+    """The index of the topic a name means: its whole title, or the title before its bracketed English ("裁定" for
+    "裁定 (Rulings)"), else the only title that contains it."""
     name = name.strip().lower()
     for i, t in enumerate(found):
-        if t.title.lower() == name:
+        title = t.title.lower()
+        if name in (title, re.split(r"\s*[(（]", title)[0]):
             return i
     hits = [i for i, t in enumerate(found) if name in t.title.lower()]
     return hits[0] if len(hits) == 1 else None

@@ -149,6 +149,8 @@ def to_json(value: Any) -> Any:
         return {"$money": value.amount, "currency": value.currency}
     if isinstance(value, (list, tuple)):
         return [to_json(v) for v in value]
+    if isinstance(value, dict):  # a message's values
+        return {k: to_json(v) for k, v in value.items()}
     return value
 
 
@@ -163,6 +165,7 @@ def from_json(value: Any) -> Any:
             return Name(*value["$name"])
         if "$money" in value:
             return Money(value["$money"], value.get("currency", "yen"))
+        return {k: from_json(v) for k, v in value.items()}
     if isinstance(value, list):
         return [from_json(v) for v in value]
     return value

@@ -225,6 +225,18 @@ def test_rules_fall_back_to_english_where_no_japanese_is_written(tmp_path, monke
     assert find_topic("demo", "Setup", "ja").body == "配る。" and find_topic("demo", "準備").body == "Deal."
 
 
+def test_a_japanese_topic_is_found_by_its_title_before_the_english_in_brackets(tmp_path, monkeypatch):
+    import cogs.rules as rules
+
+    (tmp_path / "ja").mkdir()
+    (tmp_path / "demo.md").write_text("# Demo\n\nAn overview.\n\n## Rulings\n\nA.\n\n## Rulings: money\n\nB.\n")
+    (tmp_path / "ja" / "demo.md").write_text("# デモ\n\n概要。\n\n## 裁定 (Rulings)\n\nあ。\n\n"
+                                             "## 裁定：お金 (Rulings: money)\n\nい。\n")
+    monkeypatch.setattr(rules, "RULES_DIR", tmp_path)
+    assert find_topic("demo", "裁定", "ja").body == "あ。"  # two titles hold 裁定: the one that is just that
+    assert find_topic("demo", "裁定：お金", "ja").body == "い。"
+
+
 def test_the_engines_refusals_and_words_are_said_in_japanese():
     e = DiceHand()
     cases = []
