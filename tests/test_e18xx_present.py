@@ -185,8 +185,8 @@ def test_the_table_names_every_players_cash_and_every_floated_corporation():
         for seat in range(s["n"]):
             assert f"**{NAMES[seat]}** ¥{s['cash'][seat]:,}" in text
         for cid in g.floated():
-            assert f"**{cid}** ¥{g.price(cid)} (par ¥{s['corps'][cid]['par']}) · treasury ¥{s['corps'][cid]['cash']:,}" \
-                in text
+            treasury = s["corps"][cid]["cash"]
+            assert f"**{cid}** ¥{g.price(cid)} (par ¥{s['corps'][cid]['par']}) · treasury ¥{treasury:,}" in text
             checked += 1
         assert f"Bank ¥{s['bank']:,}" in text and "[0]" not in text
         assert re.search(r"\*\*(Private auction|Stock round \d+|Operating round \d+\.\d of \d)\*\* · phase ", text)
@@ -222,7 +222,8 @@ def pictures(monkeypatch):
     """Stand-ins for the pictures (a real one is drawn once below), recording what was drawn."""
     drawn = []
     for what in ("map", "market"):
-        monkeypatch.setattr(cog.presenter, f"{what}_png", lambda state, lang="en", w=what: drawn.append(w) or w.encode())
+        monkeypatch.setattr(cog.presenter, f"{what}_png",
+                            lambda state, lang="en", w=what: drawn.append(w) or w.encode())
     monkeypatch.setattr(cog.presenter, "charters_png",
                         lambda state, names, lang="en": drawn.append("charters") or b"charters")
     return drawn

@@ -21,8 +21,10 @@ from cogs.e18xx.panel import MoveNow, act, code_for, lays_panel, tokens_panel
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
 from cogs.e18xx.words import (
     COLOURS,
+    city_name,
     corp_name,
     cut,
+    full_name,
     legal_moves,
     money,
     move_text,
@@ -120,7 +122,7 @@ def _choices(pairs, current: str) -> list[app_commands.Choice]:
 
 
 def _hex_spellings(g: G, coord: str) -> list[str]:
-    return _spellings(g.map.names.get(coord, ""))
+    return _spellings(city_name(g.map, coord) or "")
 
 
 def _resolve_hex(g: G, text: str) -> str:
@@ -137,7 +139,7 @@ def _resolve_hex(g: G, text: str) -> str:
 def _resolve_private(g: G, text: str) -> str:
     t = text.strip().casefold()
     for pid, _ in g.s["privates"].items():
-        if pid.casefold() == t or any(s.casefold() == t for s in _spellings(g.pdef(pid).name)):
+        if pid.casefold() == t or any(s.casefold() == t for s in _spellings(full_name(g.pdef(pid)))):
             return pid
     raise Refusal("There is no private company called “{name}” in this game.", name=text)
 
@@ -145,7 +147,7 @@ def _resolve_private(g: G, text: str) -> str:
 def _resolve_corp(g: G, text: str) -> str:
     t = text.strip().casefold()
     for cid in g.s["corps"]:
-        if cid.casefold() == t or any(s.casefold() == t for s in _spellings(g.cdef(cid).name)):
+        if cid.casefold() == t or any(s.casefold() == t for s in _spellings(full_name(g.cdef(cid)))):
             return cid
     raise Refusal("There is no corporation called “{name}” in this game.", name=text)
 
@@ -163,9 +165,9 @@ def ac_bid_company(g: G, moves: list, names: list[str], interaction, lang: str) 
     out = []
     for item, p in low.items():
         if item in g.s["privates"]:
-            what, spellings = private_name(g, item, lang), _spellings(g.pdef(item).name)
+            what, spellings = private_name(g, item, lang), _spellings(full_name(g.pdef(item)))
         else:
-            what, spellings = f"{corp_name(g, item, lang)} ({item})", _spellings(g.cdef(item).name)
+            what, spellings = f"{corp_name(g, item, lang)} ({item})", _spellings(full_name(g.cdef(item)))
         out.append((tr(lang, "{item} from {price}", item=what, price=money(g, p, lang)), item, spellings))
     return out
 
@@ -178,14 +180,14 @@ def ac_bid_price(g: G, moves: list, names: list[str], interaction, lang: str) ->
 
 @_autocomplete("merge")
 def ac_merge(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    return [(move_text(g, m, names, lang=lang), m["corporation"], _spellings(g.cdef(m["corporation"]).name))
+    return [(move_text(g, m, names, lang=lang), m["corporation"], _spellings(full_name(g.cdef(m["corporation"]))))
             for m in moves]
 
 
 @_autocomplete("par")
 def ac_par_corp(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     return [(f"{corp_name(g, m['corporation'], lang)} ({m['corporation']})", m["corporation"],
-             _spellings(g.cdef(m["corporation"]).name)) for m in moves]
+             _spellings(full_name(g.cdef(m["corporation"])))) for m in moves]
 
 
 @_autocomplete("par")
@@ -198,13 +200,13 @@ def ac_par_price(g: G, moves: list, names: list[str], interaction, lang: str) ->
 @_autocomplete("buy_shares")
 def ac_buy_corp(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     return [(move_text(g, m, names, lang=lang), m["shares"][0].rpartition("_")[0],
-             _spellings(g.cdef(m["shares"][0].rpartition("_")[0]).name)) for m in moves
+             _spellings(full_name(g.cdef(m["shares"][0].rpartition("_")[0])))) for m in moves
             if m.get("entity_type") != "company"]
 
 
 @_autocomplete("sell_shares")
 def ac_sell_corp(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    return [(f"{cid} ({corp_name(g, cid, lang)})", cid, _spellings(g.cdef(cid).name))
+    return [(f"{cid} ({corp_name(g, cid, lang)})", cid, _spellings(full_name(g.cdef(cid))))
             for cid in dict.fromkeys(m["shares"][0].rpartition("_")[0] for m in moves)]
 
 
@@ -261,7 +263,7 @@ def ac_exchange(g: G, moves: list, names: list[str], interaction, lang: str) -> 
 
 @_autocomplete("buy_company")
 def ac_private(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    return [(private_name(g, m["company"], lang), m["company"], _spellings(g.pdef(m["company"]).name))
+    return [(private_name(g, m["company"], lang), m["company"], _spellings(full_name(g.pdef(m["company"]))))
             for m in moves]
 
 

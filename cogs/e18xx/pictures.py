@@ -557,7 +557,10 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     bottom_edges = {e for e in range(6) if _edge_dir(layout, e)[1] > 0.8}
     top_edges = {e for e in range(6) if _edge_dir(layout, e)[1] < -0.8}
     name_at_top = bool(bottom_edges & exits) and not top_edges & exits
-    name = say(map_def.names[coord], lang) if coord in map_def.names else None
+    from cogs.e18xx.words import city_name
+
+    city = city_name(map_def, coord)
+    name = say(city, lang) if city else None
     lines, size = _fit_lines(pen, name, 11, 1.22) if name else ([], 11)
     for e in range(6):
         if lines and ((sin(angle(e)) < -0.3) if name_at_top else (sin(angle(e)) > 0.3)):

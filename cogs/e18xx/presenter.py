@@ -13,8 +13,10 @@ from cogs.e18xx.common import LATELY, STEP_WORDS
 from cogs.e18xx.panel import entries_for, layout
 from cogs.e18xx.words import (
     event_line,
+    full_name,
     holdings,
     legal_moves,
+    listing,
     money,
     move_label,
     name_of,
@@ -22,6 +24,7 @@ from cogs.e18xx.words import (
     phase_text,
     priority_seat,
     private_name,
+    private_title,
     seat_names,
     step_token,
     title_words,
@@ -51,7 +54,7 @@ class E18xxPresenter(Presenter):
         for cid in g.operating_order(started):
             lines.append(self._corp_line(g, cid, names, lang))
         if idle:
-            lines.append(tr(lang, "Not started: {cids}.", cids=", ".join(idle)))
+            lines.append(tr(lang, "Not started: {cids}.", cids=listing(idle, lang)))
         lines.append(self._bank_line(g, lang))
         if state["events"]:
             lines.append(tr(lang, "**Lately:**"))
@@ -96,7 +99,7 @@ class E18xxPresenter(Presenter):
                        phase=phase, priority=prio, who=who(names, stock.acting(g), lang))]
         if kind == "operating":
             cid = operating.current(g)
-            order = ", ".join(f"▶{c}" if c == cid else c for c in r["order"]) or tr(lang, "none floated")
+            order = listing([f"▶{c}" if c == cid else c for c in r["order"]], lang) or tr(lang, "none floated")
             lines = [tr(lang, "**Operating round {turn}.{n} of {of}** · {phase} · {priority}", turn=r["turn"],
                         n=r["or"], of=r["of"], phase=phase, priority=prio),
                      tr(lang, "Order: {order}", order=order)]
@@ -110,7 +113,7 @@ class E18xxPresenter(Presenter):
             elif r["special"]:
                 sp = r["special"]
                 lines.append(tr(lang, "{who} may lay {private}'s tile.", who=who(names, sp["seat"], lang),
-                                private=name_of(g.pdef(sp["company"]).name, lang)))
+                                private=private_title(g, sp["company"], lang)))
             elif cid:
                 step = tr(lang, STEP_WORDS[r["step"]]) if r["step"] in STEP_WORDS else r["step"]
                 if r["step"] == "dividend":
@@ -150,7 +153,7 @@ class E18xxPresenter(Presenter):
             parts.append(tr(lang, "IPO {ipo}% · pool {pool}%", ipo=ipo, pool=pool))
         owned = g.privates_of(cid)
         if owned:
-            parts.append(tr(lang, "owns {privates}", privates=", ".join(owned)))
+            parts.append(tr(lang, "owns {privates}", privates=listing(owned, lang)))
         if not c["floated"]:
             parts.append(tr(lang, "not floated"))
         own = title_words(g)
@@ -301,7 +304,7 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str:
     if r["special"]:
         pid = r["special"]["company"]
         return tr(lang, "**Your move:** lay {private}'s green tile (you pay its cost), or pass.",
-                  private=name_of(g.pdef(pid).name, lang))
+                  private=private_title(g, pid, lang))
     cid = operating.current(g)
     if cid is None or g.president(cid) != seat:
         return tr(lang, "**Your move:** use your private company, or wait.")
@@ -369,7 +372,7 @@ def charter_dicts(state: dict[str, Any], names: list[str], lang: str = "en") -> 
             continue  # 1867: a minor merged away or nationalised
         cell = g.cell(cdef.id)
         left, total = g.rules.tokens_left(g, cdef.id)
-        out.append({"id": cdef.id, "name": name_of(cdef.name, lang), "colour": cdef.color,
+        out.append({"id": cdef.id, "name": name_of(full_name(cdef), lang), "colour": cdef.color,
                     "text_colour": cdef.text_color,
                     "cash": c["cash"], "trains": [train_name(t) for t in c["trains"]],
                     "tokens_left": left, "tokens_total": total,

@@ -16,7 +16,7 @@ from engines.e18xx.companies import IPO, POOL, SHARE_PERCENT, sale_proceeds
 from engines.e18xx.route import route_from_connections
 from engines.e18xx.route_text import train_name
 from engines.e18xx.state import G
-from engines.text import CURRENCIES, N_, Money, plural
+from engines.text import CURRENCIES, N_, Money, from_json, plural
 
 # --- words ----------------------------------------------------------------------------------------------------
 #: A title's own words (module name): its hooks round_lines, todo, move_text and corp_extra answer None where the
@@ -43,6 +43,11 @@ def word(table: dict[str, str], key: Any, lang: str) -> str:
     return tr(lang, table[key]) if key in table else str(key)
 
 
+def listing(items: Any, lang: str = "en") -> str:
+    """Items one after another as `lang` lists them: "AR, IR" / "AR、IR"."""
+    return ("、" if lang == "ja" else ", ").join(items)
+
+
 def money(g: G, amount: int, lang: str = "en") -> str:
     """An amount in the title's currency as `lang` writes it: ¥1,000 / 1,000円, $100."""
     cur = g.title.currency
@@ -54,14 +59,31 @@ def name_of(value: Any, lang: str = "en") -> str:
     return say(value, lang)
 
 
+def full_name(definition: Any) -> Any:
+    """A corporation's or private's name in both languages (its `full_name`, a Name), else its English `name`."""
+    return getattr(definition, "full_name", None) or definition.name
+
+
 def corp_name(g: G, cid: str, lang: str = "en") -> str:
-    return name_of(g.cdef(cid).name, lang)
+    return name_of(full_name(g.cdef(cid)), lang)
+
+
+def private_title(g: G, pid: str, lang: str = "en") -> str:
+    """A private company's name alone: "Mitsubishi Ferry" / "三菱フェリー"."""
+    return name_of(full_name(g.pdef(pid)), lang)
+
+
+def city_name(map_def: Any, coord: str) -> Any:
+    """The name the map prints on a hex (a Name in both languages, or a plain string), or None."""
+    if hasattr(map_def, "city_name"):
+        return map_def.city_name(coord)
+    return map_def.names.get(coord)
 
 
 def place(g: G, coord: str, lang: str = "en") -> str:
     """A hex as players read it: "Kouchi (F9)" / "高知 (F9)", or just "C8" where the map prints no name."""
-    names = g.map.names
-    return f"{name_of(names[coord], lang)} ({coord})" if coord in names else coord
+    city = city_name(g.map, coord)
+    return f"{name_of(city, lang)} ({coord})" if city else coord
 
 
 def seat_names(table: Table) -> list[str]:
@@ -76,7 +98,12 @@ def who(names: list[str], seat: int | str | None, lang: str = "en") -> str:
 
 
 def event_line(event: dict[str, Any], names: list[str], lang: str = "en") -> str:
-    """An engine event in `lang` with [0], [1] … replaced by the names of its seats."""
+    """An engine event in `lang` with [0], [1] … replaced by the names of its seats. Its values are read back from
+    their JSON one by one (engines.text.from_json leaves a plain dict of values as it is, so a Money or a Msg among
+    them would otherwise be said as its JSON)."""
+    values = event.get("values")
+    if values:
+        event = {**event, "values": {k: from_json(v) for k, v in values.items()}}
     return fill(event, lambda seat: who(names, seat, lang) if isinstance(seat, int) else "?", lang)
 
 
@@ -85,7 +112,8 @@ def cut(text: str, limit: int = LABEL) -> str:
 
 
 def private_name(g: G, pid: str, lang: str = "en") -> str:
-    return f"{name_of(g.pdef(pid).name, lang)} ({pid})"
+    """A private company with its id: "Mitsubishi Ferry (MF)"."""
+    return f"{private_title(g, pid, lang)} ({pid})"
 
 
 def step_token(state: dict[str, Any]) -> str:
@@ -129,7 +157,7 @@ def phase_text(g: G, lang: str = "en") -> str:
     else:
         limit = tr(lang, "trains {limits}", limits=" / ".join(
             tr(lang, "{n} a {kind}", n=n, kind=word(KINDS, kind, lang)) for kind, n in p.train_limit.items()))
-    tiles = ", ".join(word(COLOURS, t, lang) for t in p.tiles)
+    tiles = ("・" if lang == "ja" else ", ").join(word(COLOURS, t, lang) for t in p.tiles)
     rounds = say(plural(p.operating_rounds, "{n} operating round a set", "{n} operating rounds a set"), lang)
     return tr(lang, "phase {phase}: {tiles} tiles, {limit}, {rounds}", phase=p.name, tiles=tiles, limit=limit,
               rounds=rounds)
@@ -211,7 +239,7 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool, lang: 
             if a.get("entity_type") == "company":
                 cost = g.board.lay_cost(a["hex"], a["tile"], a["rotation"]) if r.get("special") else 0
                 text = tr(lang, "{private}: tile {tile} on {where}, rotation {rotation}",
-                          private=name_of(g.pdef(a["entity"]).name, lang), tile=a["tile"], where=where,
+                          private=private_title(g, a["entity"], lang), tile=a["tile"], where=where,
                           rotation=a["rotation"])
             else:
                 cid = operating.current(g) if r["kind"] == "operating" else None
@@ -290,7 +318,7 @@ def _pass_text(g: G, lang: str = "en") -> str:
         return tr(lang, "Done: end your turn") if r["did"] else tr(lang, "Pass")
     if r["kind"] == "operating":
         if r["special"]:
-            return tr(lang, "Lay no tile with {private}", private=name_of(g.pdef(r["special"]["company"]).name, lang))
+            return tr(lang, "Lay no tile with {private}", private=private_title(g, r["special"]["company"], lang))
         step = r["step"]
         if step == "track":
             return tr(lang, "Done: no port tile") if r["laid"] else tr(lang, "Pass: lay no tile")
@@ -381,10 +409,10 @@ def holdings(g: G, seat: int, lang: str = "en") -> list[str]:
             else:
                 shares.append(f"{cid} {pct}%")
     if shares:
-        parts.append(tr(lang, "shares {shares}", shares=", ".join(shares)))
+        parts.append(tr(lang, "shares {shares}", shares=listing(shares, lang)))
     owned = g.privates_of(key)
     if owned:
-        parts.append(tr(lang, "privates {privates}", privates=", ".join(owned)))
+        parts.append(tr(lang, "privates {privates}", privates=listing(owned, lang)))
     if seat in g.s["bankrupt"]:
         parts.append(tr(lang, "bankrupt"))
     parts.append(tr(lang, "worth {amount}", amount=money(g, g.value(seat), lang)))
