@@ -101,7 +101,7 @@ def test_a_minor_is_auctioned_from_its_home_token_and_starts_at_half_the_bid():
     with pytest.raises(RuleError, match="not a minor that can be started"):
         play(s, seat, {"type": "bid", "corporation": green, "price": 100})
     s = play(s, seat, {"type": "bid", "corporation": "CV", "price": 100})
-    assert E.awaiting(s).seats == {seat} and "home token" in E.awaiting(s).prompt
+    assert E.awaiting(s).seats == {seat} and "home token" in str(E.awaiting(s).prompt)
     home = next(m for m in E.legal(s, seat) if m["hex"] == "E15")
     s = play(s, seat, home)
     bidder = acting(s)

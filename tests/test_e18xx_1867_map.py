@@ -33,7 +33,8 @@ def start(m):
 
 
 def lay(board: Board, coord: str, tile: str, rotation: int, corp: str | None = None, colours=ALL) -> str | None:
-    return lay_problem(board, Lay(coord, tile, rotation), colours, corp)
+    problem = lay_problem(board, Lay(coord, tile, rotation), colours, corp)
+    return None if problem is None else str(problem)  # its English
 
 
 # ---- the map loads ----------------------------------------------------------------------------------

@@ -89,13 +89,13 @@ def test_a_pointy_map_end_to_end_lay_token_and_route():
     b = check_lay(b, Lay("C3", "57", 1), YELLOW, "AA")  # C1 - C3 - C5
     assert {lay for lay in legal_lays(b, "AA", YELLOW) if lay.hex == "C5"} == {
         Lay("C5", "7", 0), Lay("C5", "7", 1), Lay("C5", "9", 1)}  # each uses C5's left edge, which AA reaches
-    assert "adds no track" in lay_problem(b, Lay("C5", "9", 0), YELLOW, "AA")
-    assert lay_problem(b, Lay("C5", "9", 1), YELLOW, "AA", blocked={"C5": "Test Private"}) == (
+    assert "adds no track" in str(lay_problem(b, Lay("C5", "9", 0), YELLOW, "AA"))
+    assert str(lay_problem(b, Lay("C5", "9", 1), YELLOW, "AA", blocked={"C5": "Test Private"})) == (
         "C5 is blocked by Test Private.")
     b = check_lay(b, Lay("C5", "9", 1), YELLOW, "AA")
     b = check_lay(b, Lay("C7", "57", 1), YELLOW, "AA")  # C5 - C7 - the offboard C9
     assert legal_tokens(b, "AA") == [("C7", 0)]
-    assert token_problem(b, "AA", "C9") == "There is no city on C9."
+    assert str(token_problem(b, "AA", "C9")) == "There is no city on C9."
     b = b.place_token("C7", "AA")
     assert best_runs(b, "AA", ["2"], YELLOW)[0] == 50  # C7 20 + C9 30 beats C3 20 + C7 20
     total, runs = best_runs(b, "AA", ["3"], YELLOW)
@@ -156,7 +156,7 @@ def test_no_tile_may_run_track_across_an_impassable_border():
     b = home_track(border_map())
     for coord, corp in (("C5", "AA"), ("G5", "CC")):
         problem = lay_problem(b, Lay(coord, "9", 1), YELLOW, corp)
-        assert problem == f"Tile 9 in rotation 1 would run track across an impassable border at {coord}."
+        assert str(problem) == f"Tile 9 in rotation 1 would run track across an impassable border at {coord}."
         assert not any(4 in b.map.tiles[lay.tile].exits(lay.rotation)
                        for lay in legal_lays(b, corp, YELLOW) if lay.hex == coord)
     assert lay_problem(b, Lay("E5", "9", 1), YELLOW, "BB") is None  # water is crossed for a price
@@ -229,13 +229,13 @@ def oo_board() -> Board:
 def test_each_city_of_a_hex_is_reached_and_tokened_on_its_own():
     b = oo_board()
     assert legal_tokens(b, "AA") == [("C3", 1)] and legal_tokens(b, "BB") == [("C3", 0)]
-    assert token_problem(b, "AA", "C3", 0) == "AA cannot reach C3."
-    assert token_problem(b, "AA", "C3", 2) == "C3 has no city 2."
+    assert str(token_problem(b, "AA", "C3", 0)) == "AA cannot reach C3."
+    assert str(token_problem(b, "AA", "C3", 2)) == "C3 has no city 2."
     b = b.place_token("C3", "AA", 1)
     assert (b.slots("C3", 0), b.slots("C3", 1)) == ((None,), ("AA",))
     assert b.blocks(("C3", 1), "BB") and not b.blocks(("C3", 0), "BB")  # AA's token fills only its own city
     assert token_problem(b, "BB", "C3", 0) is None
-    assert token_problem(b, "AA", "C3", 0) == "AA already has a token on C3."  # one token a hex
+    assert str(token_problem(b, "AA", "C3", 0)) == "AA already has a token on C3."  # one token a hex
     b = b.place_token("C3", "BB", 0)
     total, runs = best_runs(b, "AA", ["4"], YELLOW)
     assert total == 50 and runs[0].route.stops in (
@@ -284,7 +284,7 @@ def test_two_cities_on_one_edge_are_told_apart_by_the_corporations_token():
     b = Board(m).place_token("C3", "AA", 1)
     plain = route_from_connections(b, [["C3", "C1"]])
     assert plain.stops == (("C3", 0), ("C1", 0))
-    assert route_problem(b, "AA", plain, train("2")) == "A route must include a city with a AA token."
+    assert str(route_problem(b, "AA", plain, train("2"))) == "A route must include a city with a AA token."
     assert route_from_connections(b, [["C3", "C1"]], corp="AA").stops == (("C3", 1), ("C1", 0))
     total, runs = best_runs(b, "AA", ["2"], YELLOW)
     assert total == 60 and ("C3", 1) in runs[0].route.stops

@@ -15,6 +15,7 @@ from engines.chance import draw
 from engines.e18xx import lays, operating, trains
 from engines.e18xx.game import trusted
 from engines.e18xx.state import BANK, G, total_money
+from engines.text import Msg, from_json
 from tests.e18xx_helpers import (
     E,
     act,
@@ -28,6 +29,11 @@ from tests.e18xx_helpers import (
     start_sr,
     turn,
 )
+
+
+def said(event: dict) -> str:
+    """An event's English, [0] … left as they are."""
+    return str(Msg(event["text"], {k: from_json(v) for k, v in (event.get("values") or {}).items()}))
 
 
 def owners(s) -> dict[str, str | None]:
@@ -525,7 +531,7 @@ def test_corporations_buy_the_presidents_privates_in_phases_3_and_4():
         act(s, 0, "buy_company", company="TR", price=41)
     s = act(s, 0, "buy_company", company="TR", price=40)
     assert owners(s)["TR"] == "KO" and s["corps"]["KO"]["cash"] == 660
-    assert G(s).blocked_hexes() == {"C4": "Ehime Railway"}  # TR no longer blocks K4
+    assert {h: str(n) for h, n in G(s).blocked_hexes().items()} == {"C4": "Ehime Railway"}  # TR no longer blocks K4
 
 
 def test_ehime_railway_lays_its_green_tile_when_a_corporation_buys_it():
@@ -689,8 +695,8 @@ def test_a_price_leaving_the_yellow_area_forces_a_sale_before_anything_else():
     assert price(s, "KO") == "55,5,1" and G(s).cert_count(1) == 20
     s = start_sr(s, 2)
     s = act(s, 0, "pass")
-    assert turn(s) == 1 and E.public(s)["round"]["must_sell"].startswith("You hold 20 certificates")
-    assert E.awaiting(s).prompt == "stock round 2: sell down to the limits"
+    assert turn(s) == 1 and str(from_json(E.public(s)["round"]["must_sell"])).startswith("You hold 20 certificates")
+    assert str(E.awaiting(s).prompt) == "stock round 2: sell down to the limits"
     moves = E.legal(s, 1)
     assert {m["type"] for m in moves if m.get("entity_type") != "company"} == {"sell_shares"}
     assert E.auto_action(s, 1) == {"type": "sell_shares", "shares": ["KO_6"], "percent": 10}
@@ -729,7 +735,7 @@ def test_over_60_percent_outside_the_orange_area_must_sell_too():
     s = after_auction(3)
     float_corp(s, "KO", 0, cell="70,4,3", percent=70)  # as if bought while KO was in the orange area
     s = start_sr(s, 2)
-    assert stock_must_sell(s, 0).startswith("You hold 70% of KO, over the limit of 60%")
+    assert str(stock_must_sell(s, 0)).startswith("You hold 70% of KO, over the limit of 60%")
     assert {m["type"] for m in E.legal(s, 0)} == {"sell_shares"}
     g = G(s)
     g.move_price("KO", g.title.market.by_id("30,8,0"))  # orange: no holding limit
@@ -849,7 +855,7 @@ def test_the_game_stops_when_stock_round_100_ends():
         s = act(s, seat, "pass")
     assert s["over"] == "dnf" and s["round"]["kind"] == "over" and E.awaiting(s).seats == frozenset()
     assert E.scores(s) == [G(s).value(i) for i in range(3)]
-    assert "turn 100" in s["events"][-1]["text"]
+    assert "turn 100" in said(s["events"][-1])
 
 
 # ---- random games: every listed move is accepted, and the invariants hold -----------------------------------
@@ -945,7 +951,7 @@ def test_a_replay_skipping_to_the_train_step_still_withholds_nothing():
     assert s["round"]["step"] == "token" and price(s, "IR") == "70,4,3"
     s = act(s, 0, "buy_train", train="2-0", price=80)
     assert price(s, "IR") == "65,4,2" and s["corps"]["IR"]["trains"] == ["2-0"]
-    assert any(e["text"].startswith("IR withholds ¥0") for e in s["events"])
+    assert any(said(e).startswith("IR withholds ¥0") for e in s["events"])
 
 
 def test_a_corporation_at_its_train_limit_may_still_trade_a_train_in_for_a_d():

@@ -8,7 +8,13 @@ import pytest
 from engines.base import RuleError
 from engines.e18xx import operating
 from engines.e18xx.state import G
+from engines.text import Msg, from_json
 from tests.e18xx_helpers import E, act, after_auction, float_corp, give_trains, lay, start_or
+
+
+def said(event: dict) -> str:
+    """An event's English, [0] … left as they are."""
+    return str(Msg(event["text"], {k: from_json(v) for k, v in (event.get("values") or {}).items()}))
 
 
 def private_offer():
@@ -41,7 +47,7 @@ def test_a_private_of_another_player_waits_for_the_owners_yes():
     s = act(s, 1, "accept_offer")
     assert s["privates"]["MF"]["owner"] == "KO" and s["corps"]["KO"]["cash"] == 670 and s["cash"][1] == cash + 30
     assert s["round"]["offer"] is None and E.awaiting(s).seats == {0}
-    assert "KO offers ¥30 for Mitsubishi Ferry" in s["events"][-2]["text"]
+    assert "KO offers ¥30 for Mitsubishi Ferry" in said(s["events"][-2])
 
 
 def test_a_declined_or_withdrawn_offer_moves_nothing_and_the_turn_goes_on():
@@ -51,7 +57,7 @@ def test_a_declined_or_withdrawn_offer_moves_nothing_and_the_turn_goes_on():
         s = act(s, seat, answer)
         assert (s["cash"], s["corps"]["KO"]["cash"], s["round"]["step"]) == before
         assert s["privates"]["MF"]["owner"] == "1" and s["round"]["offer"] is None
-        assert E.awaiting(s).seats == {0} and s["events"][-1]["text"] == f"[0] {word} the offer of KO."
+        assert E.awaiting(s).seats == {0} and said(s["events"][-1]) == f"[0] {word} the offer of KO."
     with pytest.raises(RuleError, match="waiting for an answer"):
         act(private_offer(), 0, "decline_offer")  # the buyer withdraws, he does not decline
 
@@ -85,7 +91,7 @@ def test_a_train_of_another_presidents_corporation_is_an_offer():
     s = act(s, 1, "accept_offer")
     assert s["corps"]["KO"]["trains"] == ["2-5"] and s["corps"]["SR"]["trains"] == []
     assert s["corps"]["KO"]["cash"] == ko_cash - 55 and s["corps"]["SR"]["cash"] == sr_cash + 55
-    assert s["events"][-1]["text"] == "KO buys train 2-5 from SR for ¥55."
+    assert said(s["events"][-1]) == "KO buys train 2-5 from SR for ¥55."
 
 
 def test_an_offer_is_checked_before_it_is_made():

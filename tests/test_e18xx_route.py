@@ -114,23 +114,23 @@ def test_route_rules(m):
     b = takamatsu(m)
     route = route_from_connections(b, [["J1", "J3", "K4"], ["K4", "K6", "L7"]])
     assert route_problem(b, "KO", route, train("3")) is None
-    assert route_problem(b, "KO", route, train("2")) == "A 2-train runs to 2 stops; this route has 3."
-    assert route_problem(b, "SR", route, train("3")) == (
+    assert str(route_problem(b, "KO", route, train("2"))) == "A 2-train runs to 2 stops; this route has 3."
+    assert str(route_problem(b, "SR", route, train("3"))) == (
         "Takamatsu (K4) is full of other companies' tokens; SR may not run through it."
     )
     short = route_from_connections(b, [["J1", "J3", "K4"]])
-    assert route_problem(b, "SR", short, train("3")) == "A route must include a city with a SR token."
+    assert str(route_problem(b, "SR", short, train("3"))) == "A route must include a city with a SR token."
     one = Route(route.stops[:1], ())
-    assert route_problem(b, "KO", one, train("3")) == "A route needs at least two stops."
+    assert str(route_problem(b, "KO", one, train("3"))) == "A route needs at least two stops."
     twice = Route((*route.stops, route.stops[1]), (*route.chains, route.chains[1].reversed()))
-    assert route_problem(b, "KO", twice, train("4")) == "A route may not visit a stop twice."
+    assert str(route_problem(b, "KO", twice, train("4"))) == "A route may not visit a stop twice."
 
 
 def test_offboards_end_routes(m):
     # Imabari (F1) joins Matsuyama (E2) and Saijou (F3): a route may end there but not pass through.
     b = Board.new(m).place_token("E2", "IR").lay_tile("E2", "5", 4).lay_tile("F3", "5", 2)  # a triangle
     through = route_from_connections(b, [["E2", "F1"], ["F1", "F3"]])
-    assert route_problem(b, "IR", through, train("3")) == (
+    assert str(route_problem(b, "IR", through, train("3"))) == (
         "A route may not run through Imabari (F1); an offboard ends a route."
     )
     total, runs = best_runs(b, "IR", ["3"], PHASE["2"])
@@ -155,7 +155,7 @@ def test_a_full_city_of_others_cannot_be_run_through(m):
 def test_runs_may_not_share_track(m):
     b = takamatsu(m)
     route = route_from_connections(b, [["J1", "J3", "K4"]])
-    assert runs_problem(b, "KO", [(train("2"), route), (train("2"), route)]) == (
+    assert str(runs_problem(b, "KO", [(train("2"), route), (train("2"), route)])) == (
         "Two trains may not run on the same track."
     )
     other = route_from_connections(b, [["K4", "K6", "L7"]])
@@ -331,7 +331,7 @@ def test_router_beats_the_recorded_runs_of_314(m):
                 # IR's 3-train ran Kotohira - Marugame - Takamatsu through Marugame, which SR and AR fill.
                 assert (recorded, total) == (400, 370)
                 route = route_from_connections(board, [["I4", "I2"], ["I2", "J3", "K4"]])
-                assert "full of other companies' tokens" in route_problem(board, "IR", route, train("3"))
+                assert "full of other companies' tokens" in str(route_problem(board, "IR", route, train("3")))
             else:
                 assert total >= recorded, action["id"]
         if action["id"] in homes_after:

@@ -170,7 +170,7 @@ def test_the_known_refused_run_is_refused_for_the_blocked_city():
     assert len(three) == 1
     _, route = three[0]
     assert [coord for coord, _ in route.stops] in (["I4", "I2", "K4"], ["K4", "I2", "I4"])
-    assert "Marugame (I2) is full of other companies' tokens" in runs_problem(g.board, "IR", three)
+    assert "Marugame (I2) is full of other companies' tokens" in str(runs_problem(g.board, "IR", three))
     assert best_runs(g.board, "IR", g.corp("IR")["trains"], g.colours)[0] == 370
 
 

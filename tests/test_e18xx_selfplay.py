@@ -63,7 +63,7 @@ def test_the_stalled_auction_is_what_the_rules_say():
     engine = Shikoku1889()
     state = stalled_auction()
     assert state["cash"] == [405, 420, 420] and state["round"]["kind"] == "auction"
-    assert [engine.label(m) for m in engine.legal(state, 0)] == ["Bid ¥50 for ER", "Bid ¥360 for SMR", "Pass"]
+    assert [str(engine.label(m)) for m in engine.legal(state, 0)] == ["Bid ¥50 for ER", "Bid ¥360 for SMR", "Pass"]
 
 
 def play_from(state: dict, seed: int, limit: int) -> tuple[dict, int]:

@@ -68,7 +68,7 @@ def _buy(g: G, seat: int, pid: str, price: int) -> None:
     g.pay(g.key(seat), BANK, price)
     g.s["privates"][pid]["owner"] = g.key(seat)
     g.round["bids"].pop(pid, None)
-    g.event(f"[0] buys {g.pdef(pid).name} for {g.money(price)}.", seat)
+    g.event("[0] buys {private} for {price}.", seat, private=g.private_name(pid), price=g.amount(price))
 
 
 def _resolve(g: G) -> None:
@@ -83,8 +83,8 @@ def _resolve(g: G) -> None:
             continue
         if len(bids) > 1:
             r["auctioning"] = pid
-            g.event(f"{g.pdef(pid).name} goes up for auction between "
-                    f"{', '.join(f'[{i}]' for i in range(len(bids)))}.", *[s for s, _ in bids])
+            g.event("{private} goes up for auction between {bidders}.", *[s for s, _ in bids],
+                    private=g.private_name(pid), bidders=", ".join(f"[{i}]" for i in range(len(bids))))
         return
 
 
@@ -97,7 +97,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         if r["auctioning"]:
             pid = r["auctioning"]
             r["bids"][pid] = [b for b in r["bids"][pid] if b[0] != seat]
-            g.event(f"[0] drops out of the auction for {g.pdef(pid).name}.", seat)
+            g.event("[0] drops out of the auction for {private}.", seat, private=g.private_name(pid))
             _resolve(g)
             return
         g.event("[0] passes.", seat)
@@ -117,7 +117,8 @@ def apply(g: G, seat: int, action: Action) -> None:
     cash = g.s["cash"][seat]
     if r["auctioning"]:
         if pid != r["auctioning"]:
-            raise RuleError(f"{g.pdef(r['auctioning']).name} is being auctioned; raise your bid or drop out.")
+            raise RuleError("{private} is being auctioned; raise your bid or drop out.",
+                            private=g.private_name(r["auctioning"]))
         _check_bid(g, seat, pid, price, cash)
         _place(g, seat, pid, price)
         return
@@ -126,11 +127,12 @@ def apply(g: G, seat: int, action: Action) -> None:
     if pid == unsold(g)[0]:
         now = price_now(g, pid)
         if price != now and not g.trusted:  # the site takes the price sent; we ask for the right one
-            raise RuleError(f"{g.pdef(pid).name} costs {g.money(now)} now.")
+            raise RuleError("{private} costs {price} now.", private=g.private_name(pid), price=g.amount(now))
         others = committed(g, seat, pid)  # open bids stay covered: a winning bid must be paid
         if price + others > cash:
-            raise RuleError(f"You have {g.money(cash)} and {g.money(others)} in other bids; "
-                            f"{g.pdef(pid).name} costs {g.money(price)}.")
+            raise RuleError("You have {cash} and {others} in other bids; {private} costs {price}.",
+                            cash=g.amount(cash), others=g.amount(others), private=g.private_name(pid),
+                            price=g.amount(price))
         _buy(g, seat, pid, price)
         _resolve(g)
     else:
@@ -142,17 +144,17 @@ def apply(g: G, seat: int, action: Action) -> None:
 def _check_bid(g: G, seat: int, pid: str, price: int, cash: int) -> None:
     least = min_bid(g, pid)
     if price < least:
-        raise RuleError(f"A bid on {g.pdef(pid).name} is at least {g.money(least)}.")
+        raise RuleError("A bid on {private} is at least {least}.", private=g.private_name(pid), least=g.amount(least))
     others = committed(g, seat, pid)
     if price + others > cash:
-        raise RuleError(f"You have {g.money(cash)} and {g.money(others)} in other bids; "
-                        f"you can bid at most {g.money(cash - others)}.")
+        raise RuleError("You have {cash} and {others} in other bids; you can bid at most {most}.",
+                        cash=g.amount(cash), others=g.amount(others), most=g.amount(cash - others))
 
 
 def _place(g: G, seat: int, pid: str, price: int) -> None:
     bids = [b for b in g.round["bids"].get(pid, []) if b[0] != seat]
     g.round["bids"][pid] = [*bids, [seat, price]]
-    g.event(f"[0] bids {g.money(price)} on {g.pdef(pid).name}.", seat)
+    g.event("[0] bids {price} on {private}.", seat, price=g.amount(price), private=g.private_name(pid))
 
 
 def _all_passed(g: G) -> None:
@@ -161,12 +163,13 @@ def _all_passed(g: G) -> None:
     if cheapest in unsold(g):
         r["discount"] += INCREMENT
         now = price_now(g, cheapest)
-        g.event(f"Everyone passed: {g.pdef(cheapest).name} now costs {g.money(max(now, 0))}.")
+        g.event("Everyone passed: {private} now costs {price}.", private=g.private_name(cheapest),
+                price=g.amount(max(now, 0)))
         if now <= 0:
             _advance(g)
             winner = g.order[r["pos"]]
             g.s["privates"][cheapest]["owner"] = g.key(winner)
-            g.event(f"[0] must take {g.pdef(cheapest).name} for free.", winner)
+            g.event("[0] must take {private} for free.", winner, private=g.private_name(cheapest))
             _resolve(g)
     else:
         g.event("Everyone passed: the private companies pay their revenue.")

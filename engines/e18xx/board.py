@@ -35,6 +35,7 @@ from engines.e18xx.tiles import (
     path_within,
     upgrades_to,
 )
+from engines.text import N_, Msg, Name, msg
 
 TITLES = Path(__file__).parent / "titles"
 
@@ -78,6 +79,8 @@ class MapDef:
     max_exits: frozenset[str] = frozenset()
     national_reservations: tuple[str, ...] = ()  # 1867: hexes where the national corporation (CN) is owed a token
     site_hex_index: Mapping[str, int] = field(default_factory=dict)  # 18xx.games's printed tile "<hex>-<n>", n != 0
+    names_ja: Mapping[str, str] = field(default_factory=dict)  # hex -> its printed name in Japanese
+    names_kana: Mapping[str, str] = field(default_factory=dict)  # hex -> the reading of that name, where not kana
 
     @cached_property
     def _steps(self) -> dict[EdgeRef, tuple[str | None, str | None]]:
@@ -111,6 +114,27 @@ class MapDef:
     def place(self, coord: str) -> str:
         """A hex as players read it: "Kouchi (F9)", or just "C8" where the map prints no name."""
         return f"{self.names[coord]} ({coord})" if coord in self.names else coord
+
+    def place_name(self, coord: str) -> Name:
+        """A hex as players read it, in both languages: "Kouchi (F9)" / "高知 (F9)", or just "C8"."""
+        found = self._place_names.get(coord)
+        return found if found is not None else Name(coord, coord)
+
+    def city_name(self, coord: str) -> Name | None:
+        """The name the map prints on a hex, in both languages ("Kouchi" / "高知", read "こうち"), or None."""
+        if coord not in self.names:
+            return None
+        ja = self.names_ja.get(coord, "")
+        return Name(self.names[coord], ja, self.names_kana.get(coord, ja))
+
+    @cached_property
+    def _place_names(self) -> dict[str, Name]:
+        """Every named hex's place_name (asked in the legality checks of every lay)."""
+        out = {}
+        for coord in self.names:
+            city = self.city_name(coord)
+            out[coord] = Name(f"{city.en} ({coord})", f"{city.ja} ({coord})" if city.ja else "", city.kana)
+        return out
 
     def manifest(self, optional_rules: Iterable[str] = ()) -> dict[str, int | float]:
         rules = set(optional_rules)
@@ -156,6 +180,8 @@ def map_from_json(data: dict) -> MapDef:
         max_exits=max_exits,
         national_reservations=tuple(h for hs in data.get("national_reservations", {}).values() for h in hs),
         site_hex_index=dict(data.get("site_hex_index", {})),
+        names_ja=dict(data.get("names_ja", {})),
+        names_kana=dict(data.get("names_kana", {})),
     )
 
 
@@ -328,9 +354,9 @@ class Board:
     def lay_tile(self, coord: str, tile: str, rotation: int) -> Board:
         """Put `tile` on `coord` without asking whether it is legal (see lay_problem); tokens move onto it."""
         if coord not in self.map.printed:
-            raise RuleError(f"{coord} is not on the map.")
+            raise RuleError("{hex} is not on the map.", hex=coord)
         if tile not in self.map.tiles:
-            raise RuleError(f"There is no tile {tile}.")
+            raise RuleError("There is no tile {tile}.", tile=tile)
         new_tile = self.map.tiles[tile]
         laid = {**self.laid, coord: (tile, rotation % 6)}
         moved = city_map(self.tile(coord), self.rotation(coord), new_tile, rotation % 6)
@@ -344,12 +370,13 @@ class Board:
             for old_node in range(len(tokens[coord])):
                 for corp in filter(None, self.slots(coord, old_node)):
                     if old_node not in moved:
-                        raise RuleError(f"Tile {tile} has no city for the tokens on {coord}.")
+                        raise RuleError("Tile {tile} has no city for the tokens on {hex}.", tile=tile, hex=coord)
                     new_node = moved[old_node]
                     owed = reserved.get(self._reserve_key(coord, new_node, new_tile))
                     slot = _slot_for(per_node[new_node], owed, corp)
                     if slot is None:
-                        raise RuleError(f"Tile {tile} has no room for {corp}'s token on {coord}.")
+                        raise RuleError("Tile {tile} has no room for {corp}'s token on {hex}.", tile=tile, corp=corp,
+                                        hex=coord)
                     per_node[new_node][slot] = corp
             tokens[coord] = tuple(tuple(slots) for slots in per_node)
         after = replace(self, laid=laid, tokens=tokens, reserved=reserved)
@@ -369,7 +396,7 @@ class Board:
             node = self.home_node(coord, corp) or 0
         slot = self.free_slot(coord, corp, node, second_on_tile=second_on_tile)
         if slot is None:
-            raise RuleError(f"{corp} cannot place a token on {self.map.place(coord)}.")
+            raise RuleError("{corp} cannot place a token on {where}.", corp=corp, where=self.map.place_name(coord))
         slots = list(self.slots(coord, node))
         slots[slot] = corp
         tile = self.tile(coord)
@@ -607,6 +634,20 @@ def _slot_for(slots, owed: str | None, corp: str) -> int | None:
 
 # ---- tile lays --------------------------------------------------------------------------------------
 
+#: Why a tile of a colour the phase does not allow cannot be laid, by colour.
+UNAVAILABLE = {"yellow": N_("Yellow tiles are not available in this phase."),
+               "green": N_("Green tiles are not available in this phase."),
+               "brown": N_("Brown tiles are not available in this phase."),
+               "gray": N_("Gray tiles are not available in this phase.")}
+
+
+def unavailable(colour: str) -> Msg:
+    """The sentence that says tiles of `colour` are not laid in this phase."""
+    if colour in UNAVAILABLE:
+        return msg(UNAVAILABLE[colour])
+    return msg("{colour} tiles are not available in this phase.", colour=colour.capitalize())
+
+
 @dataclass(frozen=True, order=True)
 class Lay:
     hex: str
@@ -624,7 +665,7 @@ def lay_problem(
     ability_tiles: Iterable[str] = (),
     blocked: Mapping[str, str] | Iterable[str] = (),
     optional_rules: Iterable[str] = (),
-) -> str | None:
+) -> Msg | None:
     """Why `lay` is illegal, as a sentence, or None when it is legal.
 
     colours: the tile colours the phase allows. corp: the corporation whose network the tile must touch, or None
@@ -632,7 +673,7 @@ def lay_problem(
     skipped). ability_tiles: tiles an ability may lay although they carry blocks_lay. blocked: hexes a private
     blocks now (a mapping to the company's name gives a better sentence).
     """
-    blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, "a private company")
+    blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, msg("a private company"))
     return _lay_problem(board, lay, frozenset(colours), corp, special, frozenset(ability_tiles), blocked,
                         board.supply(optional_rules), None, None)
 
@@ -648,52 +689,58 @@ def _lay_problem(
     supply: Mapping[str, int | float],
     network: Network | None,
     most_exits: dict[tuple[str, str], tuple[int, str]] | None,
-) -> str | None:
+) -> Msg | None:
     coord, name, rotation = lay.hex, lay.tile, lay.rotation
-    where = board.map.place(coord)
+    where = board.map.place_name(coord)
     if coord not in board.map.printed:
-        return f"{coord} is not on the map."
+        return msg("{hex} is not on the map.", hex=coord)
     if coord in blocked:
-        return f"{where} is blocked by {blocked[coord]}."
+        return msg("{where} is blocked by {private}.", where=where, private=blocked[coord])
     new = board.map.tiles.get(name)
     if new is None or name not in supply:
-        return f"There is no tile {name} in this game."
+        return msg("There is no tile {tile} in this game.", tile=name)
     if supply[name] <= 0:
-        return f"No tile {name} is left."
+        return msg("No tile {tile} is left.", tile=name)
     if new.blocks_lay and name not in ability_tiles:
-        return f"Tile {name} can only be placed by a private company's ability."
+        return msg("Tile {tile} can only be placed by a private company's ability.", tile=name)
     if new.colour not in colours:
-        return f"{new.colour.capitalize()} tiles are not available in this phase."
+        return unavailable(new.colour)
     old, old_rotation = board.tile(coord), board.rotation(coord)
     if not board.upgrades_to(coord, new, special):
-        return f"Tile {name} cannot replace tile {old.name} on {where}."
+        return msg("Tile {tile} cannot replace tile {old} on {where}.", tile=name, old=old.name, where=where)
     if rotation not in range(6):
-        return "A rotation is 0 to 5."
+        return msg("A rotation is 0 to 5.")
     if not keeps_track(old, old_rotation, new, rotation):
-        return f"Tile {name} in rotation {rotation} does not keep the track already on {coord}."
+        return msg("Tile {tile} in rotation {rotation} does not keep the track already on {hex}.", tile=name,
+                   rotation=rotation, hex=coord)
     if not keeps_cities(old, old_rotation, new, rotation):
-        return f"Tile {name} in rotation {rotation} would merge, split or move the cities on {coord}."
+        return msg("Tile {tile} in rotation {rotation} would merge, split or move the cities on {hex}.", tile=name,
+                   rotation=rotation, hex=coord)
     exits = new.exits(rotation)
     if not all(board.map.linked(coord, e) for e in exits):
         if any(board.map.neighbour(coord, e) and not board.map.across(coord, e) for e in exits):
-            return f"Tile {name} in rotation {rotation} would run track across an impassable border at {coord}."
-        return f"Tile {name} in rotation {rotation} would run track off the map or into a closed edge at {coord}."
+            return msg("Tile {tile} in rotation {rotation} would run track across an impassable border at {hex}.",
+                       tile=name, rotation=rotation, hex=coord)
+        return msg("Tile {tile} in rotation {rotation} would run track off the map or into a closed edge at {hex}.",
+                   tile=name, rotation=rotation, hex=coord)
     if old.stubs and not old.stub_edges(old_rotation) <= exits:
         edges = ", ".join(str(e) for e in sorted(old.stub_edges(old_rotation) - exits))
-        return f"Tile {name} in rotation {rotation} leaves the track stub of {where} (edge {edges}) unjoined."
+        return msg("Tile {tile} in rotation {rotation} leaves the track stub of {where} (edge {edges}) unjoined.",
+                   tile=name, rotation=rotation, where=where, edges=edges)
     reach = None
     if corp is not None:
         network = network or board.reachable(corp)
         reach = network.edges.get(coord, frozenset())
         if not reach:
-            return f"{corp} cannot reach {where}."
+            return msg("{corp} cannot reach {where}.", corp=corp, where=where)
         if not exits & reach:
-            return f"Tile {name} in rotation {rotation} adds no track that {corp} can reach."
+            return msg("Tile {tile} in rotation {rotation} adds no track that {corp} can reach.", tile=name,
+                       rotation=rotation, corp=corp)
     if board.map.max_exits and (problem := _max_exits_problem(board, coord, new, special, ability_tiles, supply,
                                                               reach, most_exits)):
         return problem
     if corp is not None and old.paths and not _uses_new_track(board, lay, corp):
-        return f"The new tile must give {corp} new track or change a city's revenue."
+        return msg("The new tile must give {corp} new track or change a city's revenue.", corp=corp)
     return None
 
 
@@ -716,7 +763,7 @@ def _max_exits_problem(
     supply: Mapping[str, int | float],
     reach: frozenset[int] | None,
     most_exits: dict[tuple[str, str], tuple[int, str]] | None,
-) -> str | None:
+) -> Msg | None:
     """The map's upgrades_must_use_max_exits: where it applies to the tile on `coord`, the new tile needs as many
     exits as the tile of its colour with the most that could be laid there now (left in the supply, an upgrade of
     the old tile, some rotation fitting and reaching). 18xx.games offers its players only those tiles."""
@@ -739,8 +786,9 @@ def _max_exits_problem(
         if most_exits is not None:
             most_exits[key] = best
     if len(new.exits()) < best[0]:
-        return (f"On {board.map.place(coord)} an upgrade must use a tile with the most exits: tile {best[1]} "
-                f"({best[0]}), not tile {new.name} ({len(new.exits())}).")
+        return msg("On {where} an upgrade must use a tile with the most exits: tile {best} ({most}), not tile "
+                   "{tile} ({exits}).", where=board.map.place_name(coord), best=best[1], most=best[0], tile=new.name,
+                   exits=len(new.exits()))
     return None
 
 
@@ -794,7 +842,7 @@ def legal_lays(
     """Every tile, hex and rotation `corp` may lay now with its normal lay, sorted; of rotations that give the
     same track only the first is listed (``check_lay`` still accepts the others)."""
     colours = frozenset(colours)
-    blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, "a private company")
+    blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, msg("a private company"))
     supply = board.supply(optional_rules)
     network = board.reachable(corp)
     most_exits: dict[tuple[str, str], tuple[int, str]] = {}
@@ -827,20 +875,22 @@ def check_lay(board: Board, lay: Lay, colours: Iterable[str], corp: str | None, 
 
 # ---- tokens -----------------------------------------------------------------------------------------
 
-def token_problem(board: Board, corp: str, coord: str, node: int = 0) -> str | None:
+def token_problem(board: Board, corp: str, coord: str, node: int = 0) -> Msg | None:
     """Why `corp` may not place a token in this city now, or None (cost and token supply are the caller's)."""
     if coord not in board.map.printed:
-        return f"{coord} is not on the map."
-    where = board.map.place(coord)
+        return msg("{hex} is not on the map.", hex=coord)
+    where = board.map.place_name(coord)
     tile = board.tile(coord)
     if node not in range(len(tile.nodes)) or tile.nodes[node].kind != "city":
-        return f"There is no city on {where}." if node == 0 or not tile.cities else f"{where} has no city {node}."
+        if node == 0 or not tile.cities:
+            return msg("There is no city on {where}.", where=where)
+        return msg("{where} has no city {node}.", where=where, node=node)
     if any(corp in board.slots(coord, i) for i in range(len(tile.nodes))):
-        return f"{corp} already has a token on {where}."
+        return msg("{corp} already has a token on {where}.", corp=corp, where=where)
     if (coord, node) not in board.reachable(corp).nodes:
-        return f"{corp} cannot reach {where}."
+        return msg("{corp} cannot reach {where}.", corp=corp, where=where)
     if board.free_slot(coord, corp, node) is None:
-        return f"{where} has no free slot for {corp}."
+        return msg("{where} has no free slot for {corp}.", where=where, corp=corp)
     return None
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.e18xx.market import Cell, Market
+from engines.text import Money, Name, msg
 
 TITLES = Path(__file__).parent / "titles"
 IPO = "ipo"
@@ -26,6 +27,8 @@ POOL = "pool"
 SHARE_PERCENT = 10  # one ordinary share; a "share" in prices, sales and dividends is 10%
 
 Holdings = dict[str, list[str]]
+#: A title's currency format (companies.json) -> engines.text.Money's currency.
+CURRENCY_KINDS = {"¥{}": "yen", "${}": "dollar", "£{}": "pound"}
 
 
 # -- title data -----------------------------------------------------------------------------------------------
@@ -43,6 +46,13 @@ class Corporation:
     text_color: str = ""
     kind: str = "major"  # major, minor (one 100% certificate) or national (only holds tokens)
     green: bool = False  # 1867: a minor that cannot start before the title's event makes it available
+    name_ja: str = ""  # its name in Japanese, and the reading (kana) for autocomplete
+    kana: str = ""
+
+    @property
+    def full_name(self) -> Name:
+        """Its name in both languages, for a message (engines/text.py)."""
+        return Name(self.name, self.name_ja, self.kana)
 
     @property
     def share_ids(self) -> tuple[str, ...]:
@@ -69,7 +79,7 @@ class Corporation:
     def cert_percent(self, cert: str) -> int:
         percent = self._percent_of.get(cert)
         if percent is None:
-            raise ValueError(f"{cert!r} is not a certificate of {self.id}.")
+            raise ValueError(msg("{cert} is not a certificate of {corp}.", cert=repr(cert), corp=self.id))
         return percent
 
     @cached_property
@@ -93,6 +103,13 @@ class Private:
     unless_option: str | None = None
     discount: int = 0  # 1867: its least opening bid is the face value less this
     hidden: bool = False  # 1867's "3": never sold, only blocks a hex until its event
+    name_ja: str = ""  # its name in Japanese, and the reading (kana) for autocomplete
+    kana: str = ""
+
+    @property
+    def full_name(self) -> Name:
+        """Its name in both languages, for a message (engines/text.py)."""
+        return Name(self.name, self.name_ja, self.kana)
 
     def ability(self, kind: str) -> Mapping[str, Any] | None:
         return next((a for a in self.abilities if a["kind"] == kind), None)
@@ -193,6 +210,15 @@ class Title:
     def format_money(self, amount: int) -> str:
         return self.currency.format(amount)
 
+    @property
+    def money_kind(self) -> str:
+        """The currency as engines.text.Money names it ("yen", "dollar", ...)."""
+        return CURRENCY_KINDS.get(self.currency, "none")
+
+    def money_value(self, amount: int) -> Money:
+        """An amount in this title's currency, written as each reader's language writes it (¥80 / 80円, $80)."""
+        return Money(amount, self.money_kind)
+
     def privates_in_play(self, players: int, options: Iterable[str] = ()) -> tuple[Private, ...]:
         """The privates a game with this many players uses (the standard game; the beginner game keeps
         ``beginner_game.privates_by_players``, see ``beginner_privates``)."""
@@ -214,7 +240,8 @@ class Title:
         for pid in game["privates_by_players"][str(players)]:
             value, revenue = values[pid]
             base = self.private(pid)
-            kept.append(Private(id=pid, name=base.name, value=value, revenue=revenue))
+            kept.append(Private(id=pid, name=base.name, value=value, revenue=revenue, name_ja=base.name_ja,
+                                kana=base.kana))
         return tuple(kept)
 
     def private_price_range(self, private: Private) -> tuple[int, int]:
@@ -241,7 +268,8 @@ def title_from_data(data: Mapping[str, Any]) -> Title:
             id=c["id"], name=c["name"], tokens=tuple(c["tokens"]),
             float_percent=c["float_percent"], holding_limit_percent=c["holding_limit_percent"],
             share_percents=tuple(c["shares"]), color=c.get("color", ""), text_color=c.get("text_color", ""),
-            kind=c.get("kind", "major"), green=bool(c.get("green")),
+            kind=c.get("kind", "major"), green=bool(c.get("green")), name_ja=c.get("name_ja", ""),
+            kana=c.get("kana", ""),
         )
         for c in data["corporations"]
     )
@@ -250,7 +278,8 @@ def title_from_data(data: Mapping[str, Any]) -> Title:
             id=p["id"], name=p["name"], value=p["value"], revenue=p["revenue"],
             abilities=tuple(p.get("abilities", ())), min_players=p.get("min_players", 0),
             removed_with_players=tuple(p.get("removed_with_players", ())), unless_option=p.get("unless_option"),
-            discount=p.get("discount", 0), hidden=bool(p.get("hidden")),
+            discount=p.get("discount", 0), hidden=bool(p.get("hidden")), name_ja=p.get("name_ja", ""),
+            kana=p.get("kana", ""),
         )
         for p in data["privates"]
     )
@@ -354,11 +383,11 @@ def transfer_shares(
     held = holdings.get(source, ())
     missing = [c for c in certs if c not in held]
     if missing:
-        raise ValueError(f"{source} does not hold {', '.join(missing)}.")
+        raise ValueError(msg("{holder} does not hold {certs}.", holder=source, certs=", ".join(missing)))
     total = corp.bundle_percent(certs)
     percent = total if percent is None else percent
     if percent > total or percent <= 0 or percent % SHARE_PERCENT:
-        raise ValueError(f"A bundle of {total}% cannot be sold as {percent}%.")
+        raise ValueError(msg("A bundle of {total}% cannot be sold as {percent}%.", total=total, percent=percent))
     left_over = total - percent  # what a partial sale hands back to the seller
 
     new: Holdings = {h: list(cs) for h, cs in holdings.items()}

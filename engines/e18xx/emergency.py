@@ -13,33 +13,34 @@ from engines.base import Action, RuleError
 from engines.e18xx import stock, trains
 from engines.e18xx.companies import SHARE_PERCENT, sale_bundles, sale_proceeds
 from engines.e18xx.state import BANK, G
+from engines.text import Msg, msg
 
 
 def in_emergency(g: G, seat: int, cid: str) -> None:
     if g.round["step"] != "trains" or not trains.emergency(g, cid):
-        raise RuleError(f"Shares are sold in an operating round only to pay for {cid}'s train.")
+        raise RuleError("Shares are sold in an operating round only to pay for {corp}'s train.", corp=cid)
 
 
-def emergency_sale_problem(g: G, seat: int, cid: str, corp_id: str, certs: list[str], percent: int) -> str | None:
+def emergency_sale_problem(g: G, seat: int, cid: str, corp_id: str, certs: list[str], percent: int) -> Msg | None:
     if corp_id in g.round.get("emergency_sold", ()):
-        return f"You already sold {corp_id} for this train: the shares of a corporation go in one sale."
+        return msg("You already sold {corp} for this train: the shares of a corporation go in one sale.", corp=corp_id)
     problem = stock.sale_problem(g, seat, corp_id, certs, percent)
     if problem:
         return problem
     key = g.key(seat)
     if g.corp(corp_id)["president"] == key:
         if g.cdef(corp_id).president_cert in certs:
-            return f"Selling that would cost you the presidency of {corp_id}."
+            return msg("Selling that would cost you the presidency of {corp}.", corp=corp_id)
         left = g.percent(corp_id, key) - percent
         others = [pct for holder, pct in player_percents(g, corp_id).items() if holder != key]
         if others and max(others) > left:
-            return f"Selling that would cost you the presidency of {corp_id}."
+            return msg("Selling that would cost you the presidency of {corp}.", corp=corp_id)
     need = trains.shortfall(g, cid)
     if need <= 0:
-        return f"You and {cid} can already pay for the train."
+        return msg("You and {corp} can already pay for the train.", corp=cid)
     price = g.price(corp_id)
     if sale_proceeds(price, percent - SHARE_PERCENT) >= need:
-        return f"Sell no more than you need: {g.money(need)}."
+        return msg("Sell no more than you need: {need}.", need=g.amount(need))
     return None
 
 
@@ -125,9 +126,9 @@ def may_go_bankrupt(g: G, seat: int, cid: str) -> bool:
 def bankrupt(g: G, seat: int, cid: str, action: Action) -> None:
     in_emergency(g, seat, cid)
     if not may_go_bankrupt(g, seat, cid):
-        raise RuleError(f"You can still raise the money for {cid}'s train.")
+        raise RuleError("You can still raise the money for {corp}'s train.", corp=cid)
     key = g.key(seat)
-    g.event(f"[0] cannot pay for {cid}'s train and goes bankrupt.", seat)
+    g.event("[0] cannot pay for {corp}'s train and goes bankrupt.", seat, corp=cid)
     held_corps = [c for c, corp in g.s["corps"].items() if corp["shares"].get(key) and g.cell(c) is not None]
     for corp_id in g.operating_order(held_corps):  # as 18xx.games: in operating order, the dearest sale first,
         while options := bankrupt_sales(g, seat, corp_id):  # again while one is left

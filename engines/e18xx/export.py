@@ -23,6 +23,7 @@ from engines.e18xx import operating
 from engines.e18xx.companies import load_title
 from engines.e18xx.game import TITLES
 from engines.e18xx.state import G
+from engines.text import Msg, msg
 
 #: Seeds tried for a Beginner Game's deal (one in 6!/(6-n)! matches: 360 at four players).
 SEED_SEARCH = 200_000
@@ -31,7 +32,12 @@ OURS_ONLY = ("accept_offer", "decline_offer", "withdraw_offer")
 
 
 class NotExportable(Exception):
-    """The game cannot be written in the site's format; the message says why."""
+    """The game cannot be written in the site's format; the message says why (`msg`, said in each reader's
+    language; str() is its English)."""
+
+    def __init__(self, why: str | Msg):
+        self.msg = why if isinstance(why, Msg) else Msg(why)
+        super().__init__(str(self.msg))
 
 
 def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
@@ -39,7 +45,7 @@ def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
     """The export of a game of ``title_id`` between ``names`` (by seat) whose log is ``log`` ((seat, action) in
     order, chance draws included). Its ``result`` is our final scores by player id (or the scores so far)."""
     if title_id not in TITLES:
-        raise NotExportable(f"This bot cannot export the 18xx title {title_id!r}.")
+        raise NotExportable(msg("This bot cannot export the 18xx title {title}.", title=repr(title_id)))
     engine = TITLES[title_id]()
     ids = list(range(1, len(names) + 1))
     state = engine.setup(dict(options), len(names))
@@ -52,7 +58,8 @@ def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
         try:
             after = engine.apply(state, seat, action)
         except RuleError as e:
-            raise NotExportable(f"Move {position} of the log ({action.get('type')}) cannot be played: {e}") from None
+            raise NotExportable(msg("Move {n} of the log ({kind}) cannot be played: {why}", n=position,
+                                    kind=action.get("type"), why=e.msg)) from None
         if written is not None and after["round"].get("offer") and not state["round"].get("offer"):
             writer.actions.pop()  # an offer, not yet a purchase: written when it is accepted
         writer.skipped(state, after)
@@ -79,7 +86,7 @@ def _seed_for_deal(title_id: str, state: State, action: Action, players: int) ->
     for seed in range(1, SEED_SEARCH):
         if g.rules.deal_matters(g.rules.site_deal(title, seed, players), players) == ours:
             return seed
-    raise NotExportable("No seed of the site deals the private companies as this game dealt them.")
+    raise NotExportable(msg("No seed of the site deals the private companies as this game dealt them."))
 
 
 class _Writer:
@@ -144,6 +151,6 @@ class _Writer:
         tile = g.board.tile(coord)
         cities = [i for i, n in enumerate(tile.nodes) if n.kind == "city"]
         if node not in cities:
-            raise NotExportable(f"There is no city {node} on {coord}.")
+            raise NotExportable(msg("There is no city {node} on {hex}.", node=node, hex=coord))
         printed = f"{coord}-{g.map.site_hex_index.get(coord, 0)}"  # the site numbers printed hexes of one kind
         return f"{self.copies.get(coord, printed)}-{cities.index(node)}"

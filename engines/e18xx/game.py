@@ -20,6 +20,15 @@ from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option
 from engines.e18xx import operating, privates, rounds, stock, trains
 from engines.e18xx.companies import IPO, can_gain, load_title
 from engines.e18xx.state import G, new_state
+from engines.text import N_, Msg, msg
+
+#: What the game waits for at each step of a corporation's turn.
+STEP_PROMPTS = {"redeem": N_("{corp} operates: redeem"), "track": N_("{corp} operates: track"),
+                "token": N_("{corp} operates: token"), "routes": N_("{corp} operates: routes"),
+                "dividend": N_("{corp} operates: dividend"), "trains": N_("{corp} operates: trains"),
+                "companies": N_("{corp} operates: companies"),
+                "companies_preloan": N_("{corp} operates: companies_preloan"),
+                "loans": N_("{corp} operates: loans")}
 
 #: Who makes a move: a corporation (its president) or a private company (its owner), as 18xx.games names them.
 _ENTITY = {"entity": "str?", "entity_type": "str?"}
@@ -73,33 +82,39 @@ class E18xxGame(Engine):
         g = G(state)
         kind = g.round["kind"]
         if kind == "deal":
-            deal = ChanceRequest("shuffle", len(g.rules.dealt(g)), reason="deal the private companies")
+            deal = ChanceRequest("shuffle", len(g.rules.dealt(g)), reason=msg("deal the private companies"))
             return Awaiting(chance=deal)
         module = g.rules.modules.get(kind)
         if (pending := g.rules.interrupt(g)) is not None:
             return Awaiting(frozenset({pending[0]}), prompt=pending[1])
         if kind == "auction":
-            return Awaiting(frozenset({module.acting(g)}), prompt="bid for a private company or pass")
+            return Awaiting(frozenset({module.acting(g)}), prompt=msg("bid for a private company or pass"))
         if kind == "stock":
             seat = module.acting(g)
             if g.round.get("home"):
-                return Awaiting(frozenset({seat}), prompt=f"place {g.round['home']}'s home token")
+                return Awaiting(frozenset({seat}), prompt=msg("place {corp}'s home token", corp=g.round["home"]))
             if g.round.get("auction"):
-                return Awaiting(frozenset({seat}), prompt=f"bid for {g.round['auction']['item']} or pass")
+                return Awaiting(frozenset({seat}), prompt=msg("bid for {corp} or pass",
+                                                              corp=g.round["auction"]["item"]))
             if stock.must_sell(g, seat):
-                return Awaiting(frozenset({seat}), prompt=f"stock round {g.round['turn']}: sell down to the limits")
-            return Awaiting(frozenset({seat}), prompt=f"stock round {g.round['turn']}: buy, sell or pass")
+                return Awaiting(frozenset({seat}), prompt=msg("stock round {turn}: sell down to the limits",
+                                                              turn=g.round["turn"]))
+            return Awaiting(frozenset({seat}), prompt=msg("stock round {turn}: buy, sell or pass",
+                                                          turn=g.round["turn"]))
         if kind == "operating":
             seats = operating.acting(g)
             if trains.crowded(g):
-                return Awaiting(seats, prompt="discard trains down to the limit")
+                return Awaiting(seats, prompt=msg("discard trains down to the limit"))
             if offer := g.round.get("offer"):
-                return Awaiting(seats, prompt=f"{offer['corporation']} waits for an answer to its offer",
+                return Awaiting(seats, prompt=msg("{corp} waits for an answer to its offer",
+                                                  corp=offer["corporation"]),
                                 deciding=frozenset({offer["seller_seat"]}))
             if g.round["special"]:
-                return Awaiting(seats, prompt="lay Ehime Railway's tile or pass")
+                return Awaiting(seats, prompt=msg("lay {private}'s tile or pass",
+                                                  private=g.private_name(g.round["special"]["company"])))
             cid = operating.current(g)
-            return Awaiting(seats, prompt=f"{cid} operates: {g.round['step']}")
+            return Awaiting(seats, prompt=msg(STEP_PROMPTS.get(g.round["step"], "{corp} operates: {step}"), corp=cid,
+                                              step=g.round["step"]))
         if module is not None:  # a title's own round (1867's merger round) says who acts and what it waits for
             return Awaiting(module.acting(g), prompt=module.prompt(g))
         return Awaiting()
@@ -142,17 +157,17 @@ class E18xxGame(Engine):
         makes."""
         entity, entity_type = action.get("entity"), action.get("entity_type")
         if entity_type not in (None, *ENTITY_TYPES):
-            raise RuleError(f"A move is made for a corporation or a company, not a {entity_type[:20]!r}.")
+            raise RuleError("A move is made for a corporation or a company, not a {kind}.", kind=repr(entity_type[:20]))
         if entity_type is not None and entity is None:
-            raise RuleError(f"A move for a {entity_type} names it in entity.")
+            raise RuleError("A move for a {kind} names it in entity.", kind=entity_type)
         if entity_type == "company":
             if entity not in g.s["privates"]:
-                raise RuleError(f"There is no private company {entity[:20]!r} in this game.")
+                raise RuleError("There is no private company {private} in this game.", private=repr(entity[:20]))
             if action["type"] not in COMPANY_MOVES:
                 raise RuleError("A private company only exchanges itself for a share, lays a tile or passes.")
         elif entity is not None:
             if entity not in g.s["corps"]:
-                raise RuleError(f"There is no corporation {entity[:20]!r} in this game.")
+                raise RuleError("There is no corporation {corp} in this game.", corp=repr(entity[:20]))
             redeems = action["type"] == "buy_shares" and g.round["kind"] == "operating"  # buying back its shares
             if action["type"] not in CORPORATION_MOVES or (action["type"] == "buy_shares" and not redeems):
                 raise RuleError("A corporation does not make that move; its president does, as a player.")
@@ -170,28 +185,30 @@ class E18xxGame(Engine):
         """Dougo Railway: its owner swaps it for an IR share from the IPO, at any time in a stock or operating
         round (not in the auction, where 18xx.games has no exchange step); the private closes."""
         if g.round["kind"] not in ("stock", "operating"):
-            raise RuleError("Dougo Railway is exchanged in a stock round or an operating round.")
+            raise RuleError("{private} is exchanged in a stock round or an operating round.",
+                            private=g.private_name(action["entity"]) if action.get("entity") in g.s["privates"]
+                            else action.get("entity"))
         pid = action.get("entity")
         ability = g.ability(pid, "exchange_for_share") if pid in g.s["privates"] else None
         if ability is None:
             raise RuleError("That private company cannot be exchanged for a share.")
         if g.s["privates"][pid]["owner"] != g.key(seat):
-            raise RuleError(f"You do not own {g.pdef(pid).name}.")
+            raise RuleError("You do not own {private}.", private=g.private_name(pid))
         cid = ability["corporation"]
         shares = action.get("shares")
         held = g.corp(cid)["shares"].get(IPO, [])
         cdef = g.cdef(cid)
         if (not isinstance(shares, list) or len(shares) != 1 or shares[0] not in held
                 or shares[0] == cdef.president_cert):
-            raise RuleError(f"{g.pdef(pid).name} is exchanged for one {cid} share (not the president's "
-                            f"certificate) from the IPO.")
+            raise RuleError("{private} is exchanged for one {corp} share (not the president's certificate) from the "
+                            "IPO.", private=g.private_name(pid), corp=cid)
         stock.check_percent(g, cid, shares, action.get("percent"))
         if not can_gain(cdef, g.corp(cid)["shares"], g.key(seat), cdef.cert_percent(shares[0]), g.cell(cid),
                         g.cert_count(seat), g.cert_limit, exchange=True):
-            raise RuleError(f"You may hold at most {cdef.holding_limit_percent}% of {cid}.")
+            raise RuleError("You may hold at most {limit}% of {corp}.", limit=cdef.holding_limit_percent, corp=cid)
         g.transfer(cid, shares, IPO, g.key(seat))
         g.s["privates"][pid]["closed"] = True
-        g.event(f"[0] exchanges {g.pdef(pid).name} for a {cid} share.", seat)
+        g.event("[0] exchanges {private} for a {corp} share.", seat, private=g.private_name(pid), corp=cid)
         stock.check_float(g, cid)
 
     def _anytime(self, g: G, seat: int) -> list[Action]:
@@ -310,48 +327,59 @@ class E18xxGame(Engine):
     def view(self, state: State, seat: int) -> dict[str, Any]:
         return self.public(state)  # an 18xx game has no secrets
 
-    def label(self, action: Action) -> str:
-        money = load_title(self.title_id).format_money
+    def label(self, action: Action) -> Msg | str:
+        title = load_title(self.title_id)
+
+        def money(amount: Any) -> Any:
+            return title.money_value(amount) if isinstance(amount, int) and not isinstance(amount, bool) else amount
+
         kind = action.get("type")
         if kind == "pass":
-            return "Pass"
+            return msg("Pass")
         if kind == "bid":
-            return f"Bid {money(action.get('price'))} for {action.get('company')}"
+            return msg("Bid {price} for {item}", price=money(action.get("price")), item=action.get("company"))
         if kind == "par":
             price = str(action.get("share_price", "")).split(",")[0]
-            return f"Start {action.get('corporation')} at {money(price)}"
+            return msg("Start {corp} at {price}", corp=action.get("corporation"),
+                       price=money(int(price)) if price.isdigit() else price)
         if kind == "buy_shares":
             if action.get("entity_type") == "company":
-                return f"Exchange {action.get('entity')} for {', '.join(action.get('shares', []))}"
-            return f"Buy {', '.join(action.get('shares', []))}"
+                return msg("Exchange {private} for {shares}", private=action.get("entity"),
+                           shares=", ".join(action.get("shares", [])))
+            return msg("Buy {shares}", shares=", ".join(action.get("shares", [])))
         if kind == "sell_shares":
             shares = action.get("shares") or ["?"]
-            return f"Sell {action.get('percent')}% of {shares[0].rpartition('_')[0]}"
+            return msg("Sell {percent}% of {corp}", percent=action.get("percent"), corp=shares[0].rpartition("_")[0])
         if kind == "lay_tile":
-            who = f"{action['entity']}: " if action.get("entity_type") == "company" else ""
-            return f"{who}Tile {action.get('tile')} on {action.get('hex')}, rotation {action.get('rotation')}"
+            if action.get("entity_type") == "company":
+                return msg("{private}: Tile {tile} on {hex}, rotation {rotation}", private=action["entity"],
+                           tile=action.get("tile"), hex=action.get("hex"), rotation=action.get("rotation"))
+            return msg("Tile {tile} on {hex}, rotation {rotation}", tile=action.get("tile"), hex=action.get("hex"),
+                       rotation=action.get("rotation"))
         if kind == "place_token":
-            return f"Token on {action.get('hex')}"
+            return msg("Token on {hex}", hex=action.get("hex"))
         if kind == "run_routes":
             stops = sum(len(r.get("connections") or []) + 1 for r in action.get("routes", []) if r.get("connections"))
-            return f"Run {len(action.get('routes', []))} train(s) ({stops} stops)"
+            return msg("Run {n} train(s) ({stops} stops)", n=len(action.get("routes", [])), stops=stops)
         if kind == "dividend":
-            return "Pay out" if action.get("kind") == "payout" else "Withhold"
+            return msg("Pay out") if action.get("kind") == "payout" else msg("Withhold")
         if kind == "buy_train":
-            trade = f" trading in {action['exchange']}" if action.get("exchange") else ""
-            return f"Buy train {action.get('train')} for {money(action.get('price'))}{trade}"
+            if action.get("exchange"):
+                return msg("Buy train {train} for {price} trading in {old}", train=action.get("train"),
+                           price=money(action.get("price")), old=action["exchange"])
+            return msg("Buy train {train} for {price}", train=action.get("train"), price=money(action.get("price")))
         if kind == "buy_company":
-            return f"Buy {action.get('company')} for {money(action.get('price'))}"
+            return msg("Buy {private} for {price}", private=action.get("company"), price=money(action.get("price")))
         if kind == "discard_train":
-            return f"{action.get('entity')}: discard train {action.get('train')}"
+            return msg("{corp}: discard train {train}", corp=action.get("entity"), train=action.get("train"))
         if kind == "accept_offer":
-            return "Accept the offer"
+            return msg("Accept the offer")
         if kind == "decline_offer":
-            return "Decline the offer"
+            return msg("Decline the offer")
         if kind == "withdraw_offer":
-            return "Withdraw the offer"
+            return msg("Withdraw the offer")
         if kind == "bankrupt":
-            return "Declare bankruptcy"
+            return msg("Declare bankruptcy")
         return super().label(action)
 
 

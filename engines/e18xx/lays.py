@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engines.base import Action, RuleError
+from engines.e18xx.board import unavailable
 from engines.e18xx.state import G
 
 
@@ -18,15 +19,16 @@ def check_upgrade(g: G, coord: str, tile: str, special: bool = False) -> None:
     """What a replay still checks: the tile exists and is left, its colour is allowed, it can replace the old."""
     board = g.board
     if coord not in g.map.printed:
-        raise RuleError(f"{coord} is not on the map.")
+        raise RuleError("{hex} is not on the map.", hex=coord)
     supply = board.supply(g.optional_rules)
     if supply.get(tile, 0) <= 0:
-        raise RuleError(f"No tile {tile} is left.")
+        raise RuleError("No tile {tile} is left.", tile=tile)
     new = g.map.tiles[tile]
     if new.colour not in g.colours:
-        raise RuleError(f"{new.colour.capitalize()} tiles are not available in this phase.")
+        raise RuleError(unavailable(new.colour))
     if not board.upgrades_to(coord, new, special):
-        raise RuleError(f"Tile {tile} cannot replace tile {board.tile(coord).name} on {coord}.")
+        raise RuleError("Tile {tile} cannot replace tile {old} on {where}.", tile=tile, old=board.tile(coord).name,
+                        where=coord)
 
 
 def lay_cost(g: G, cid: str, coord: str, tile: str | None = None, rotation: int = 0) -> int:

@@ -28,7 +28,11 @@ from engines.e18xx.board import Lay, lay_problem, legal_lays, legal_tokens, toke
 from engines.e18xx.companies import IPO, POOL, SHARE_PERCENT, dividend_payouts
 from engines.e18xx.route import best_runs, check_runs, hexes_once, route_from_connections
 from engines.e18xx.state import BANK, G
+from engines.text import N_, Msg, msg
 
+#: The dividends a corporation may choose, in words.
+DIVIDEND_KINDS = {("payout", "withhold"): N_("payout or withhold"),
+                  ("payout", "half", "withhold"): N_("payout or half or withhold")}
 STEP_OF = {"buy_shares": "redeem", "lay_tile": "track", "place_token": "token", "run_routes": "routes",
            "dividend": "dividend", "buy_train": "trains", "sell_shares": "trains", "bankrupt": "trains"}
 
@@ -39,19 +43,19 @@ def start(g: G, turn: int, number: int, of: int) -> None:
     g.s["round"] = {"kind": "operating", "turn": turn, "or": number, "of": of, "order": [], "index": 0,
                     "step": g.rules.operating_steps[0], "laid": False, "tokened": False, "revenue": None, "runs": [],
                     "special": None, "acted": False}
-    g.event(f"Operating round {turn}.{number} begins.")
+    g.event("Operating round {turn}.{number} begins.", turn=turn, number=number)
     g.pay_private_revenue()
     for cid in g.floated() if g.rules.home_tokens_at_operating_start(g) else ():
         if not g.board.token_nodes(cid):
             home = g.map.homes[cid]
             g.set_board(g.board.place_token(home, cid))
-            g.event(f"{cid} places its home token on {g.map.place(home)}.")
+            g.event("{corp} places its home token on {where}.", corp=cid, where=g.place(home))
     order = g.rules.operating_order(g)
     g.round["order"] = order
     for corp in g.s["corps"].values():
         corp["operated"] = False
     if order:
-        g.event(f"Operating order: {', '.join(order)}.")
+        g.event("Operating order: {order}.", order=", ".join(order))
     g.rules.operating_round_start(g)
 
 
@@ -227,7 +231,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         if not crowd:
             raise RuleError("No corporation has too many trains.")
         if kind != "discard_train":
-            raise RuleError(f"{', '.join(crowd)} must first discard down to the train limit.")
+            raise RuleError("{corps} must first discard down to the train limit.", corps=", ".join(crowd))
         _discard(g, seat, action, crowd)
         return
     if r.get("offer"):
@@ -244,7 +248,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         raise RuleError("It is not your turn.")
     entity = action.get("entity")
     if entity is not None and action.get("entity_type", "corporation") == "corporation" and entity != cid:
-        raise RuleError(f"{cid} is operating, not {entity}.")
+        raise RuleError("{corp} is operating, not {entity}.", corp=cid, entity=entity)
     r["acted"] = True  # set before the move, which may end the turn (and clear it for the next corporation)
     if kind == "buy_company":
         _buy_company(g, seat, cid, action)
@@ -252,9 +256,11 @@ def apply(g: G, seat: int, action: Action) -> None:
     step = r["step"]
     if kind == "pass":
         if step in ("routes", "dividend"):
-            raise RuleError("Run your trains first." if step == "routes" else "Choose to pay out or withhold.")
+            if step == "routes":
+                raise RuleError("Run your trains first.")
+            raise RuleError("Choose to pay out or withhold.")
         if step == "trains" and trains.must_buy(g, cid):
-            raise RuleError(f"{cid} has no train and must buy one.")
+            raise RuleError("{corp} has no train and must buy one.", corp=cid)
         _next_step(g)
         return
     wanted = STEP_OF.get(kind)
@@ -275,26 +281,29 @@ def apply(g: G, seat: int, action: Action) -> None:
         g, seat, cid, action)
 
 
-def _step_hint(step: str) -> str:
-    return {"redeem": "Now redeem a share or pass.", "track": "Now lay a tile or pass.",
-            "token": "Now place a token or pass.", "routes": "Now run your trains.",
-            "dividend": "Now pay out or withhold.",
-            "trains": "Now buy trains or pass.", "companies": "Now buy a private company or pass.",
-            "companies_preloan": "Now buy a private company or pass."}[step]
+def _step_hint(step: str) -> Msg:
+    return msg({"redeem": N_("Now redeem a share or pass."), "track": N_("Now lay a tile or pass."),
+                "token": N_("Now place a token or pass."), "routes": N_("Now run your trains."),
+                "dividend": N_("Now pay out or withhold."),
+                "trains": N_("Now buy trains or pass."), "companies": N_("Now buy a private company or pass."),
+                "companies_preloan": N_("Now buy a private company or pass.")}[step])
 
 
 def _lay(g: G, seat: int, cid: str, action: Action) -> None:
     r = g.round
     open_lays = lays_open(g, cid)
     if not open_lays:
-        raise RuleError(f"{cid} has already laid {'a tile' if not r.get('lays') else 'its tiles'} this turn.")
+        if r.get("lays"):
+            raise RuleError("{corp} has already laid its tiles this turn.", corp=cid)
+        raise RuleError("{corp} has already laid a tile this turn.", corp=cid)
     coord, tile, rotation = lays.read_lay(action)
     board = g.board
     upgrade = board.tile(coord).colour != "white"
     slot = lay_slot(g, cid, coord)
     if slot is None:
-        raise RuleError("That lay is not open now: " + ("the second tile may not go on the same hex."
-                        if any(s.get("not_on") == coord for s in open_lays) else "only one upgrade a turn."))
+        if any(s.get("not_on") == coord for s in open_lays):
+            raise RuleError("That lay is not open now: the second tile may not go on the same hex.")
+        raise RuleError("That lay is not open now: only one upgrade a turn.")
     if g.trusted:
         lays.check_upgrade(g, coord, tile)
     else:
@@ -309,19 +318,23 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
     g.rules.after_lay(g, cid, coord, tile)
     r["lays"] = [*r.get("lays", []), {"hex": coord, "upgrade": upgrade}]
     r["laid"] = not g.rules.lays_allowed(g, cid, r["lays"])
-    g.event(f"{cid} lays tile {tile} on {g.map.place(coord)}{f' for {g.money(cost)}' if cost else ''}.")
+    if cost:
+        g.event("{corp} lays tile {tile} on {where} for {cost}.", corp=cid, tile=tile, where=g.place(coord),
+                cost=g.amount(cost))
+    else:
+        g.event("{corp} lays tile {tile} on {where}.", corp=cid, tile=tile, where=g.place(coord))
 
 
 def _redeem(g: G, seat: int, cid: str, action: Action) -> None:
     """The corporation buys one of its certificates back from the pool at the market price (once a turn)."""
     shares = action.get("shares")
     if not isinstance(shares, list) or len(shares) != 1 or shares[0] not in redeemable(g, cid):
-        raise RuleError(f"{cid} redeems one of its certificates from the pool that it can pay for.")
+        raise RuleError("{corp} redeems one of its certificates from the pool that it can pay for.", corp=cid)
     cert = shares[0]
     price = g.price(cid) * g.cdef(cid).cert_percent(cert) // SHARE_PERCENT
     g.pay(cid, BANK, price)
     g.transfer(cid, [cert], POOL, IPO)
-    g.event(f"{cid} redeems a share from the pool for {g.money(price)}.")
+    g.event("{corp} redeems a share from the pool for {price}.", corp=cid, price=g.amount(price))
     _next_step(g)  # one redemption a turn
 
 
@@ -332,11 +345,11 @@ def _token(g: G, seat: int, cid: str, action: Action) -> None:
         raise RuleError("A token goes on a hex's city.")
     cost = next_token_cost(g, cid)
     if r["tokened"] or cost is None:
-        raise RuleError(f"{cid} has no token to place now.")
+        raise RuleError("{corp} has no token to place now.", corp=cid)
     cost = g.rules.token_cost(g, cid, coord, cost)
     if g.trusted:
         if coord not in g.map.printed or g.board.free_slot(coord, cid, node) is None:
-            raise RuleError(f"{cid} cannot place a token on {coord}.")
+            raise RuleError("{corp} cannot place a token on {where}.", corp=cid, where=coord)
     else:
         problem = token_problem(g.board, cid, coord, node)
         if problem:
@@ -345,13 +358,14 @@ def _token(g: G, seat: int, cid: str, action: Action) -> None:
     g.set_board(g.board.place_token(coord, cid, node))
     g.rules.token_placed(g, cid, coord, node)
     r["tokened"] = True
-    g.event(f"{cid} places a token on {g.map.place(coord)} for {g.money(cost)}.")
+    g.event("{corp} places a token on {where} for {cost}.", corp=cid, where=g.place(coord), cost=g.amount(cost))
 
 
 #: A route's fields: the train and its track (`connections`, hexes node to node), and what a recorded
 #: 18xx.games route also carries: its stops' `hexes`, its `revenue` (a replay takes it), `revenue_str`, `nodes`.
-ROUTE_FIELDS = {"train": "a train id", "connections": "a list of lists of hexes", "hexes": "a list of hexes",
-                "revenue": "a whole number of at least 0", "revenue_str": "a text", "nodes": "a list of node ids"}
+ROUTE_FIELDS = {"train": N_("a train id"), "connections": N_("a list of lists of hexes"),
+                "hexes": N_("a list of hexes"), "revenue": N_("a whole number of at least 0"),
+                "revenue_str": N_("a text"), "nodes": N_("a list of node ids")}
 
 
 def _is_strs(value: Any) -> bool:
@@ -373,16 +387,16 @@ def read_routes(g: G, routes: Any) -> list[dict[str, Any]]:
     for x in routes:
         for key, value in x.items():
             if key not in ROUTE_FIELDS:
-                raise RuleError(f"A route has no {str(key)[:20]!r}.")
+                raise RuleError("A route has no {field}.", field=repr(str(key)[:20]))
             if not _ROUTE_FIELD_OK[key](value):
-                raise RuleError(f"A route's {key} must be {ROUTE_FIELDS[key]}.")
+                raise RuleError("A route's {field} must be {kind}.", field=key, kind=msg(ROUTE_FIELDS[key]))
         if "train" not in x:
             raise RuleError("Each route names the train that runs it.")
         for hex_list in x.get("connections", ()):
             for coord in hex_list:
                 words = coord.split()
                 if not words or words[0] not in g.map.printed:
-                    raise RuleError(f"{coord[:20]!r} is not a hex of the map.")
+                    raise RuleError("{hex} is not a hex of the map.", hex=repr(coord[:20]))
     return routes
 
 
@@ -391,7 +405,8 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
     owned = g.corp(cid)["trains"]
     used = [x.get("train") for x in routes]
     if any(t not in owned for t in used) or len(set(used)) != len(used):
-        raise RuleError(f"Each route needs one of {cid}'s trains ({', '.join(owned) or 'none'}), once.")
+        raise RuleError("Each route needs one of {corp}'s trains ({trains}), once.", corp=cid,
+                        trains=", ".join(owned) or msg("none"))
     board, colours = g.board, g.colours
     runs, total = [], 0
     if g.trusted and all(isinstance(x.get("revenue"), int) for x in routes):
@@ -405,7 +420,8 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
             try:
                 route = route_from_connections(board, x.get("connections") or [], corp=cid)
             except RuleError:
-                raise RuleError(f"The route of train {x['train']} does not follow track on the board.") from None
+                raise RuleError("The route of train {train} does not follow track on the board.",
+                                train=x["train"]) from None
             parsed.append((g.rules.train(g, x["train"]), route, x["train"]))
         if not g.trusted:
             check_runs(board, cid, [(t, route) for t, route, _ in parsed], colours)
@@ -416,7 +432,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
             runs.append({"train": train_id, "hexes": list(route.hexes), "revenue": revenue})
             total += revenue
     g.round["runs"], g.round["revenue"] = runs, total
-    g.event(f"{cid}'s trains earn {g.money(total)}.")
+    g.event("{corp}'s trains earn {revenue}.", corp=cid, revenue=g.amount(total))
 
 
 def best_run_action(g: G, cid: str) -> Action:
@@ -435,7 +451,10 @@ def _dividend(g: G, seat: int, cid: str, action: Action) -> None:
     kind = action.get("kind")
     kinds = g.rules.dividend_kinds(g, cid)
     if kind not in kinds:
-        raise RuleError(f"A dividend is {' or '.join(kinds)}." if kinds else f"{cid} pays its dividend by itself.")
+        if not kinds:
+            raise RuleError("{corp} pays its dividend by itself.", corp=cid)
+        raise RuleError("A dividend is {kinds}.", kinds=msg(DIVIDEND_KINDS[tuple(kinds)]) if tuple(kinds) in
+                        DIVIDEND_KINDS else " or ".join(kinds))
     g.rules.pay_dividend(g, cid, kind, g.round["revenue"])
     _next_step(g)
 
@@ -451,16 +470,22 @@ def payout(g: G, cid: str, revenue: int, *, kept: int = 0, steps: int = 1) -> No
     before = g.price(cid)
     g.move_price(cid, g.title.market.after_payout(g.cell(cid), steps))
     paid = revenue - kept
-    g.event(f"{cid} pays out {g.money(paid)} ({g.money(paid // 10)} a share)"
-            f"{f', keeping {g.money(kept)}' if kept else ''}; its price goes from {g.money(before)} to "
-            f"{g.money(g.price(cid))}.")
+    if kept:
+        g.event("{corp} pays out {paid} ({per_share} a share), keeping {kept}; its price goes from {before} to "
+                "{after}.", corp=cid, paid=g.amount(paid), per_share=g.amount(paid // 10), kept=g.amount(kept),
+                before=g.amount(before), after=g.amount(g.price(cid)))
+    else:
+        g.event("{corp} pays out {paid} ({per_share} a share); its price goes from {before} to {after}.", corp=cid,
+                paid=g.amount(paid), per_share=g.amount(paid // 10), before=g.amount(before),
+                after=g.amount(g.price(cid)))
 
 
 def withhold(g: G, cid: str, revenue: int) -> None:
     g.pay(BANK, cid, revenue)
     before = g.price(cid)
     g.move_price(cid, g.title.market.after_withhold(g.cell(cid)))
-    g.event(f"{cid} withholds {g.money(revenue)}; its price goes from {g.money(before)} to {g.money(g.price(cid))}.")
+    g.event("{corp} withholds {revenue}; its price goes from {before} to {after}.", corp=cid,
+            revenue=g.amount(revenue), before=g.amount(before), after=g.amount(g.price(cid)))
 
 
 def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) -> None:
@@ -471,42 +496,46 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
     offer = trains.depot_offer(g)
     seller = None
     if exchange is not None and exchange not in corp["trains"]:
-        raise RuleError(f"{cid} has no train {exchange} to trade in.")
+        raise RuleError("{corp} has no train {train} to trade in.", corp=cid, train=exchange)
     if train_id in offer:
         try:
             expected = trains.list_price(g, train_id, exchange)
         except ValueError:
-            raise RuleError(f"Train {exchange} cannot be traded in for train {train_id}.") from None
+            raise RuleError("Train {old} cannot be traded in for train {train}.", old=exchange,
+                            train=train_id) from None
         if exchange is not None and not g.rules.trade_ins_allowed(g):
             raise RuleError("Trains are not traded in during this phase.")
         if expected < 0:
-            raise RuleError(f"Train {exchange} is worth more in trade than train {train_id} costs.")
+            raise RuleError("Train {old} is worth more in trade than train {train} costs.", old=exchange,
+                            train=train_id)
         if price != expected:
-            raise RuleError(f"Train {train_id} costs {g.money(expected)}.")
+            raise RuleError("Train {train} costs {price}.", train=train_id, price=g.amount(expected))
     else:
         seller = trains.owner_of_train(g, train_id)
         if seller is None or seller == cid:
-            raise RuleError(f"Train {train_id} is not for sale.")
+            raise RuleError("Train {train} is not for sale.", train=train_id)
         if exchange is not None:
             raise RuleError("Only the depot takes trains in trade.")
         if price < 1:
             raise RuleError("A train bought from another corporation costs at least 1.")
     if len(corp["trains"]) - (exchange is not None) >= trains.train_limit(g, cid):
-        raise RuleError(f"{cid} already has {len(corp['trains'])} trains, the limit.")
+        raise RuleError("{corp} already has {n} trains, the limit.", corp=cid, n=len(corp["trains"]))
     president = None
     if seller is None and trains.must_buy(g, cid):
         g.rules.raise_cash(g, cid, price, train=True)
     if price > corp["cash"]:
         if not trains.must_buy(g, cid):
-            raise RuleError(f"{cid} has {g.money(corp['cash'])}; that train costs {g.money(price)}.")
+            raise RuleError("{corp} has {cash}; that train costs {price}.", corp=cid, cash=g.amount(corp["cash"]),
+                            price=g.amount(price))
         if seller is not None or train_id not in trains.cheapest_depot_trains(g) or exchange is not None:
             raise RuleError("With the president's money a corporation buys only the cheapest train in the depot.")
         president = g.key(seat)
         if corp["cash"] + g.s["cash"][seat] < price:
-            raise RuleError(f"{cid} and you together have {g.money(corp['cash'] + g.s['cash'][seat])}; "
-                            f"sell shares first, or go bankrupt if even that cannot pay {g.money(price)}.")
+            raise RuleError("{corp} and you together have {cash}; sell shares first, or go bankrupt if even that "
+                            "cannot pay {price}.", corp=cid, cash=g.amount(corp["cash"] + g.s["cash"][seat]),
+                            price=g.amount(price))
     if seller is not None and not agreed and not g.trusted and g.president(seller) != seat:
-        _offer(g, seat, g.president(seller), action, f"train {train_id} of {seller}")
+        _offer(g, seat, g.president(seller), action, msg("train {train} of {corp}", train=train_id, corp=seller))
         return
     if exchange is not None:  # the traded-in train goes back to the bank, for sale again (as on 18xx.games)
         trains.discard(g, cid, exchange)
@@ -514,13 +543,22 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
     if seller is None:
         trains.take_from_depot(g, train_id, cid)
         g.rules.after_train_bought(g)
-        g.event(f"{cid} buys train {train_id} for {g.money(price)}"
-                f"{f', trading in {exchange}' if exchange else ''}"
-                f"{', [0] paying what it lacked' if president else ''}.", seat)
+        if exchange and president:
+            g.event("{corp} buys train {train} for {price}, trading in {old}, [0] paying what it lacked.", seat,
+                    corp=cid, train=train_id, price=g.amount(price), old=exchange)
+        elif exchange:
+            g.event("{corp} buys train {train} for {price}, trading in {old}.", seat, corp=cid, train=train_id,
+                    price=g.amount(price), old=exchange)
+        elif president:
+            g.event("{corp} buys train {train} for {price}, [0] paying what it lacked.", seat, corp=cid,
+                    train=train_id, price=g.amount(price))
+        else:
+            g.event("{corp} buys train {train} for {price}.", seat, corp=cid, train=train_id, price=g.amount(price))
     else:
         g.corp(seller)["trains"].remove(train_id)
         corp["trains"].append(train_id)
-        g.event(f"{cid} buys train {train_id} from {seller} for {g.money(price)}.")
+        g.event("{corp} buys train {train} from {seller} for {price}.", corp=cid, train=train_id, seller=seller,
+                price=g.amount(price))
     if not step_open(g, cid, "trains"):
         _next_step(g)
 
@@ -533,11 +571,11 @@ def _discard(g: G, seat: int, action: Action, crowd: list[str]) -> None:
     if cid not in crowd:
         raise RuleError("Name the corporation over its train limit.")
     if g.president(cid) != seat:
-        raise RuleError(f"Only {cid}'s president discards its trains.")
+        raise RuleError("Only {corp}'s president discards its trains.", corp=cid)
     if train_id not in g.corp(cid)["trains"]:
-        raise RuleError(f"{cid} has no train {train_id}.")
+        raise RuleError("{corp} has no train {train}.", corp=cid, train=train_id)
     trains.discard(g, cid, train_id)
-    g.event(f"{cid} discards train {train_id} to the depot.")
+    g.event("{corp} discards train {train} to the depot.", corp=cid, train=train_id)
 
 
 def _buy_company(g: G, seat: int, cid: str, action: Action, agreed: bool = False) -> None:
@@ -549,25 +587,29 @@ def _buy_company(g: G, seat: int, cid: str, action: Action, agreed: bool = False
         raise RuleError("That private company is not a player's to sell.")
     low, high = g.rules.private_price_range(g, pid)
     if not isinstance(price, int) or isinstance(price, bool) or not low <= price <= high:
-        raise RuleError(f"{g.pdef(pid).name} sells for {g.money(low)} to {g.money(high)}.")
+        raise RuleError("{private} sells for {low} to {high}.", private=g.private_name(pid), low=g.amount(low),
+                        high=g.amount(high))
     if price > g.corp(cid)["cash"]:
-        raise RuleError(f"{cid} has {g.money(g.corp(cid)['cash'])}; it cannot pay {g.money(price)}.")
+        raise RuleError("{corp} has {cash}; it cannot pay {price}.", corp=cid, cash=g.amount(g.corp(cid)["cash"]),
+                        price=g.amount(price))
     seller = int(p["owner"])
     if seller != seat and not agreed and not g.trusted:
-        _offer(g, seat, seller, action, g.pdef(pid).name)
+        _offer(g, seat, seller, action, g.private_name(pid))
         return
     g.pay(cid, p["owner"], price)
     p["owner"] = cid
-    g.event(f"{cid} buys {g.pdef(pid).name} from [0] for {g.money(price)}.", seller)
+    g.event("{corp} buys {private} from [0] for {price}.", seller, corp=cid, private=g.private_name(pid),
+            price=g.amount(price))
     lay = g.ability(pid, "lay_tile")
     if lay and "sold_to_corporation" in lay.get("when", ()) and not p["used"]:
         g.round["special"] = {"company": pid, "seat": seller}
 
 
-def _offer(g: G, buyer: int, seller: int, action: Action, what: str) -> None:
+def _offer(g: G, buyer: int, seller: int, action: Action, what: Any) -> None:
     cid = current(g)
     g.round["offer"] = {"buyer_seat": buyer, "seller_seat": seller, "corporation": cid, "action": dict(action)}
-    g.event(f"{cid} offers {g.money(action['price'])} for {what}; [0] may accept or decline.", seller)
+    g.event("{corp} offers {price} for {what}; [0] may accept or decline.", seller, corp=cid,
+            price=g.amount(action["price"]), what=what)
 
 
 def _answer(g: G, seat: int, action: Action) -> None:
@@ -585,8 +627,10 @@ def _answer(g: G, seat: int, action: Action) -> None:
         return
     if (kind, seat) in (("decline_offer", offer["seller_seat"]), ("withdraw_offer", offer["buyer_seat"])):
         g.round["offer"] = None
-        word = "declines" if kind == "decline_offer" else "withdraws"
-        g.event(f"[0] {word} the offer of {offer['corporation']}.", seat)
+        if kind == "decline_offer":
+            g.event("[0] declines the offer of {corp}.", seat, corp=offer["corporation"])
+        else:
+            g.event("[0] withdraws the offer of {corp}.", seat, corp=offer["corporation"])
         return
     if seat == offer["seller_seat"]:
         raise RuleError("Accept or decline the offer first.")

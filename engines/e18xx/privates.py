@@ -55,16 +55,16 @@ def lay_with_private(g: G, seat: int, action: Action, in_track_of: str | None) -
     if ability is None or ability["used_by"] != "player" or p["used"]:
         raise RuleError("That private company has no tile to lay now.")
     if p["owner"] != g.key(seat):
-        raise RuleError(f"You do not own {g.pdef(pid).name}.")
+        raise RuleError("You do not own {private}.", private=g.private_name(pid))
     if not lay_timing_ok(g, seat, in_track_of):
-        raise RuleError(f"{g.pdef(pid).name} lays its tile in a stock round, at the track step of a corporation you "
-                        f"preside, or before the operating corporation has moved.")
+        raise RuleError("{private} lays its tile in a stock round, at the track step of a corporation you preside, "
+                        "or before the operating corporation has moved.", private=g.private_name(pid))
     coord, tile, rotation = lays.read_lay(action)
     if coord not in ability["hexes"] or tile not in ability["tiles"]:
-        raise RuleError(f"{g.pdef(pid).name} lays tile {', '.join(ability['tiles'])} on "
-                        f"{', '.join(ability['hexes'])}.")
+        raise RuleError("{private} lays tile {tiles} on {hexes}.", private=g.private_name(pid),
+                        tiles=", ".join(ability["tiles"]), hexes=", ".join(ability["hexes"]))
     if ability.get("only_on_empty_hex") and coord in g.board.laid:
-        raise RuleError(f"{g.map.place(coord)} already has a tile.")
+        raise RuleError("{where} already has a tile.", where=g.place(coord))
     if g.trusted:
         lays.check_upgrade(g, coord, tile)
     else:
@@ -74,7 +74,8 @@ def lay_with_private(g: G, seat: int, action: Action, in_track_of: str | None) -
             raise RuleError(problem)
     g.set_board(g.board.lay_tile(coord, tile, rotation))
     p["used"] = True
-    g.event(f"[0] uses {g.pdef(pid).name} to lay tile {tile} on {g.map.place(coord)}.", seat)
+    g.event("[0] uses {private} to lay tile {tile} on {where}.", seat, private=g.private_name(pid), tile=tile,
+            where=g.place(coord))
 
 
 def special_step(g: G, seat: int, action: Action) -> None:
@@ -82,16 +83,16 @@ def special_step(g: G, seat: int, action: Action) -> None:
     special = g.round["special"]
     pid = special["company"]
     if seat != special["seat"]:
-        raise RuleError(f"[0] decides first whether {g.pdef(pid).name} lays its tile.")
+        raise RuleError("Its seller decides first whether {private} lays its tile.", private=g.private_name(pid))
     p = g.s["privates"][pid]
     if action["type"] == "pass":
-        g.event(f"{g.pdef(pid).name} lays no tile.")
+        g.event("{private} lays no tile.", private=g.private_name(pid))
     elif action["type"] == "lay_tile":
         ability = g.ability(pid, "lay_tile")
         coord, tile, rotation = lays.read_lay(action)
         if coord not in ability["hexes"] or tile not in ability["tiles"]:
-            raise RuleError(f"{g.pdef(pid).name} lays one of tiles {', '.join(ability['tiles'])} on "
-                            f"{', '.join(ability['hexes'])}.")
+            raise RuleError("{private} lays one of tiles {tiles} on {hexes}.", private=g.private_name(pid),
+                            tiles=", ".join(ability["tiles"]), hexes=", ".join(ability["hexes"]))
         if g.trusted:
             lays.check_upgrade(g, coord, tile, special=True)
         else:
@@ -102,9 +103,9 @@ def special_step(g: G, seat: int, action: Action) -> None:
         cost = g.board.lay_cost(coord, tile, rotation)
         g.pay(g.key(seat), BANK, cost)
         g.set_board(g.board.lay_tile(coord, tile, rotation))
-        g.event(f"{g.pdef(pid).name} lays tile {tile} on {g.map.place(coord)}.")
+        g.event("{private} lays tile {tile} on {where}.", private=g.private_name(pid), tile=tile, where=g.place(coord))
     else:
-        raise RuleError(f"Lay {g.pdef(pid).name}'s tile or pass.")
+        raise RuleError("Lay {private}'s tile or pass.", private=g.private_name(pid))
     p["used"] = True
     g.round["special"] = None
 

@@ -18,10 +18,15 @@ from engines.e18xx.companies import load_title
 from engines.e18xx.game import TITLES, E18xxGame, trusted
 from engines.e18xx.importer import Recorded, read_recorded
 from engines.e18xx.state import G
+from engines.text import Msg, msg
 
 
 class UnknownTitle(ValueError):
-    pass
+    """A title this bot has no rules for; its one argument is the message that says so."""
+
+    @property
+    def msg(self) -> Msg:
+        return self.args[0] if self.args and isinstance(self.args[0], Msg) else Msg(str(self))
 
 
 @dataclass
@@ -31,12 +36,25 @@ class ReplayFailed(Exception):
     action: dict[str, Any]
     seat: int | None
     sentence: str
+    reason: Msg | None = None  # the engine's sentence as a message (said in each reader's language)
 
     def __str__(self) -> str:
+        return str(self.msg)
+
+    @property
+    def msg(self) -> Msg:
         a = self.action
-        who = a.get("entity")
-        where = f"Action {a['id']}" if a.get("id") is not None else f"The automatic action after {a.get('auto_of')}"
-        return f"{where} ({a.get('type')}{f' by {who}' if who is not None else ''}) cannot be replayed: {self.sentence}"
+        who, kind, why = a.get("entity"), a.get("type"), self.reason or self.sentence
+        if a.get("id") is not None:
+            if who is not None:
+                return msg("Action {id} ({kind} by {who}) cannot be replayed: {why}", id=a["id"], kind=kind, who=who,
+                           why=why)
+            return msg("Action {id} ({kind}) cannot be replayed: {why}", id=a["id"], kind=kind, why=why)
+        if who is not None:
+            return msg("The automatic action after {id} ({kind} by {who}) cannot be replayed: {why}",
+                       id=a.get("auto_of"), kind=kind, who=who, why=why)
+        return msg("The automatic action after {id} ({kind}) cannot be replayed: {why}", id=a.get("auto_of"),
+                   kind=kind, why=why)
 
 
 @dataclass
@@ -56,8 +74,8 @@ def is_18xx_export(doc: Any) -> bool:
 
 def replay_export(doc: Mapping[str, Any], **hooks) -> tuple[Recorded, Replayed]:
     if str(doc.get("title")) not in TITLES:
-        raise UnknownTitle(f"This bot has no rules for the 18xx title {doc.get('title')!r}; it knows "
-                           f"{', '.join(TITLES)}.")
+        raise UnknownTitle(msg("This bot has no rules for the 18xx title {title}; it knows {titles}.",
+                               title=repr(doc.get("title")), titles=", ".join(TITLES)))
     recorded = read_recorded(doc)
     return recorded, replay_recorded(recorded, **hooks)
 
@@ -70,7 +88,7 @@ def replay_recorded(
     """Every recorded action in order; `on_action(action, state)` after each, `on_round_end(g, name)` when a
     round has finished (before the next starts). Raises ReplayFailed at the first action the engine refuses."""
     if recorded.title not in TITLES:
-        raise UnknownTitle(f"This bot has no rules for the 18xx title {recorded.title!r}.")
+        raise UnknownTitle(msg("This bot has no rules for the 18xx title {title}.", title=repr(recorded.title)))
     engine = TITLES[recorded.title]()
     beginner = "beginner_game" in recorded.options
     seats = {p.id: i for i, p in enumerate(recorded.players)}
@@ -91,7 +109,7 @@ def replay_recorded(
                 seat, ours = translate(engine, state, action, seats, copies)
                 state = engine.apply(state, seat, ours, in_place=in_place)
             except RuleError as e:
-                raise ReplayFailed(action, seat, str(e)) from None
+                raise ReplayFailed(action, seat, str(e), e.msg) from None
             if action["type"] == "lay_tile":
                 copies[action["hex"]] = action["tile"]
             if on_action is not None:
@@ -111,35 +129,35 @@ def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats:
     entity, entity_type = action.get("entity"), action.get("entity_type")
     ours = {k: v for k, v in action.items() if k not in ("id", "auto_of", "entity", "entity_type")}
     if type(entity) not in (int, str):
-        raise RuleError(f"The entity {str(entity)[:20]!r} names no player, corporation or company.")
+        raise RuleError("The entity {entity} names no player, corporation or company.", entity=repr(str(entity)[:20]))
     if entity_type == "player":
         if entity not in seats:
-            raise RuleError(f"Player {entity} is not in this game.")
+            raise RuleError("Player {player} is not in this game.", player=entity)
         seat = seats[entity]
     elif entity_type == "corporation":
         if entity not in state["corps"]:
-            raise RuleError(f"There is no corporation {entity} in this game.")
+            raise RuleError("There is no corporation {corp} in this game.", corp=entity)
         seat = g.president(entity)
         if seat is None:  # a minor's home token before it has an owner: the player who opened its auction
             awaited = engine.awaiting(state).seats
             if len(awaited) != 1:
-                raise RuleError(f"Corporation {entity} has no president.")
+                raise RuleError("Corporation {corp} has no president.", corp=entity)
             seat = next(iter(awaited))
         ours.update(entity=entity, entity_type="corporation")
     elif entity_type == "company":
         p = state["privates"].get(entity)
         if p is None:
-            raise RuleError(f"There is no private company {entity} in this game.")
+            raise RuleError("There is no private company {private} in this game.", private=entity)
         if p["owner"] is not None and p["owner"].isdigit():
             seat = int(p["owner"])
         else:
             awaited = engine.awaiting(state).seats
             if len(awaited) != 1:
-                raise RuleError(f"Nobody can act for {entity} now.")
+                raise RuleError("Nobody can act for {entity} now.", entity=entity)
             seat = next(iter(awaited))
         ours.update(entity=entity, entity_type="company")
     else:
-        raise RuleError(f"Unknown entity type {entity_type!r}.")
+        raise RuleError("Unknown entity type {kind}.", kind=repr(entity_type))
     _drop_plain(g, kind, ours, entity)
     if kind == "lay_tile":
         ours["tile"] = tile_name(str(action.get("tile", "")))
@@ -166,7 +184,8 @@ def _drop_plain(g: G, kind: str, ours: dict[str, Any], entity: Any) -> None:
     the token's placer, the train's variant, the share's price); a field saying more is refused."""
     def plain(key: str, value: Any, allowed: tuple) -> None:
         if value is not None and value not in allowed:
-            raise RuleError(f"The {key} of {str(value)[:20]!r} in this {kind} has no rule in 1889.")
+            raise RuleError("The {field} of {value} in this {kind} has no rule in 1889.", field=key,
+                            value=repr(str(value)[:20]), kind=kind)
 
     for key, allowed in PLAIN.get(kind, {}).items():
         if key in ours:
@@ -199,7 +218,7 @@ def city_of(g: G, city_id: str, copies: Mapping[str, str]) -> tuple[str, int]:
     """A site city id -> (hex, index of the node among the tile's nodes)."""
     parts = city_id.split("-")
     if len(parts) != 3 or not parts[2].isdigit():
-        raise RuleError(f"{city_id!r} is not a city id.")
+        raise RuleError("{city} is not a city id.", city=repr(city_id))
     part = int(parts[2])
     if parts[0] in g.map.printed and parts[0] not in g.map.tiles:
         coord = parts[0]
@@ -207,8 +226,8 @@ def city_of(g: G, city_id: str, copies: Mapping[str, str]) -> tuple[str, int]:
         copy = f"{parts[0]}-{parts[1]}"
         coord = next((h for h, c in copies.items() if c == copy), None)
         if coord is None:
-            raise RuleError(f"Tile {copy} is not on the board.")
+            raise RuleError("Tile {tile} is not on the board.", tile=copy)
     cities = [i for i, n in enumerate(g.board.tile(coord).nodes) if n.kind == "city"]
     if not cities:
-        raise RuleError(f"There is no city on {coord}.")
+        raise RuleError("There is no city on {where}.", where=coord)
     return coord, cities[min(part, len(cities) - 1)]

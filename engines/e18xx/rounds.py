@@ -11,6 +11,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 
 from engines.e18xx.state import G
+from engines.text import msg
 
 #: Called as listener(g, "Stock 2.1") when a round has finished, before the next one starts (and before the
 #: priority moves). Replays use it to compare with recorded checkpoints; the rules never look at it.
@@ -81,7 +82,8 @@ def end_game(g: G, reason: str) -> None:
     g.rules.game_end(g)
     g.s["over"] = reason
     g.s["round"] = {"kind": "over", "reason": reason, "after": g.round.get("kind")}
-    why = {"bank": "the bank has broken", "bankrupt": "a player went bankrupt",
-           "manually_ended": "the players ended it",
-           "dnf": f"it reached turn {LAST_TURN} (the safety stop)"}.get(reason, reason)
-    g.event(f"The game is over: {why}.")
+    why = {"bank": msg("the bank has broken"), "bankrupt": msg("a player went bankrupt"),
+           "manually_ended": msg("the players ended it"),
+           "dnf": msg("it reached turn {turn} (the safety stop)", turn=LAST_TURN),
+           "final_phase": msg("the last set of operating rounds is over")}.get(reason, reason)
+    g.event("The game is over: {why}.", why=why)

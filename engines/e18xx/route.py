@@ -17,6 +17,7 @@ from itertools import pairwise
 from engines.base import RuleError
 from engines.e18xx import hexes
 from engines.e18xx.board import Board, EdgeRef, NodeRef, PathRef
+from engines.text import Msg, Name, msg
 
 UNLIMITED = 999
 MAX_VISITS = 14  # the most stops the router lets a train that passes some stops free visit (1867: towns, 5+5E)
@@ -177,39 +178,41 @@ def hexes_once(stops: Sequence[NodeRef]) -> bool:
     return len(runs) == len(set(runs))
 
 
-def route_problem(board: Board, corp: str, route: Route, train_: Train) -> str | None:
+def route_problem(board: Board, corp: str, route: Route, train_: Train) -> Msg | None:
     """Why this route may not be run by this train, or None."""
     stops = route.stops
     if len(stops) < 2:
-        return "A route needs at least two stops."
+        return msg("A route needs at least two stops.")
     if counted(board, stops, train_) > train_.distance:
-        return f"A {train_.name}-train runs to {train_.distance} stops; this route has {counted(board, stops, train_)}."
+        return msg("A {train}-train runs to {distance} stops; this route has {stops}.", train=train_.name,
+                   distance=train_.distance, stops=counted(board, stops, train_))
     if len(set(stops)) != len(stops):
-        return "A route may not visit a stop twice."
+        return msg("A route may not visit a stop twice.")
     if not distinct_groups(board, stops):
-        return "A route may visit only one stop of a group (e.g. one of Detroit's hexes)."
+        return msg("A route may visit only one stop of a group (e.g. one of Detroit's hexes).")
     if len(route.chains) != len(stops) - 1 or any(
         (c.a, c.b) != pair for c, pair in zip(route.chains, pairwise(stops), strict=True)
     ):
-        return "The route's track does not join its stops."
+        return msg("The route's track does not join its stops.")
     seen: set[EdgeRef] = set()
     for chain in route.chains:
         if chain.borders & seen:
-            return "A route may not use the same track twice."
+            return msg("A route may not use the same track twice.")
         seen |= chain.borders
         if not _chain_on_board(board, chain):
-            return "The route follows track that is not on the board."
+            return msg("The route follows track that is not on the board.")
     for ref in stops[1:-1]:
         if board.node(ref).kind == "offboard":
-            return f"A route may not run through {_where(board, ref)}; an offboard ends a route."
+            return msg("A route may not run through {where}; an offboard ends a route.", where=_where(board, ref))
         if board.blocks(ref, corp):
-            return f"{_where(board, ref)} is full of other companies' tokens; {corp} may not run through it."
+            return msg("{where} is full of other companies' tokens; {corp} may not run through it.",
+                       where=_where(board, ref), corp=corp)
     if not any(corp in board.slots(*ref) for ref in stops if board.node(ref).kind == "city"):
-        return f"A route must include a city with a {corp} token."
+        return msg("A route must include a city with a {corp} token.", corp=corp)
     return None
 
 
-def runs_problem(board: Board, corp: str, runs: Sequence[tuple[Train, Route]]) -> str | None:
+def runs_problem(board: Board, corp: str, runs: Sequence[tuple[Train, Route]]) -> Msg | None:
     """Why this set of runs is illegal (each route, and no track shared between them), or None."""
     used: set[EdgeRef] = set()
     for train_, route in runs:
@@ -217,7 +220,7 @@ def runs_problem(board: Board, corp: str, runs: Sequence[tuple[Train, Route]]) -
         if problem:
             return problem
         if route.borders & used:
-            return "Two trains may not run on the same track."
+            return msg("Two trains may not run on the same track.")
         used |= route.borders
     return None
 
@@ -234,8 +237,8 @@ def _chain_on_board(board: Board, chain: Chain) -> bool:
     return any(c.b == chain.b and c.paths == chain.paths for c in chains_from(board, chain.a))
 
 
-def _where(board: Board, ref: NodeRef) -> str:
-    return board.map.place(ref[0])
+def _where(board: Board, ref: NodeRef) -> Name:
+    return board.map.place_name(ref[0])
 
 
 def route_from_connections(board: Board, connections: Sequence[Sequence[str]], corp: str | None = None) -> Route:

@@ -25,7 +25,7 @@ def parse_routes(g: G, cid: str, text: str) -> dict[str, Any]:
     track between two stops is found on the board (a way not used by an earlier leg or train)."""
     owned = list(g.corp(cid)["trains"])
     if not owned:
-        raise RuleError(f"{cid} has no trains.")
+        raise RuleError("{corp} has no trains.", corp=cid)
     board, used, routes = g.board, frozenset(), []
     free = list(owned)
     for part in ROUTE_SPLIT.split(text.strip()):
@@ -39,18 +39,19 @@ def parse_routes(g: G, cid: str, text: str) -> dict[str, Any]:
             next((t for t in free if train_name(t).upper() == name), None)
         if train_id is None:
             have = ", ".join(train_name(t) for t in owned)
-            raise RuleError(f"{cid} has no {name}-train left to run (its trains: {have}).")
+            raise RuleError("{corp} has no {train}-train left to run (its trains: {have}).", corp=cid, train=name,
+                            have=have)
         free.remove(train_id)
         stops = [s.upper() for s in STOP_SPLIT.split(rest) if s]
         if len(stops) < 2:
-            raise RuleError(f"The {train_name(train_id)}-train's route needs at least two stops.")
+            raise RuleError("The {train}-train's route needs at least two stops.", train=train_name(train_id))
         for s in stops:
             if s not in g.map.printed:
-                raise RuleError(f"{s} is not a hex of the map.")
+                raise RuleError("{hex} is not a hex of the map.", hex=s)
         chains = connect(board, stops, used)
         if chains is None:
-            raise RuleError(f"No track joins {' → '.join(stops)} as a route (every town and city on the way is a "
-                          "stop; two trains may not share track).")
+            raise RuleError("No track joins {stops} as a route (every town and city on the way is a stop; two trains "
+                            "may not share track).", stops=" → ".join(stops))
         for c in chains:
             used |= c.borders
         routes.append({"train": train_id, "connections": [list(c.hexes) for c in chains]})

@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from engines.e18xx.route import Train, train_from_def
+from engines.text import N_
 
 if TYPE_CHECKING:
     from engines.e18xx.route import Route
@@ -23,7 +24,7 @@ class Rules:
     """Shikoku 1889: auction, then stock and operating rounds; one tile lay; pay out or withhold."""
 
     #: Told when the bank breaks.
-    bank_break_text = "The bank has broken: the game ends after the current set of operating rounds."
+    bank_break_text = N_("The bank has broken: the game ends after the current set of operating rounds.")
     #: A route may not visit a hex twice (18xx.games's 1867), a run of stops in one hex counting once.
     routes_visit_hex_once = False
     #: The operating steps of a corporation's turn, in order (operating.py runs them).
@@ -58,7 +59,8 @@ class Rules:
             pid = kept[order[seat]]
             g.pay(g.key(seat), BANK, g.s["privates"][pid]["value"])
             g.s["privates"][pid]["owner"] = g.key(seat)
-            g.event(f"[0] is dealt {g.pdef(pid).name} and pays {g.money(g.s['privates'][pid]['value'])}.", seat)
+            g.event("[0] is dealt {private} and pays {price}.", seat, private=g.private_name(pid),
+                    price=g.amount(g.s["privates"][pid]["value"]))
         stock.start(g, 1)
 
     def site_deal(self, title, seed: int, players: int) -> list[str]:

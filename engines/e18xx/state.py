@@ -35,7 +35,7 @@ from engines.e18xx.companies import (
 )
 from engines.e18xx.market import Cell
 from engines.e18xx.rules import Rules, rules_for
-from engines.text import to_json
+from engines.text import Money, Msg, Name, msg, to_json
 
 BANK = "bank"
 EVENTS_KEPT = 60
@@ -94,7 +94,24 @@ class G:
         return self.s["n"]
 
     def money(self, amount: int) -> str:
+        """An amount as plain English text, for code no player reads (a message takes `amount`)."""
         return self.title.format_money(amount)
+
+    def amount(self, amount: int) -> Money:
+        """An amount in the title's currency for a message: each reader's language writes it (¥80 / 80円)."""
+        return self.title.money_value(amount)
+
+    def private_name(self, pid: str) -> Name:
+        """A private company's name in both languages, for a message."""
+        return self.pdef(pid).full_name
+
+    def corp_name(self, cid: str) -> Name:
+        """A corporation's full name in both languages, for a message."""
+        return self.cdef(cid).full_name
+
+    def place(self, coord: str) -> Name:
+        """A hex as players read it, in both languages ("Kouchi (F9)" / "高知 (F9)"), for a message."""
+        return self.map.place_name(coord)
 
     def event(self, text: str, *seats: int, **values: Any) -> None:
         """A public line of what happened: a message template (engines/text.py) and its values, stored as JSON;
@@ -102,7 +119,7 @@ class G:
         self.s["event_no"] += 1
         entry = {"no": self.s["event_no"], "text": text, "seats": list(seats)}
         if values:
-            entry["values"] = to_json(values)
+            entry["values"] = {k: to_json(v) for k, v in values.items()}
         self.s["events"].append(entry)
         del self.s["events"][:-EVENTS_KEPT]
 
@@ -144,8 +161,11 @@ class G:
         if amount < 0:
             raise RuleError("An amount cannot be negative.")
         if payer != BANK and self.cash(payer) < amount:
-            has = "You have" if payer.isdigit() else f"{payer} has"
-            raise RuleError(f"{has} {self.money(self.cash(payer))}; that costs {self.money(amount)}.")
+            if payer.isdigit():
+                raise RuleError("You have {cash}; that costs {price}.", cash=self.amount(self.cash(payer)),
+                                price=self.amount(amount))
+            raise RuleError("{corp} has {cash}; that costs {price}.", corp=payer, cash=self.amount(self.cash(payer)),
+                            price=self.amount(amount))
         self._add(payer, -amount)
         self._add(payee, amount)
         if self.s["bank"] < 0 and not self.s["bank_broken"]:
@@ -218,7 +238,7 @@ class G:
     def price(self, cid: str) -> int:
         cell = self.cell(cid)
         if cell is None:
-            raise RuleError(f"{cid} has no share price yet.")
+            raise RuleError("{corp} has no share price yet.", corp=cid)
         return cell.price
 
     def move_price(self, cid: str, to: Cell) -> None:
@@ -245,10 +265,10 @@ class G:
             shares, president = transfer_shares(self.cdef(cid), corp["shares"], before, certs, source, target,
                                                 self.player_keys(), percent)
         except ValueError as e:
-            raise RuleError(str(e)) from None
+            raise RuleError(e.args[0] if e.args and isinstance(e.args[0], Msg) else msg(str(e))) from None
         corp["shares"], corp["president"] = shares, president
         if president != before and before is not None and president is not None:
-            self.event(f"[0] becomes president of {cid}.", int(president))
+            self.event("[0] becomes president of {corp}.", int(president), corp=cid)
 
     def counts_toward_limit(self, cid: str) -> bool:
         return counts_for_cert_limit(self.cell(cid))
@@ -301,7 +321,7 @@ class G:
             kind = "bank" if owner is None else ("player" if owner.isdigit() else "corporation")
             if kind in ability["while_owned_by"]:
                 for coord in ability["hexes"]:
-                    blocked[coord] = self.pdef(pid).name
+                    blocked[coord] = self.pdef(pid).full_name
         return blocked
 
 

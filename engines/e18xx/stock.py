@@ -35,12 +35,13 @@ from engines.e18xx.companies import (
     within_holding_limit,
 )
 from engines.e18xx.state import BANK, G
+from engines.text import Msg, msg, to_json
 
 
 def start(g: G, turn: int) -> None:
     g.s["round"] = {"kind": "stock", "turn": turn, "pos": 0, "passed": [], "did": [], "sold_now": [], "sold": {},
                     "last_to_act": None}
-    g.event(f"Stock round {turn} begins; [0] has priority.", g.order[0])
+    g.event("Stock round {turn} begins; [0] has priority.", g.order[0], turn=turn)
 
 
 def acting(g: G) -> int:
@@ -63,19 +64,20 @@ def may_sell_now(g: G) -> bool:
     return not ("buy" in did and "sell" in did[: did.index("buy")])  # no sell-buy-sell
 
 
-def over_limit(g: G, seat: int) -> str | None:
+def over_limit(g: G, seat: int) -> Msg | None:
     """Why the player holds too much (over the certificate limit, or over 60% of a corporation outside the orange
     area), or None."""
     count, limit = g.cert_count(seat), g.cert_limit
     if count > limit:
-        return f"You hold {count} certificates, over the limit of {limit}"
+        return msg("You hold {count} certificates, over the limit of {limit}", count=count, limit=limit)
     key = g.key(seat)
     for cid, corp in g.s["corps"].items():
         if not corp["shares"].get(key):
             continue  # asked after every action: only the corporations the player holds
         cdef, percent = g.cdef(cid), g.percent(cid, key)
         if not within_holding_limit(cdef, percent, g.cell(cid)):
-            return f"You hold {percent}% of {cid}, over the limit of {cdef.holding_limit_percent}%"
+            return msg("You hold {percent}% of {corp}, over the limit of {limit}%", percent=percent, corp=cid,
+                       limit=cdef.holding_limit_percent)
     return None
 
 
@@ -103,29 +105,31 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
                 yield {"type": "sell_shares", "shares": certs, "percent": percent}
 
 
-def must_sell(g: G, seat: int) -> str | None:
+def must_sell(g: G, seat: int) -> Msg | None:
     """Why the player must sell before anything else (over a limit, and some sale is open to him), or None."""
     why = over_limit(g, seat)
     return why if why and sales(g, seat) else None
 
 
-def sale_problem(g: G, seat: int, cid: str, certs: list[str], percent: int) -> str | None:
+def sale_problem(g: G, seat: int, cid: str, certs: list[str], percent: int) -> Msg | None:
     """Why this sale to the pool is not allowed (the rules every sale shares), or None."""
     corp, cdef = g.corp(cid), g.cdef(cid)
     key = g.key(seat)
     if g.cell(cid) is None:
-        return f"{cid} has no share price yet."
+        return msg("{corp} has no share price yet.", corp=cid)
     if g.title.rules.get("sell_after") == "corporation_operated" and not corp.get("has_operated"):
-        return f"{cid}'s shares can be sold once it has operated."
+        return msg("{corp}'s shares can be sold once it has operated.", corp=cid)
     held = corp["shares"].get(key, [])
     if not certs or any(c not in held for c in certs):
-        return f"You do not hold those {cid} shares."
+        return msg("You do not hold those {corp} shares.", corp=cid)
     if len(set(certs)) != len(certs) or not bundle_ok(cdef, certs, percent):
-        return f"You cannot sell {percent}% of {cid} that way."
+        return msg("You cannot sell {percent}% of {corp} that way.", percent=percent, corp=cid)
     if not fits_in_pool(cdef, corp["shares"], percent, g.title.rules.get("pool_limit_percent", 50)):
-        return f"The bank pool may hold at most {g.title.rules.get('pool_limit_percent', 50)}% of {cid}."
+        return msg("The bank pool may hold at most {limit}% of {corp}.",
+                   limit=g.title.rules.get("pool_limit_percent", 50), corp=cid)
     if cdef.president_cert in certs and not may_sell_president_cert(cdef, corp["shares"], key):
-        return f"No other player holds {cdef.president_percent}% of {cid} to take its presidency."
+        return msg("No other player holds {percent}% of {corp} to take its presidency.",
+                   percent=cdef.president_percent, corp=cid)
     return None
 
 
@@ -140,14 +144,14 @@ def bundle_ok(cdef, certs: list[str], percent: int) -> bool:
             and short < cdef.president_percent)
 
 
-def stock_sale_problem(g: G, seat: int, cid: str, certs: list[str], percent: int) -> str | None:
+def stock_sale_problem(g: G, seat: int, cid: str, certs: list[str], percent: int) -> Msg | None:
     r = g.round
     if not may_sell_now(g):
         if r["turn"] == 1:
-            return "Nobody sells shares in the first stock round."
-        return "You sold, then bought: you cannot sell again this turn."
+            return msg("Nobody sells shares in the first stock round.")
+        return msg("You sold, then bought: you cannot sell again this turn.")
     if cid in r["sold_now"] and g.title.rules.get("must_sell_in_blocks", True):
-        return f"You already sold {cid} this turn; all of it goes in one sale."
+        return msg("You already sold {corp} this turn; all of it goes in one sale.", corp=cid)
     return sale_problem(g, seat, cid, certs, percent)
 
 
@@ -158,30 +162,33 @@ def sell(g: G, seat: int, cid: str, certs: list[str], percent: int) -> None:
     g.transfer(cid, certs, g.key(seat), POOL, percent)
     g.pay(BANK, g.key(seat), sale_proceeds(cell.price, percent))
     g.move_price(cid, g.rules.price_after_sale(g, cid, cell, percent, was_president))
-    g.event(f"[0] sells {percent}% of {cid} for {g.money(sale_proceeds(cell.price, percent))}; "
-            f"{cid} falls to {g.money(g.price(cid))}.", seat)
+    g.event("[0] sells {percent}% of {corp} for {amount}; {corp} falls to {price}.", seat, percent=percent, corp=cid,
+            amount=g.amount(sale_proceeds(cell.price, percent)), price=g.amount(g.price(cid)))
 
 
-def buy_problem(g: G, seat: int, cid: str, cert: str, source: str) -> str | None:
+def buy_problem(g: G, seat: int, cid: str, cert: str, source: str) -> Msg | None:
     r = g.round
     corp, cdef = g.corp(cid), g.cdef(cid)
     key = g.key(seat)
     if "buy" in r["did"]:
-        return "You have already bought this turn."
+        return msg("You have already bought this turn.")
     if g.cell(cid) is None:
-        return f"{cid} has not been started yet; start it with a par price."
+        return msg("{corp} has not been started yet; start it with a par price.", corp=cid)
     if cid in r["sold"].get(key, []):
-        return f"You sold {cid} this round and cannot buy it back until the next."
+        return msg("You sold {corp} this round and cannot buy it back until the next.", corp=cid)
     if cert not in corp["shares"].get(source, []):
-        return f"That {cid} share is not in the {'IPO' if source == IPO else 'bank pool'}."
+        if source == IPO:
+            return msg("That {corp} share is not in the IPO.", corp=cid)
+        return msg("That {corp} share is not in the bank pool.", corp=cid)
     price = share_price(g, cid, source) * cdef.cert_percent(cert) // SHARE_PERCENT
     if price > g.s["cash"][seat]:
-        return f"You have {g.money(g.s['cash'][seat])}; the share costs {g.money(price)}."
+        return msg("You have {cash}; the share costs {price}.", cash=g.amount(g.s["cash"][seat]),
+                   price=g.amount(price))
     if not can_gain(cdef, corp["shares"], key, cdef.cert_percent(cert), g.cell(cid), g.cert_count(seat),
                     g.cert_limit):
         if g.percent(cid, key) + cdef.cert_percent(cert) > cdef.holding_limit_percent:
-            return f"You may hold at most {cdef.holding_limit_percent}% of {cid}."
-        return f"You are at the certificate limit of {g.cert_limit}."
+            return msg("You may hold at most {limit}% of {corp}.", limit=cdef.holding_limit_percent, corp=cid)
+        return msg("You are at the certificate limit of {limit}.", limit=g.cert_limit)
     return None
 
 
@@ -194,8 +201,12 @@ def buy(g: G, seat: int, cid: str, cert: str, source: str) -> None:
     price = share_price(g, cid, source) * cdef.cert_percent(cert) // SHARE_PERCENT
     g.pay(g.key(seat), g.rules.ipo_payee(g, cid) if source == IPO else BANK, price)
     g.transfer(cid, [cert], source, g.key(seat))
-    g.event(f"[0] buys {cdef.cert_percent(cert)}% of {cid} from the {'IPO' if source == IPO else 'pool'} "
-            f"for {g.money(price)}.", seat)
+    if source == IPO:
+        g.event("[0] buys {percent}% of {corp} from the IPO for {price}.", seat, percent=cdef.cert_percent(cert),
+                corp=cid, price=g.amount(price))
+    else:
+        g.event("[0] buys {percent}% of {corp} from the pool for {price}.", seat, percent=cdef.cert_percent(cert),
+                corp=cid, price=g.amount(price))
     check_float(g, cid)
 
 
@@ -207,30 +218,34 @@ def check_float(g: G, cid: str) -> None:
     capital = g.rules.float_capital(g, cid)
     if capital:
         g.pay(BANK, cid, capital)
-    g.event(f"{cid} floats" + (f" and receives {g.money(capital)}." if capital else "."))
+    if capital:
+        g.event("{corp} floats and receives {capital}.", corp=cid, capital=g.amount(capital))
+    else:
+        g.event("{corp} floats.", corp=cid)
 
 
-def par_problem(g: G, seat: int, cid: str, cell_id: str) -> str | None:
+def par_problem(g: G, seat: int, cid: str, cell_id: str) -> Msg | None:
     r = g.round
     if cid not in g.s["corps"]:
-        return f"There is no corporation {cid}."
+        return msg("There is no corporation {corp}.", corp=cid)
     if "buy" in r["did"]:
-        return "You have already bought this turn."
+        return msg("You have already bought this turn.")
     if g.cell(cid) is not None or g.cdef(cid).president_cert not in g.corp(cid)["shares"].get(IPO, []):
-        return f"{cid} has already been started."
+        return msg("{corp} has already been started.", corp=cid)
     if not g.rules.may_par(g, cid):
-        return f"{cid} cannot be started now."
+        return msg("{corp} cannot be started now.", corp=cid)
     try:
         cell = g.title.market.by_id(cell_id)
-    except ValueError as e:
-        return str(e)
+    except ValueError:
+        return msg("There is no share price {cell} on this market.", cell=repr(cell_id))
     if cell not in g.rules.par_cells(g, cid):
-        return f"{g.money(cell.price)} is not a par price for {cid}."
+        return msg("{price} is not a par price for {corp}.", price=g.amount(cell.price), corp=cid)
     cost = cell.price * g.cdef(cid).president_percent // SHARE_PERCENT
     if cost > g.s["cash"][seat]:
-        return f"You have {g.money(g.s['cash'][seat])}; starting {cid} at {g.money(cell.price)} costs {g.money(cost)}."
+        return msg("You have {cash}; starting {corp} at {price} costs {cost}.", cash=g.amount(g.s["cash"][seat]),
+                   corp=cid, price=g.amount(cell.price), cost=g.amount(cost))
     if g.cert_count(seat) >= g.cert_limit:
-        return f"You are at the certificate limit of {g.cert_limit}."
+        return msg("You are at the certificate limit of {limit}.", limit=g.cert_limit)
     return None
 
 
@@ -243,7 +258,7 @@ def par(g: G, seat: int, cid: str, cell_id: str) -> None:
     g.corp(cid)["par"] = cell.price
     g.transfer(cid, [cdef.president_cert], IPO, g.key(seat))
     g.corp(cid)["president"] = g.key(seat)
-    g.event(f"[0] starts {cid} ({cdef.name}) at {g.money(cell.price)}.", seat)
+    g.event("[0] starts {corp} ({name}) at {price}.", seat, corp=cid, name=cdef.full_name, price=g.amount(cell.price))
     check_float(g, cid)
 
 
@@ -256,9 +271,12 @@ def apply(g: G, seat: int, action: Action) -> None:
     kind = action["type"]
     key = g.key(seat)
     if kind in ("pass", "par", "buy_shares") and (why := must_sell(g, seat)):
-        raise RuleError(f"{why}: sell shares first.")
+        raise RuleError("{why}: sell shares first.", why=why)
     if kind == "pass":
-        g.event("[0] passes." if not r["did"] else "[0] is done.", seat)
+        if r["did"]:
+            g.event("[0] is done.", seat)
+        else:
+            g.event("[0] passes.", seat)
         end_turn(g, passed=not r["did"])
         return
     if kind == "par":
@@ -305,20 +323,23 @@ def _one_share(g: G, action: Action) -> tuple[str, str, str]:
     cert = shares[0]
     cid = cert.rpartition("_")[0]
     if cid not in g.s["corps"]:
-        raise RuleError(f"There is no share {cert[:20]!r}.")
+        raise RuleError("There is no share {cert}.", cert=repr(cert[:20]))
     check_percent(g, cid, [cert], action.get("percent"))
     for source in (IPO, POOL):
         if cert in g.corp(cid)["shares"].get(source, []):
             return cid, cert, source
-    raise RuleError(f"Share {cert} is not for sale.")
+    raise RuleError("Share {cert} is not for sale.", cert=cert)
 
 
 def check_percent(g: G, cid: str, certs: list[str], percent: int | None) -> None:
     """A purchase's `percent`, when sent, is what its certificates make up (18xx.games records it)."""
     total = bundle_total(g, cid, certs)
     if percent is not None and percent != total:
-        raise RuleError(f"{', '.join(certs)} {'is' if len(certs) == 1 else 'are'} {total}% of {cid}, "
-                        f"not {percent}%.")
+        if len(certs) == 1:
+            raise RuleError("{certs} is {total}% of {corp}, not {percent}%.", certs=certs[0], total=total, corp=cid,
+                            percent=percent)
+        raise RuleError("{certs} are {total}% of {corp}, not {percent}%.", certs=", ".join(certs), total=total,
+                        corp=cid, percent=percent)
 
 
 def bundle_total(g: G, cid: str, certs: list[str]) -> int:
@@ -326,7 +347,7 @@ def bundle_total(g: G, cid: str, certs: list[str]) -> int:
     cdef = g.cdef(cid)
     bad = next((c for c in certs if c not in cdef.share_ids), None)
     if bad is not None:
-        raise RuleError(f"{bad[:20]!r} is not a certificate of {cid}.")
+        raise RuleError("{cert} is not a certificate of {corp}.", cert=repr(bad[:20]), corp=cid)
     return cdef.bundle_percent(certs)
 
 
@@ -379,7 +400,7 @@ def finish(g: G) -> None:
             before = g.price(cid)
             g.move_price(cid, g.title.market.after_sold_out(g.cell(cid)))
             if g.price(cid) != before:
-                g.event(f"{cid} is sold out and rises to {g.money(g.price(cid))}.")
+                g.event("{corp} is sold out and rises to {price}.", corp=cid, price=g.amount(g.price(cid)))
 
 
 def priority_seat(g: G) -> int:
@@ -436,4 +457,4 @@ def describe(g: G) -> dict[str, Any]:
     r = g.round
     seat = acting(g)
     return {"kind": "stock", "turn": r["turn"], "acting": seat, "passed": list(r["passed"]),
-            "must_sell": must_sell(g, seat)}
+            "must_sell": to_json(must_sell(g, seat))}

@@ -9,6 +9,15 @@ from __future__ import annotations
 
 from engines.e18xx.route import chains_from
 from engines.e18xx.state import BANK, G
+from engines.text import N_, msg
+
+#: The tile colours of a phase, in words (a set the table lacks is said as its colours joined).
+TILE_COLOURS = {("yellow",): N_("yellow"), ("yellow", "green"): N_("yellow, green"),
+                ("yellow", "green", "brown"): N_("yellow, green, brown"),
+                ("yellow", "green", "brown", "gray"): N_("yellow, green, brown, gray")}
+#: A train limit of one kind of corporation, in words.
+LIMIT_OF_KIND = {"minor": N_("{n} for a minor"), "major": N_("{n} for a major"),
+                 "national": N_("{n} for a national")}
 
 
 def depot_offer(g: G) -> list[str]:
@@ -96,21 +105,26 @@ def first_of_kind(g: G, name: str) -> None:
     if new_phase != depot["phase"]:
         depot["phase"] = new_phase
         phase = g.phase
-        limit = phase.train_limit if isinstance(phase.train_limit, int) else ", ".join(
-            f"{n} for a {kind}" for kind, n in phase.train_limit.items())
-        g.event(f"Phase {new_phase} begins: {', '.join(phase.tiles)} tiles, train limit {limit}"
-                f"{', corporations may buy private companies' if phase.corporations_buy_privates else ''}.")
+        limit = phase.train_limit if isinstance(phase.train_limit, int) else [
+            msg(LIMIT_OF_KIND.get(kind, "{n}"), n=n) for kind, n in phase.train_limit.items()]
+        tiles = tile_colours(phase.tiles)
+        if phase.corporations_buy_privates:
+            g.event("Phase {phase} begins: {tiles} tiles, train limit {limit}, corporations may buy private "
+                    "companies.", phase=new_phase, tiles=tiles, limit=limit)
+        else:
+            g.event("Phase {phase} begins: {tiles} tiles, train limit {limit}.", phase=new_phase, tiles=tiles,
+                    limit=limit)
         for pid, p in g.s["privates"].items():
             change = g.ability(pid, "revenue_change")
             if change and change["on_phase"] == new_phase and p["owner"] is not None and p["owner"].isdigit():
                 p["revenue"] = change["revenue"]
-                g.event(f"{g.pdef(pid).name} now pays {g.money(p['revenue'])}.")
+                g.event("{private} now pays {revenue}.", private=g.private_name(pid), revenue=g.amount(p["revenue"]))
     rusted = [t.name for t in g.title.trains if t.rusts_on == name]
     if rusted:
         for c in g.s["corps"].values():
             c["trains"] = [t for t in c["trains"] if t.rpartition("-")[0] not in rusted]
         depot["discards"] = [t for t in depot["discards"] if t.rpartition("-")[0] not in rusted]
-        g.event(f"The {', '.join(rusted)} trains rust.")
+        g.event("The {trains} trains rust.", trains=", ".join(rusted))
     for event in g.title.train(name).first_bought_events:
         g.rules.train_event(g, event)
 
@@ -124,9 +138,9 @@ def close_privates(g: G) -> None:
         if keeps and p["owner"] is not None and p["owner"].isdigit() and "player" in keeps["while_owned_by"]:
             continue
         p["closed"] = True
-        closed.append(g.pdef(pid).name)
+        closed.append(g.private_name(pid))
     if closed:
-        g.event(f"Private companies close: {', '.join(closed)}.")
+        g.event("Private companies close: {privates}.", privates=closed)
 
 
 def discard(g: G, cid: str, train_id: str) -> None:
@@ -208,3 +222,9 @@ def emergency(g: G, cid: str) -> bool:
 def shortfall(g: G, cid: str) -> int:
     president = g.president(cid)
     return cheapest_depot_price(g) - g.corp(cid)["cash"] - g.s["cash"][president]
+
+
+def tile_colours(colours) -> object:
+    """A phase's tile colours in words (a message), as its events say them."""
+    template = TILE_COLOURS.get(tuple(colours))
+    return msg(template) if template else ", ".join(colours)

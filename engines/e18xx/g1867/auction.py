@@ -44,7 +44,8 @@ def _next_private(g: G) -> None:
     r.update(auction=None, declined=[], dutch=False)
     if r["privates"]:
         pid = r["privates"][0]
-        g.event(f"{g.pdef(pid).name} is up for auction; the least bid is {g.money(price(g, pid))}.")
+        g.event("{private} is up for auction; the least bid is {price}.", private=g.private_name(pid),
+                price=g.amount(price(g, pid)))
         _open(g, pid)
 
 
@@ -68,7 +69,8 @@ def _drop_price(g: G, pid: str) -> None:
     r = g.round
     r["discount"][pid] = r["discount"].get(pid, 0) + bidding.INCREMENT
     r["dutch"] = True
-    g.event(f"Nobody bids for {g.pdef(pid).name}: its price drops to {g.money(price(g, pid))}.")
+    g.event("Nobody bids for {private}: its price drops to {price}.", private=g.private_name(pid),
+            price=g.amount(price(g, pid)))
 
 
 def apply(g: G, seat: int, action: Action) -> None:
@@ -80,23 +82,25 @@ def apply(g: G, seat: int, action: Action) -> None:
     kind = action["type"]
     if kind == "bid":
         if action.get("company") != pid:
-            raise RuleError(f"{g.pdef(pid).name} is up for auction now.")
+            raise RuleError("{private} is up for auction now.", private=g.private_name(pid))
         r["declined"] = []
         if r["dutch"]:
             if action.get("price") != price(g, pid):
-                raise RuleError(f"{g.pdef(pid).name} sells for {g.money(price(g, pid))} now.")
+                raise RuleError("{private} sells for {price} now.", private=g.private_name(pid),
+                                price=g.amount(price(g, pid)))
             auction["bidders"] = [seat]
             auction["bids"] = [[seat, price(g, pid)]]
         else:
             bidding.bid(g, auction, seat, action.get("price"), price(g, pid), lambda s: g.s["cash"][s])
-            g.event(f"[0] bids {g.money(action['price'])} for {g.pdef(pid).name}.", seat)
+            g.event("[0] bids {price} for {private}.", seat, price=g.amount(action["price"]),
+                    private=g.private_name(pid))
     elif kind == "pass":
         if auction["bids"] or r["dutch"]:
             bidding.drop(auction, seat)
-            g.event(f"[0] drops out of the auction for {g.pdef(pid).name}.", seat)
+            g.event("[0] drops out of the auction for {private}.", seat, private=g.private_name(pid))
         else:
             r["declined"].append(seat)
-            g.event(f"[0] declines to bid for {g.pdef(pid).name}.", seat)
+            g.event("[0] declines to bid for {private}.", seat, private=g.private_name(pid))
             if len(r["declined"]) == len(auction["bidders"]):
                 r["declined"] = []
                 _drop_price(g, pid)
@@ -123,7 +127,7 @@ def _resolve(g: G) -> None:
     g.s["privates"][pid]["owner"] = g.key(seat)
     r["privates"].remove(pid)
     r["index"] = g.order.index(seat) + 1
-    g.event(f"[0] buys {g.pdef(pid).name} for {g.money(amount)}.", seat)
+    g.event("[0] buys {private} for {price}.", seat, private=g.private_name(pid), price=g.amount(amount))
     _next_private(g)
 
 

@@ -38,11 +38,11 @@ def bid(g: G, auction: dict[str, Any], seat: int, price: Any, opening: int, cash
     """Take a bid (checked), then drop the bidders who cannot pay the least next one."""
     least = least_bid(auction, opening)
     if not isinstance(price, int) or isinstance(price, bool) or price < least:
-        raise RuleError(f"The least bid is {g.money(least)}.")
+        raise RuleError("The least bid is {least}.", least=g.amount(least))
     if price % INCREMENT:
-        raise RuleError(f"Bids go in steps of {g.money(INCREMENT)}.")
+        raise RuleError("Bids go in steps of {step}.", step=g.amount(INCREMENT))
     if price > cash_of(seat):
-        raise RuleError(f"You have {g.money(cash_of(seat))}; you cannot bid {g.money(price)}.")
+        raise RuleError("You have {cash}; you cannot bid {price}.", cash=g.amount(cash_of(seat)), price=g.amount(price))
     auction["bids"] = [b for b in auction["bids"] if b[0] != seat] + [[seat, price]]
     nxt = price + INCREMENT
     auction["bidders"] = [s for s in auction["bidders"] if s == seat or cash_of(s) >= nxt]

@@ -28,7 +28,7 @@ def take(g: G, cid: str) -> None:
     terms = _terms(g)
     g.corp(cid)["loans"] = held(g, cid) + 1
     g.pay(BANK, cid, terms["received"])
-    g.event(f"{cid} takes a loan and receives {g.money(terms['received'])}.")
+    g.event("{corp} takes a loan and receives {amount}.", corp=cid, amount=g.amount(terms["received"]))
 
 
 def borrow_for(g: G, cid: str, amount: int) -> None:
@@ -58,10 +58,10 @@ def pay_interest_and_repay(g: G, cid: str) -> bool:
         return False
     if owed:
         g.pay(cid, BANK, owed)
-        g.event(f"{cid} pays {g.money(owed)} interest.")
+        g.event("{corp} pays {amount} interest.", corp=cid, amount=g.amount(owed))
     while held(g, cid) and g.corp(cid)["cash"] >= terms["value"]:
         g.pay(cid, BANK, terms["value"])
         g.corp(cid)["loans"] -= 1
-        g.event(f"{cid} repays a loan.")
+        g.event("{corp} repays a loan.", corp=cid)
     g.round.setdefault("interest", {})[cid] = held(g, cid)
     return True

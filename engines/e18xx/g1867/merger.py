@@ -27,6 +27,7 @@ from engines.e18xx import trains
 from engines.e18xx.companies import IPO
 from engines.e18xx.g1867 import charter
 from engines.e18xx.state import G
+from engines.text import Msg, msg
 
 LIMIT_MERGE = 10
 LIMIT_OWNED_BY_ONE = 6
@@ -38,7 +39,7 @@ def start(g: G, turn: int, number: int, of: int) -> None:
     minors = [cid for cid in g.rules.operating_order(g) if g.cdef(cid).kind == "minor"]
     g.s["round"] = {"kind": "merger", "turn": turn, "or": number, "of": of, "minors": minors, "index": 0,
                     "merging": [], "choosing": None, "target": None, "dealers": [], "multiple": []}
-    g.event(f"Merger round {turn}.{number} begins.")
+    g.event("Merger round {turn}.{number} begins.", turn=turn, number=number)
 
 
 def current(g: G) -> str | None:
@@ -101,18 +102,18 @@ def acting(g: G) -> frozenset[int]:
     return frozenset({g.president(cid)}) if cid else frozenset()
 
 
-def prompt(g: G) -> str:
+def prompt(g: G) -> Msg:
     r = g.round
     now = stage(g)
     if now == "reduce":
-        return f"{r['target']} removes tokens down to {TOKENS_AFTER_MERGER}"
+        return msg("{corp} removes tokens down to {n}", corp=r["target"], n=TOKENS_AFTER_MERGER)
     if now == "deal":
-        return f"buy a share of {r['target']} or pass"
+        return msg("buy a share of {corp} or pass", corp=r["target"])
     if now == "discard":
-        return f"{', '.join(trains.crowded(g))} discards trains down to the limit"
+        return msg("{corps} discards trains down to the limit", corps=", ".join(trains.crowded(g)))
     if r["choosing"]:
-        return f"choose the major {current(g)} becomes"
-    return f"{current(g)} may convert, merge or pass"
+        return msg("choose the major {corp} becomes", corp=current(g))
+    return msg("{corp} may convert, merge or pass", corp=current(g))
 
 
 def finished(g: G) -> bool:
@@ -169,41 +170,41 @@ def apply(g: G, seat: int, action: Action) -> None:
         return _deal(g, seat, action)
     if now == "discard":
         if kind != "discard_train":
-            raise RuleError(f"{', '.join(trains.crowded(g))} must first discard down to the train limit.")
+            raise RuleError("{corps} must first discard down to the train limit.", corps=", ".join(trains.crowded(g)))
         return _discard(g, seat, action)
     cid = current(g)
     entity = action.get("entity")
     if entity is not None and entity != cid:
-        raise RuleError(f"It is {cid}'s turn in the merger round, not {entity}'s.")
+        raise RuleError("It is {corp}'s turn in the merger round, not {entity}'s.", corp=cid, entity=entity)
     if kind == "convert":
         if r["merging"] or r["choosing"] or not can_convert(g, cid):
-            raise RuleError(f"{cid} cannot convert now (its price must be in the convert range).")
+            raise RuleError("{corp} cannot convert now (its price must be in the convert range).", corp=cid)
         r["choosing"] = "convert"
-        g.event(f"{cid} will convert into a major.")
+        g.event("{corp} will convert into a major.", corp=cid)
     elif kind == "merge":
         other = action.get("corporation")
         if r["choosing"]:
             if other not in majors_free(g):
-                raise RuleError(f"Choose a major that has not started: {', '.join(majors_free(g))}.")
+                raise RuleError("Choose a major that has not started: {majors}.", majors=", ".join(majors_free(g)))
             (_finish_convert if r["choosing"] == "convert" else _finish_merge)(g, cid, other)
             return
         if other not in candidates(g, cid):
-            raise RuleError(f"{cid} cannot merge with {other}: only minors its track reaches.")
+            raise RuleError("{corp} cannot merge with {other}: only minors its track reaches.", corp=cid, other=other)
         r["merging"] = (r["merging"] or [cid]) + [other]
-        g.event(f"{other} joins the merger of {', '.join(r['merging'][:-1])}.")
+        g.event("{corp} joins the merger of {minors}.", corp=other, minors=", ".join(r["merging"][:-1]))
         if not candidates(g, cid):
             r["choosing"] = "merge"
     elif kind == "pass":
         if r["choosing"] == "convert":
             raise RuleError("Choose the major the minor converts into.")
         if r["choosing"] == "merge" and not g.trusted:  # no owner could preside it: the merger is called off
-            g.event(f"The merger of {', '.join(r['merging'])} is called off.")
+            g.event("The merger of {minors} is called off.", minors=", ".join(r["merging"]))
             _next_minor(g)
         elif r["merging"]:
             r["choosing"] = "merge"
-            g.event(f"{', '.join(r['merging'])} will merge; [0] names the major they become.", seat)
+            g.event("{minors} will merge; [0] names the major they become.", seat, minors=", ".join(r["merging"]))
         else:
-            g.event(f"{cid} neither converts nor merges.")
+            g.event("{corp} neither converts nor merges.", corp=cid)
             _next_minor(g)
     else:
         raise RuleError("In a merger round a minor converts, merges or passes.")
@@ -260,7 +261,7 @@ def _absorb(g: G, minor: str, target: str, still: list[str] = ()) -> None:
     owner = m["president"]
     m["shares"] = {IPO: list(g.cdef(minor).share_ids)}
     m["president"] = None
-    g.event(f"{minor} merges into {target}.", int(owner))
+    g.event("{minor} merges into {major}.", int(owner), minor=minor, major=target)
 
 
 def _finish_convert(g: G, cid: str, target: str) -> None:
@@ -270,7 +271,7 @@ def _finish_convert(g: G, cid: str, target: str) -> None:
     g.transfer(target, [g.cdef(target).president_cert], IPO, g.key(owner))  # the president's 20%, for free
     g.corp(target)["president"] = g.key(owner)
     _absorb(g, cid, target)
-    g.event(f"{cid} converts into {target} at {g.money(g.price(target))}.")
+    g.event("{minor} converts into {major} at {price}.", minor=cid, major=target, price=g.amount(g.price(target)))
     r["minors"][r["index"]] = target
     r.update(target=target, choosing=None, merging=[])
     order = g.order
@@ -308,7 +309,8 @@ def _finish_merge(g: G, cid: str, target: str) -> None:
         _absorb(g, minor, target, merging[k:])
     if not _tokens_to_remove_for(g, target):
         charter.fill_up(g, target)
-    g.event(f"{', '.join(merging)} merge into {target} at {g.money(cell.price)}.")
+    g.event("{minors} merge into {major} at {price}.", minors=", ".join(merging), major=target,
+            price=g.amount(cell.price))
     r["minors"] = [c for c in r["minors"] if c not in merging or c == cid]
     r["index"] = r["minors"].index(cid)
     r["minors"][r["index"]] = target
@@ -320,15 +322,16 @@ def _finish_merge(g: G, cid: str, target: str) -> None:
 def _remove_token(g: G, action: Action) -> None:
     target = g.round["target"]
     if action["type"] != "remove_token":
-        raise RuleError(f"{target} must first remove tokens: it keeps {TOKENS_AFTER_MERGER}, in different hexes.")
+        raise RuleError("{corp} must first remove tokens: it keeps {n}, in different hexes.", corp=target,
+                        n=TOKENS_AFTER_MERGER)
     coord, node = action.get("hex"), action.get("city", 0)
     if (coord, node) not in g.board.token_nodes(target):
-        raise RuleError(f"{target} has no token there.")
+        raise RuleError("{corp} has no token there.", corp=target)
     if (coord, node) not in removable(g, target):
-        raise RuleError(f"{target} must keep tokens in two different hexes.")
+        raise RuleError("{corp} must keep tokens in two different hexes.", corp=target)
     g.set_board(g.board.remove_token(coord, node, target))
     charter.release(g, target, coord, node)
-    g.event(f"{target} removes its token from {g.map.place(coord)}.")
+    g.event("{corp} removes its token from {where}.", corp=target, where=g.place(coord))
     if not _tokens_to_remove_for(g, target):
         charter.keep_after_merger(g, target, TOKENS_AFTER_MERGER)
         g.round["reducing"] = False
@@ -348,10 +351,10 @@ def _deal(g: G, seat: int, action: Action) -> None:
     target = r["target"]
     if action["type"] == "pass":
         if _must_take_presidency(g, seat):
-            raise RuleError(f"Nobody else can take {target}'s presidency: buy a share (the president's certificate "
-                            f"comes with a second one).")
+            raise RuleError("Nobody else can take {corp}'s presidency: buy a share (the president's certificate "
+                            "comes with a second one).", corp=target)
         r["dealers"].remove(seat)
-        g.event(f"[0] buys no more of {target}.", seat)
+        g.event("[0] buys no more of {corp}.", seat, corp=target)
         first_round = bool(r["multiple"])
         _settle_dealing(g)
         if first_round and not r["multiple"] and _eligible(g)[:1] == [seat]:
@@ -362,18 +365,18 @@ def _deal(g: G, seat: int, action: Action) -> None:
         cert = _buyable(g, seat)
         if cert is None or action.get("shares") not in ([cert], [c for c in action.get("shares") or []
                                                                  if c in g.corp(target)["shares"][IPO]]):
-            raise RuleError(f"Buy one 10% certificate of {target} from its treasury.")
+            raise RuleError("Buy one 10% certificate of {corp} from its treasury.", corp=target)
         cert = action["shares"][0]
         if g.cdef(target).cert_percent(cert) != 10 or cert not in g.corp(target)["shares"][IPO]:
-            raise RuleError(f"Buy one 10% certificate of {target} from its treasury.")
+            raise RuleError("Buy one 10% certificate of {corp} from its treasury.", corp=target)
         price = g.price(target)
         g.pay(g.key(seat), target, price)
         _take_share(g, seat, target, cert)
-        g.event(f"[0] buys a 10% share of {target} for {g.money(price)}.", seat)
+        g.event("[0] buys a 10% share of {corp} for {price}.", seat, corp=target, price=g.amount(price))
         if seat not in r["multiple"] or _buyable(g, seat) is None:
             r["dealers"].remove(seat)
     else:
-        raise RuleError(f"Buy a share of {target} or pass.")
+        raise RuleError("Buy a share of {corp} or pass.", corp=target)
     _settle_dealing(g)
 
 
@@ -422,7 +425,7 @@ def _discard(g: G, seat: int, action: Action) -> None:
     if cid not in crowd or train_id not in g.corp(cid)["trains"] or g.president(cid) != seat:
         raise RuleError("Name a train of a corporation you preside that is over its limit.")
     trains.discard(g, cid, train_id)
-    g.event(f"{cid} discards train {train_id}.")
+    g.event("{corp} discards train {train}.", corp=cid, train=train_id)
 
 
 def settle(g: G) -> None:

@@ -18,7 +18,7 @@ def nationalize(g: G, cid: str) -> None:
     corp = g.corp(cid)
     if not corp["floated"] or corp.get("closed"):
         return
-    g.event(f"{cid} is nationalised.")
+    g.event("{corp} is nationalised.", corp=cid)
     value = g.title.loans["value"]
     while corp["cash"] >= value and loans.held(g, cid):
         g.pay(cid, BANK, value)
@@ -93,5 +93,5 @@ def place_for_montreal(g: G, coord: str) -> None:
     node = board.tile(coord).city_indexes()[0]
     g.set_board(board.place_token(coord, NATIONAL, node))
     charter.take(g, NATIONAL, coord, node)
-    g.event(f"The CN places its token on {g.map.place(coord)}.")
+    g.event("The CN places its token on {where}.", where=g.place(coord))
 

@@ -11,6 +11,7 @@ from engines.e18xx.board import NEUTRAL
 from engines.e18xx.route import chains_from, stop_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
+from engines.text import N_, msg
 
 if TYPE_CHECKING:
     from engines.e18xx.route import Route, Train
@@ -43,7 +44,8 @@ def _home_cities(board, printed, kind: str) -> list[tuple[str, int]]:
 
 
 class Rules1867(Rules):
-    bank_break_text = "The bank has broken: the game ends at the end of this operating round, or of the next one."
+    bank_break_text = N_("The bank has broken: the game ends at the end of this operating round, or of the next "
+                         "one.")
     routes_visit_hex_once = True
     operating_steps = ("redeem", "track", "token", "routes", "dividend", "companies_preloan", "loans", "trains",
                        "companies")
@@ -82,7 +84,7 @@ class Rules1867(Rules):
         gone = [kept[i] for i in order[:TWO_PLAYER_PRIVATES_REMOVED]]
         for pid in gone:
             del g.s["privates"][pid]
-        g.event(f"With two players {' and '.join(g.pdef(pid).name for pid in gone)} leave the game.")
+        g.event("With two players {privates} leave the game.", privates=[g.private_name(pid) for pid in gone])
         auction.start(g)
 
     def site_deal(self, title, seed: int, players: int) -> list[str]:
@@ -284,11 +286,12 @@ class Rules1867(Rules):
             g.pay(BANK, cid, kept)
             g.pay(BANK, owner, revenue - kept)
             g.move_price(cid, market.after_payout(cell, capped=True))
-            g.event(f"{cid} earns {g.money(revenue)}: {g.money(kept)} to its treasury, {g.money(revenue - kept)} "
-                    f"to [0]; its price is now {g.money(g.price(cid))}.", int(owner))
+            g.event("{corp} earns {revenue}: {kept} to its treasury, {paid} to [0]; its price is now {price}.",
+                    int(owner), corp=cid, revenue=g.amount(revenue), kept=g.amount(kept),
+                    paid=g.amount(revenue - kept), price=g.amount(g.price(cid)))
         else:
             g.move_price(cid, market.after_withhold(cell))
-            g.event(f"{cid} earns nothing; its price falls to {g.money(g.price(cid))}.")
+            g.event("{corp} earns nothing; its price falls to {price}.", corp=cid, price=g.amount(g.price(cid)))
 
     def _major_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
         """A major pays out all, half (the treasury keeps revenue/20 rounded down, times 10) or nothing; the price
@@ -321,7 +324,7 @@ class Rules1867(Rules):
     def loan_step(self, g: G, cid: str) -> None:
         from engines.e18xx.g1867 import loans, national
         if not loans.pay_interest_and_repay(g, cid):
-            g.event(f"{cid} cannot pay its interest.")
+            g.event("{corp} cannot pay its interest.", corp=cid)
             national.nationalize(g, cid)
 
     def trains_step_done(self, g: G, cid: str) -> None:
@@ -341,21 +344,22 @@ class Rules1867(Rules):
             return None
         cid = pending[0]
         moves = [{"type": "choose", "entity": cid, "choice": "nationalize"}, {"type": "pass", "entity": cid}]
-        return g.president(cid), f"{cid} has no train: its president chooses whether the CN takes it over", moves
+        return g.president(cid), msg("{corp} has no train: its president chooses whether the CN takes it over",
+                                     corp=cid), moves
 
     def apply_interrupt(self, g: G, seat: int, action: dict[str, Any]) -> None:
         from engines.base import RuleError
         from engines.e18xx.g1867 import national
         cid = g.s["flags"]["trainless_majors"][0]
         if seat != g.president(cid) or action.get("entity", cid) != cid:
-            raise RuleError(f"{cid}'s president first chooses whether it is nationalised.")
+            raise RuleError("{corp}'s president first chooses whether it is nationalised.", corp=cid)
         if action["type"] == "choose" and action.get("choice") == "nationalize":
             national.nationalize(g, cid)
         elif action["type"] == "pass":
             g.s["flags"]["trainless_majors"].pop(0)
-            g.event(f"{cid} stays in private hands.")
+            g.event("{corp} stays in private hands.", corp=cid)
         else:
-            raise RuleError(f"Choose to nationalise {cid}, or pass.")
+            raise RuleError("Choose to nationalise {corp}, or pass.", corp=cid)
 
     def after_train_bought(self, g: G) -> None:
         from engines.e18xx.g1867 import national
@@ -374,7 +378,7 @@ class Rules1867(Rules):
         upcoming = g.s["depot"]["trains"]
         if upcoming:
             train_id = upcoming[0]
-            g.event(f"Train {train_id} is exported.")
+            g.event("Train {train} is exported.", train=train_id)
             trains.take_from_depot(g, train_id, None)
             self.after_train_bought(g)
 
@@ -426,6 +430,6 @@ class Rules1867(Rules):
             if corp.get("loans") and g.cell(cid) is not None:
                 for _ in range(corp["loans"]):
                     g.move_price(cid, g.title.market.left(g.cell(cid)))
-                g.event(f"{cid} pays off {corp['loans']} loan(s) with its share price: it falls to "
-                        f"{g.money(g.price(cid))}.")
+                g.event("{corp} pays off {n} loan(s) with its share price: it falls to {price}.", corp=cid,
+                        n=corp["loans"], price=g.amount(g.price(cid)))
                 corp["loans"] = 0

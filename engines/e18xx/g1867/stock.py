@@ -59,19 +59,19 @@ def apply(g: G, seat: int, action: Action) -> None:
     kind = action["type"]
     if r.get("home"):
         if kind != "place_token":
-            raise RuleError(f"First put {r['home']}'s home token on a city.")
+            raise RuleError("First put {corp}'s home token on a city.", corp=r["home"])
         _home(g, r["home"], action)
         return
     if r.get("auction"):
         auction = r["auction"]
         if kind == "bid":
             if action.get("corporation") != auction["item"]:
-                raise RuleError(f"{auction['item']} is up for auction now.")
+                raise RuleError("{corp} is up for auction now.", corp=auction["item"])
             bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g))
-            g.event(f"[0] bids {g.money(action['price'])} for {auction['item']}.", seat)
+            g.event("[0] bids {price} for {corp}.", seat, price=g.amount(action["price"]), corp=auction["item"])
         elif kind == "pass":
             bidding.drop(auction, seat)
-            g.event(f"[0] drops out of the auction for {auction['item']}.", seat)
+            g.event("[0] drops out of the auction for {corp}.", seat, corp=auction["item"])
         else:
             raise RuleError("Bid for the minor up for auction, or pass.")
         _resolve(g)
@@ -81,11 +81,12 @@ def apply(g: G, seat: int, action: Action) -> None:
         if "buy" in r["did"]:
             raise RuleError("You have already bought this turn.")
         if cid not in available_minors(g):
-            raise RuleError(f"{str(cid)[:20]} is not a minor that can be started now.")
+            raise RuleError("{corp} is not a minor that can be started now.", corp=str(cid)[:20])
         auction = bidding.open_auction(cid, list(g.order))
         bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g))  # drops who cannot raise it
         r.update(auction=auction, home=cid, opener=seat)
-        g.event(f"[0] opens the bidding for {cid} ({g.cdef(cid).name}) at {g.money(action['price'])}.", seat)
+        g.event("[0] opens the bidding for {corp} ({name}) at {price}.", seat, corp=cid, name=g.corp_name(cid),
+                price=g.amount(action["price"]))
         shared._did(g, seat, "buy")
         _resolve(g)  # no one else may be able to bid: the opener wins at once (the home token still comes first)
         return
@@ -100,13 +101,13 @@ def _home(g: G, cid: str, action: Action) -> None:
         raise RuleError("A home token goes on a hex's city.")
     if g.trusted:
         if coord not in g.map.printed or g.board.free_slot(coord, cid, node) is None:
-            raise RuleError(f"{cid} cannot place its home token on {coord}.")
+            raise RuleError("{corp} cannot place its home token on {where}.", corp=cid, where=coord)
     elif (coord, node) not in g.rules.home_cities(g, cid):
-        raise RuleError(f"{cid}'s home token goes on a city with no token in it.")
+        raise RuleError("{corp}'s home token goes on a city with no token in it.", corp=cid)
     g.set_board(g.board.place_token(coord, cid, node))
     g.rules.token_placed(g, cid, coord, node)
     g.round["home"] = None
-    g.event(f"{cid} puts its home token on {g.map.place(coord)}.")
+    g.event("{corp} puts its home token on {where}.", corp=cid, where=g.place(coord))
     _resolve(g)
 
 
@@ -129,7 +130,8 @@ def _resolve(g: G) -> None:
     corp["president"] = g.key(seat)
     g.pay(g.key(seat), cid, price)
     corp["floated"] = True
-    g.event(f"[0] wins {cid} for {g.money(price)}; its shares start at {g.money(cell.price)}.", seat)
+    g.event("[0] wins {corp} for {price}; its shares start at {share_price}.", seat, corp=cid, price=g.amount(price),
+            share_price=g.amount(cell.price))
     # the turn goes on from the winner: he has acted, and the player after him is next
     r["pos"] = g.order.index(seat)
     r["did"] = ["buy"]
