@@ -380,6 +380,17 @@ class E18xxGame(Engine):
             return msg("Withdraw the offer")
         if kind == "bankrupt":
             return msg("Declare bankruptcy")
+        if kind == "merge":
+            return msg("Merge with {corp}", corp=action.get("corporation"))
+        if kind == "convert":
+            return msg("Convert")
+        if kind == "choose":
+            return msg("Nationalise") if action.get("choice") == "nationalize" else msg("Choose {choice}",
+                                                                                       choice=action.get("choice"))
+        if kind == "remove_token":
+            return msg("Remove the token on {hex}", hex=action.get("hex"))
+        if kind == "end_game":
+            return msg("End the game")
         return super().label(action)
 
 
