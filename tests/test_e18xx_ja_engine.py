@@ -13,7 +13,7 @@ import pytest
 from bot.i18n import say
 from bot.present import fill
 from bot.selfplay import selfplay_move
-from engines.base import CHANCE, RuleError
+from engines.base import RuleError
 from engines.e18xx.board import load_map
 from engines.e18xx.companies import load_title
 from engines.e18xx.game import Canada1867, Shikoku1889
@@ -146,11 +146,11 @@ def test_the_events_of_a_whole_game_read_in_japanese(title, players, seed):
 @pytest.mark.parametrize("title, players, seed", GAMES)
 def test_prompts_and_move_labels_read_in_japanese(title, players, seed):
     game = play(title, players, seed)
-    for key, prompt in game["prompts"].items():
+    for prompt in game["prompts"].values():
         assert isinstance(prompt, Msg), f"the prompt {prompt!r} is a plain string"
         check_japanese(say(prompt, "ja"), str(prompt), title, "prompt")
     assert len(game["labels"]) > 10
-    for key, label in game["labels"].items():
+    for label in game["labels"].values():
         assert isinstance(label, Msg), f"the label {label!r} is a plain string"
         ja = say(label, "ja")
         check_japanese(ja, str(label), title, "label")

@@ -404,7 +404,7 @@ class Shikoku1889(E18xxGame):
     # never buy the cheapest private; the auto-pass lets a player save up (tests/test_e18xx_selfplay.py)
     selfplay_auto = 0.3
     options = (
-        Option("beginner_game", "the Beginner Game: privates dealt at random instead of auctioned, no abilities",
+        Option("beginner_game", N_("the Beginner Game: privates dealt at random instead of auctioned, no abilities"),
                False, (False, True)),
     )
 
