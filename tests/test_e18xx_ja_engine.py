@@ -19,7 +19,7 @@ from engines.e18xx.companies import load_title
 from engines.e18xx.game import Canada1867, Shikoku1889
 from engines.e18xx.state import G
 from engines.log import run_chance
-from engines.text import Money, Msg, Name, from_json, msg
+from engines.text import Money, Msg, Name, msg
 from tests.i18n_helpers import english_left, untranslated
 
 ENGINES = {"1889": Shikoku1889(), "1867": Canada1867()}
@@ -30,12 +30,6 @@ LATIN = re.compile(r"[A-Za-z]{2,}")
 
 def who(seat) -> str:
     return f"P{seat + 1}" if isinstance(seat, int) else "?"
-
-
-def decoded(event: dict) -> dict:
-    """An event with its values read back from JSON one by one (bot.present.fill reads the values as one JSON value,
-    which leaves a stored Name or Money inside the dict undecoded; see the report of this area)."""
-    return {**event, "values": {k: from_json(v) for k, v in (event.get("values") or {}).items()}}
 
 
 def wrong_moves(engine, state: dict, seat: int, moves: list[dict], rng: random.Random) -> list[tuple[int, dict]]:
@@ -134,7 +128,7 @@ def test_the_events_of_a_whole_game_read_in_japanese(title, players, seed):
     assert len(game["events"]) > 500
     kinds = set()
     for e in game["events"]:
-        ja, en = fill(decoded(e), who, "ja"), fill(decoded(e), who, "en")
+        ja, en = fill(e, who, "ja"), fill(e, who, "en")
         kinds.add(e["text"])
         check_japanese(ja, en, title, "event")
         assert "[" not in ja and "{" not in ja, ja  # every seat and value filled in
@@ -243,7 +237,7 @@ def test_the_english_reads_as_before():
     e = ENGINES["1889"]
     s = e.setup({}, 3)
     s = e.apply(s, 0, {"type": "bid", "company": "TR", "price": 20})
-    ev = decoded(s["events"][-1])
+    ev = s["events"][-1]
     assert fill(ev, who, "en") == "P1 buys Takamatsu E-Railroad for ¥20."
     assert fill(ev, who, "ja") == "P1が高松電気軌道を20円で購入した。"
     with pytest.raises(RuleError, match="A bid on Ehime Railway is at least ¥45.") as caught:
