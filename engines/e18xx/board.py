@@ -437,6 +437,38 @@ class Board:
         self._walk(corp, visit)
         return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
 
+    def can_token(self, corp: str) -> bool:
+        """Whether `corp` may place a token in some city it reaches now (``bool(legal_tokens(self, corp))``), as
+        18xx.games's `can_token?` answers it: the reach walk stops at the first such city, where the full reach
+        would walk every chain of a big network. Once per board and corporation, like the reach."""
+        if (known := self._can_token.get(corp)) is None:
+            if corp in self._reach:
+                known = any(self._may_token(corp, ref) for ref in self._reach[corp].nodes)
+            else:
+                asked: dict[NodeRef, bool] = {}  # each city's answer, once per walk
+
+                def visit(coord: str, p: int) -> bool:
+                    for end in self._track[coord][p]:
+                        if type(end) is str:
+                            ref = (coord, int(end[1:]))
+                            if (answer := asked.get(ref)) is None:
+                                answer = asked[ref] = self._may_token(corp, ref)
+                            if answer:
+                                return True
+                    return False
+
+                known = self._walk(corp, visit)
+            self._can_token[corp] = known
+        return known
+
+    @cached_property
+    def _can_token(self) -> dict[str, bool]:
+        return {}
+
+    def _may_token(self, corp: str, ref: NodeRef) -> bool:
+        """token_problem's checks but the reach: a city with a slot for `corp`, on a hex where it has no token."""
+        return self.free_slot(ref[0], corp, ref[1]) is not None
+
     def loosely_reaches(self, corp: str, coord: str, targets: set[int]) -> bool:
         """Whether `corp`'s track, walked without _walk's rules against using an edge or a path twice, reaches one
         of the paths `targets` of `coord`: a quick superset of _walk's reach (not reached here: not reached there),
@@ -563,12 +595,22 @@ class Board:
 
     @classmethod
     def from_json(cls, map_def: MapDef, data: dict) -> Board:
-        return cls(
+        """The board of a state. A G is made for every question and the state's board changes far less often than
+        that, so equal contents (in the same order) give the same Board, with its reach and chains already known:
+        a Board never changes, so sharing one is safe."""
+        return _board_of(
             map_def,
-            laid={coord: (name, rot) for coord, (name, rot) in data["laid"].items()},
-            tokens={coord: tuple(tuple(s) for s in per_node) for coord, per_node in data["tokens"].items()},
-            reserved=dict(data["reserved"]),
+            tuple((coord, (name, rot)) for coord, (name, rot) in data["laid"].items()),
+            tuple((coord, tuple(tuple(s) for s in per_node)) for coord, per_node in data["tokens"].items()),
+            tuple(data["reserved"].items()),
         )
+
+
+@lru_cache(maxsize=32)
+def _board_of(map_def: MapDef, laid: tuple, tokens: tuple, reserved: tuple) -> Board:
+    """Board.from_json's boards, by content (a replay asks about the same board across many actions; a live table's
+    state is a copy, whose board is equal to the last)."""
+    return Board(map_def, laid=dict(laid), tokens=dict(tokens), reserved=dict(reserved))
 
 
 NOWHERE = (None, None)  # MapDef._steps of an edge off the map

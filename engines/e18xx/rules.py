@@ -214,7 +214,11 @@ class Rules:
     def token_step_open(self, g: G, cid: str) -> bool:
         """Whether the token step waits for a move: 1889, when a token can be placed and paid for."""
         from engines.e18xx import operating
-        return operating.can_token(g, cid)
+        if type(self).token_cost is not Rules.token_cost:  # a price that depends on the city: ask each
+            return operating.can_token(g, cid)
+        # one price for every city: can it pay, and is there a city (the board's walk stops at the first)
+        base = operating.next_token_cost(g, cid)
+        return base is not None and base <= g.corp(cid)["cash"] and g.board.can_token(cid)
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """What a token placed on `coord` costs, the next token's printed cost being `base`."""

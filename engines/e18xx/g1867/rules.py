@@ -219,9 +219,8 @@ class Rules1867(Rules):
         """With a token left whose printed price it can pay and a city to put it in, the corporation is asked (it
         passes if the price, which grows with the distance, is too high), as on 18xx.games."""
         from engines.e18xx import operating
-        from engines.e18xx.board import legal_tokens
         base = operating.next_token_cost(g, cid)
-        return base is not None and base <= g.corp(cid)["cash"] and bool(legal_tokens(g.board, cid))
+        return base is not None and base <= g.corp(cid)["cash"] and g.board.can_token(cid)
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """A token costs its price times the distance in hexes to the nearest token the corporation has."""
