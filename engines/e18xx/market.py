@@ -174,9 +174,16 @@ class Market:
         return self.par_cells_for(None)
 
     def par_cells_for(self, kind: str | None) -> tuple[Cell, ...]:
-        """Par cells open to `kind` ("minor", "public", ... as the title names them), dearest first."""
-        cells = [cell for cell in self.cells if cell.can_par(kind)]
-        return tuple(sorted(cells, key=lambda c: (-c.price, -c.col, c.row)))
+        """Par cells open to `kind` ("minor", "public", ... as the title names them), dearest first (once per kind:
+        a stock turn asks for every corporation not started)."""
+        if (known := self._par_cells_by_kind.get(kind)) is None:
+            cells = [cell for cell in self.cells if cell.can_par(kind)]
+            known = self._par_cells_by_kind[kind] = tuple(sorted(cells, key=lambda c: (-c.price, -c.col, c.row)))
+        return known
+
+    @cached_property
+    def _par_cells_by_kind(self) -> dict[str | None, tuple[Cell, ...]]:
+        return {}
 
     def par_cell(self, price: int, kind: str | None = None) -> Cell:
         for cell in self.par_cells_for(kind):

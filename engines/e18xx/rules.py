@@ -111,7 +111,7 @@ class Rules:
     # ---- companies and trains -------------------------------------------------------------------------
 
     def train_limit(self, g: G, cid: str) -> int:
-        return g.phase.limit_for(g.cdef(cid).kind)
+        return g.title.train_limits[g.s["depot"]["phase"], cid]
 
     def train(self, g: G, train_id: str) -> Train:
         """What a train runs as (its distance, which stops count, its multiplier), from the title's data."""

@@ -15,6 +15,7 @@ shares or privates, so one string names any holder: "bank", "ipo", "pool", a pla
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from engines.base import RuleError
@@ -201,7 +202,7 @@ class G:
         cdef = self.title.corporation(cid)
         limit = self.s.get("holding_limit")  # 1867 with two players: 70% of a major instead of 60%
         if limit and cdef.kind == "major":
-            return replace(cdef, holding_limit_percent=limit)
+            return _with_holding_limit(cdef, limit)
         return cdef
 
     def pdef(self, pid: str) -> Private:
@@ -298,6 +299,12 @@ class G:
                 for coord in ability["hexes"]:
                     blocked[coord] = self.pdef(pid).name
         return blocked
+
+
+@lru_cache(maxsize=64)
+def _with_holding_limit(cdef: Corporation, limit: int) -> Corporation:
+    """A major under another holding limit: made once (G.cdef is asked tens of thousands of times a game)."""
+    return replace(cdef, holding_limit_percent=limit)
 
 
 def total_money(state: dict[str, Any]) -> int:
