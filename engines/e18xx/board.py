@@ -197,6 +197,15 @@ class Network:
     edges: Mapping[str, frozenset[int]]  # hex -> edges through which the network touches it (where it may build)
 
 
+@dataclass(frozen=True)
+class WalkTrace:
+    """Board.trace: what one corporation's reach walk met (see Board._traced_walk)."""
+
+    looks: Mapping[str, set[tuple[End, int]]]  # hex -> (edge or node end, mask of the hex's edges left by) seen
+    leaves: frozenset[tuple[str, int]]  # (hex, edge) left by outside converging mode
+    walked: frozenset[PathRef]  # the paths the walk took
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     map: MapDef
@@ -410,8 +419,9 @@ class Board:
 
     @cached_property
     def chains(self) -> dict:
-        """node -> the chains leaving it (route.chains_from fills it): a board never changes, so once per board."""
-        return {}
+        """node -> the chains leaving it (route.chains_from fills it). Chains follow track only, so boards with the
+        same tiles share them (a token placed or a state read again keeps them), and a board never changes."""
+        return _chains_of(self.map, tuple(sorted(self.laid.items())))
 
     def _reachable(self, corp: str) -> Network:
         starts = self.token_nodes(corp)
@@ -509,6 +519,88 @@ class Board:
     @cached_property
     def _entries(self) -> dict[str, dict[str, int | None]]:
         return {}
+
+    def trace(self, corp: str) -> WalkTrace:
+        """What `corp`'s whole reach walk (see _walk) met, per hex, for the "new track" rule to answer a trial lay
+        from this board's walk instead of walking the board after the lay (_answer_from_trace): once per board and
+        corporation."""
+        if (known := self._traces.get(corp)) is None:
+            known = self._traces[corp] = self._traced_walk(corp)
+        return known
+
+    @cached_property
+    def _traces(self) -> dict[str, WalkTrace]:
+        return {}
+
+    def _traced_walk(self, corp: str) -> WalkTrace:
+        """_walk's walk, step for step (keep the two alike), visiting every path and noting, per hex, each way it
+        comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
+        hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
+        ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode."""
+        track, paths_at, steps = self._track, self._paths_at, self.map._steps
+        looks: dict[str, set[tuple[End, int]]] = {}
+        leaves: set[tuple[str, int]] = set()
+        walked: set[PathRef] = set()
+        nodes: set[NodeRef] = set()
+        paths: set[PathRef] = set()
+        used: set[tuple[str, int]] = set()
+        mask: dict[str, int] = {}  # hex -> the edges of `used` on it, as bits
+        passable: dict[NodeRef, bool] = {}
+
+        def through(ref: NodeRef) -> bool:
+            if (known := passable.get(ref)) is None:
+                known = passable[ref] = self.node(ref).kind != "offboard" and not self.blocks(ref, corp)
+            return known
+
+        def walk_node(ref: NodeRef, converging: bool) -> None:
+            if ref in nodes:
+                return
+            nodes.add(ref)
+            coord, index = ref
+            end = f"_{index}"
+            looks.setdefault(coord, set()).add((end, mask.get(coord, 0)))
+            for p in paths_at[coord].get(end, ()):
+                walk_path(coord, p, None, ref, converging)
+            if converging:
+                nodes.discard(ref)
+
+        def walk_path(coord: str, p: int, came_by: int | None, came_from: NodeRef | None, converging: bool) -> None:
+            key = (coord, p)
+            ends = a, b = track[coord][p]
+            if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
+                return
+            paths.add(key)
+            walked.add(key)
+            for end in ends:
+                if type(end) is str:
+                    ref = (coord, int(end[1:]))
+                    if ref != came_from and through(ref):
+                        walk_node(ref, converging)
+            for edge in ends:
+                if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
+                    continue
+                back = (edge + 3) % 6
+                looks.setdefault(other, set()).add((back, mask.get(other, 0)))
+                if not converging:
+                    leaves.add((coord, edge))
+                onward = converging or len(paths_at[coord].get(edge, ())) > 1
+                used.add((coord, edge))
+                mask[coord] = mask.get(coord, 0) | 1 << edge
+                for q in paths_at.get(other, {}).get(back, ()):
+                    walk_path(other, q, back, None, onward)
+                used.discard((coord, edge))
+                mask[coord] &= ~(1 << edge)
+            if converging:
+                paths.discard(key)
+
+        starts = self.token_nodes(corp)
+        for start in starts:
+            nodes.clear()
+            nodes.update(set(starts) - {start})
+            paths.clear()
+            used.clear()
+            walk_node(start, False)
+        return WalkTrace(looks, frozenset(leaves), frozenset(walked))
 
     def _walk(self, corp: str, visit: Callable[[str, int], bool],
               enter: Callable[[str, int | None], bool] | None = None) -> bool:
@@ -614,6 +706,12 @@ def _board_of(map_def: MapDef, laid: tuple, tokens: tuple, reserved: tuple) -> B
 
 
 NOWHERE = (None, None)  # MapDef._steps of an edge off the map
+
+
+@lru_cache(maxsize=64)
+def _chains_of(map_def: MapDef, laid: tuple[tuple[str, tuple[str, int]], ...]) -> dict:
+    """Board.chains of every board with these tiles: filled as chains are asked for."""
+    return {}
 
 
 @lru_cache(maxsize=256)
@@ -797,11 +895,63 @@ def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
     edge = board.first_entries(corp).get(lay.hex)
     if edge is not None and any(edge in after.paths(lay.hex)[index] for index in gains):
         return True
+    if (answer := _answer_from_trace(board, after, lay.hex, gains, corp)) is not None:
+        return answer
     # does the corporation reach one of them? not even loosely: no (the walk would try every chain); else the walk
     # answers, stopping at the first
     if not after.loosely_reaches(corp, lay.hex, gains):
         return False
     return after._walk(corp, lambda coord, p: coord == lay.hex and p in gains)
+
+
+def _answer_from_trace(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool | None:
+    """The "new track" answer read from the walk on the board before the lay (Board.trace), where the walk after it
+    goes step for step the same until it first takes a gained path; None when that cannot be told (the walk after
+    is then needed). The walks are alike while: every old path of the hex is a path of the new tile with the same
+    ends, in the same order among the paths of each end (only gained paths are new); each node of the hex lets a
+    train through in both or neither; the corporation's tokens are where they were; and no exit the walk leaves
+    the hex by outside converging mode becomes converging (or stops being). Then the walk after takes a new gained
+    path when the walk before looked at the hex's paths by one of its ends with none of its edges left by, and a
+    kept one (a city that pays more) when the walk before took it."""
+    old_paths, new_paths = board.paths(coord), after.paths(coord)
+    old_at, new_at = board._paths_at[coord], after._paths_at[coord]
+    index_of = {}
+    for i, path in enumerate(old_paths):
+        index_of.setdefault(path, i)
+        if type(path[0]) is not str or type(path[1]) is not str:  # at most one node: either way round walks alike
+            index_of.setdefault(path[::-1], i)
+    kept: dict[int, int] = {}  # new path -> the old path it is
+    for j, path in enumerate(new_paths):
+        i = index_of.get(path)
+        if i is not None and i not in kept.values():
+            kept[j] = i
+    if len(kept) != len(old_paths) or any(j not in gains for j in range(len(new_paths)) if j not in kept):
+        return None
+    for end, olds in old_at.items():
+        if [kept[j] for j in new_at.get(end, ()) if j in kept] != list(olds):
+            return None
+    old_tile, new_tile = board.tile(coord), after.tile(coord)
+    for i in range(min(len(old_tile.nodes), len(new_tile.nodes))):
+        if (old_tile.nodes[i].kind == "offboard") != (new_tile.nodes[i].kind == "offboard") or (
+                board.blocks((coord, i), corp) != after.blocks((coord, i), corp)):
+            return None
+    if after.token_nodes(corp) != board.token_nodes(corp):
+        return None
+    trace = board.trace(corp)
+    for edge in range(6):
+        if (len(old_at.get(edge, ())) > 1) != (len(new_at.get(edge, ())) > 1) and (coord, edge) in trace.leaves:
+            return None
+    if any((coord, kept[j]) in trace.walked for j in gains if j in kept):
+        return True
+    looks = trace.looks.get(coord, ())
+    for j in gains:
+        if j in kept:
+            continue
+        ends = new_paths[j]
+        edges = sum(1 << e for e in ends if type(e) is int)
+        if any(end in ends and not edges & left for end, left in looks):
+            return True
+    return False
 
 
 def _gains(board: Board, after: Board, coord: str) -> set[int]:

@@ -26,7 +26,6 @@ from engines.e18xx.companies import (
     Corporation,
     Private,
     Title,
-    certificate_count,
     counts_for_cert_limit,
     initial_holdings,
     is_player,
@@ -172,11 +171,13 @@ class G:
         return [pid for pid, p in self.s["privates"].items() if p["owner"] == holder and not p["closed"]]
 
     def cert_count(self, seat: int) -> int:
+        # companies.certificate_count, without its mappings (asked many times a move)
         key = self.key(seat)
-        held = {cid: c["shares"] for cid, c in self.s["corps"].items() if c["shares"].get(key)}
-        cells = {cid: self.cell(cid) for cid in held}
-        privates_count = bool(self.title.rules.get("cert_limit_counts_privates", True))
-        return certificate_count(key, held, cells, len(self.privates_of(key)), privates_count)
+        n = sum(len(held) for cid, c in self.s["corps"].items()
+                if (held := c["shares"].get(key)) and counts_for_cert_limit(self.cell(cid)))
+        if self.title.rules.get("cert_limit_counts_privates", True):
+            n += sum(p["owner"] == key and not p["closed"] for p in self.s["privates"].values())
+        return n
 
     @property
     def cert_limit(self) -> int:

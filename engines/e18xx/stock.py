@@ -71,10 +71,12 @@ def over_limit(g: G, seat: int) -> str | None:
         return f"You hold {count} certificates, over the limit of {limit}"
     key = g.key(seat)
     for cid, corp in g.s["corps"].items():
-        if not corp["shares"].get(key):
+        held = corp["shares"].get(key)
+        if not held:
             continue  # asked after every action: only the corporations the player holds
-        cdef, percent = g.cdef(cid), g.percent(cid, key)
-        if not within_holding_limit(cdef, percent, g.cell(cid)):
+        cdef = g.cdef(cid)
+        percent = cdef.bundle_percent(held)
+        if percent > cdef.holding_limit_percent and not within_holding_limit(cdef, percent, g.cell(cid)):
             return f"You hold {percent}% of {cid}, over the limit of {cdef.holding_limit_percent}%"
     return None
 
