@@ -532,12 +532,55 @@ class Board:
     def _traces(self) -> dict[str, WalkTrace]:
         return {}
 
-    def _traced_walk(self, corp: str) -> WalkTrace:
+    def variant_looks(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: frozenset[int],
+                      through: tuple[bool, ...], starts: tuple[NodeRef, ...],
+                      wanted: Callable[[End, int], bool]) -> frozenset[tuple[End, int]] | None:
+        """How `corp`'s walk looks at the paths of `coord` (Board.trace's looks there) on this board with `coord`'s
+        track made `paths`, its exits `converging` where the walk's converging mode starts, its nodes letting a
+        train through or not as `through` says, and the tokens at `starts`: the walk of a board after a trial lay
+        whose gained paths are left out, which many trial lays share (_answer_from_variant). None as soon as the
+        walk looks there as `wanted(end, edges left by)` asks (the walk stops; a lay that gains track is most often
+        told early). Walked to the end once per board and variant."""
+        key = (corp, coord, paths, converging, through, starts)
+        if (known := self._variants.get(key)) is None:
+            try:
+                trace = self._traced_walk(corp, (coord, paths, converging, through, starts, wanted))
+            except _Wanted:
+                return None
+            known = self._variants[key] = frozenset(trace.looks.get(coord, ()))
+        return known
+
+    @cached_property
+    def _new_track(self) -> dict[tuple[Lay, str], bool]:
+        """_uses_new_track's answers on this board."""
+        return {}
+
+    @cached_property
+    def _variants(self) -> dict[tuple, frozenset[tuple[End, int]]]:
+        return {}
+
+    def _traced_walk(self, corp: str, variant: tuple | None = None) -> WalkTrace:
         """_walk's walk, step for step (keep the two alike), visiting every path and noting, per hex, each way it
         comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
         hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
-        ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode."""
+        ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode.
+        `variant` (see variant_looks): (hex, its paths, its converging exits, its nodes' passability, the tokens, a
+        question) walks this board with that hex changed so, raising _Wanted when it looks there as asked."""
         track, paths_at, steps = self._track, self._paths_at, self.map._steps
+        over, conv, wanted = None, frozenset(), None
+        passable: dict[NodeRef, bool] = {}
+        starts = self.token_nodes(corp)
+        if variant is not None:
+            over, paths, conv, through_at, starts, wanted = variant
+            track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
+            passable = {(over, i): ok for i, ok in enumerate(through_at)}
+            starts = list(starts)
+
+        def look(coord: str, end: End) -> None:
+            left = mask.get(coord, 0)
+            looks.setdefault(coord, set()).add((end, left))
+            if coord == over and wanted(end, left):
+                raise _Wanted
         looks: dict[str, set[tuple[End, int]]] = {}
         leaves: set[tuple[str, int]] = set()
         walked: set[PathRef] = set()
@@ -545,7 +588,6 @@ class Board:
         paths: set[PathRef] = set()
         used: set[tuple[str, int]] = set()
         mask: dict[str, int] = {}  # hex -> the edges of `used` on it, as bits
-        passable: dict[NodeRef, bool] = {}
 
         def through(ref: NodeRef) -> bool:
             if (known := passable.get(ref)) is None:
@@ -557,8 +599,8 @@ class Board:
                 return
             nodes.add(ref)
             coord, index = ref
+            look(coord, f"_{index}")
             end = f"_{index}"
-            looks.setdefault(coord, set()).add((end, mask.get(coord, 0)))
             for p in paths_at[coord].get(end, ()):
                 walk_path(coord, p, None, ref, converging)
             if converging:
@@ -580,10 +622,10 @@ class Board:
                 if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
                     continue
                 back = (edge + 3) % 6
-                looks.setdefault(other, set()).add((back, mask.get(other, 0)))
+                look(other, back)
                 if not converging:
                     leaves.add((coord, edge))
-                onward = converging or len(paths_at[coord].get(edge, ())) > 1
+                onward = converging or (edge in conv if coord == over else len(paths_at[coord].get(edge, ())) > 1)
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
                 for q in paths_at.get(other, {}).get(back, ()):
@@ -593,7 +635,6 @@ class Board:
             if converging:
                 paths.discard(key)
 
-        starts = self.token_nodes(corp)
         for start in starts:
             nodes.clear()
             nodes.update(set(starts) - {start})
@@ -885,7 +926,15 @@ def _max_exits_problem(
 
 
 def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
-    """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more."""
+    """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more. Once per
+    board, lay and corporation (a state's board is shared by content: a table asking legal() again asks the same
+    board)."""
+    if (known := board._new_track.get((lay, corp))) is None:
+        known = board._new_track[lay, corp] = _new_track_answer(board, lay, corp)
+    return known
+
+
+def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
     after = board.lay_tile(lay.hex, lay.tile, lay.rotation)
     gains = _gains(board, after, lay.hex)
     if not gains:
@@ -898,10 +947,37 @@ def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
     if (answer := _answer_from_trace(board, after, lay.hex, gains, corp)) is not None:
         return answer
     # does the corporation reach one of them? not even loosely: no (the walk would try every chain); else the walk
-    # answers, stopping at the first
+    # of the board after the lay answers, read from the walk it shares with the other lays of the same variant
     if not after.loosely_reaches(corp, lay.hex, gains):
         return False
-    return after._walk(corp, lambda coord, p: coord == lay.hex and p in gains)
+    return _answer_from_variant(board, after, lay.hex, gains, corp)
+
+
+def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool:
+    """The "new track" answer from the walk of the board after the lay with its gained paths left out
+    (Board.variant_looks). Until it first takes a gained path, the walk after the lay goes exactly as that one: a
+    gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and then it is
+    taken unless the chain has left the hex by one of its edges (a path walked before is no gained one). So the
+    walk after the lay takes a gained path if and only if that walk looks at the hex by one of the path's ends
+    with none of its edges left by. Lays with the same paths besides the gained ones, the same converging exits
+    and the same passable nodes share one walk (most of a hex's green upgrades add a path to an exit the walk
+    leaves by, and differ only there)."""
+    new_paths, new_at = after.paths(coord), after._paths_at[coord]
+    rest = tuple(path for j, path in enumerate(new_paths) if j not in gains)
+    converging = frozenset(edge for edge in hexes.EDGES if len(new_at.get(edge, ())) > 1)
+    through = tuple(node.kind != "offboard" and not after.blocks((coord, i), corp)
+                    for i, node in enumerate(after.tile(coord).nodes))
+    takes = [(ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in gains)]
+
+    def takes_one(end: End, left: int) -> bool:  # the walk after the lay, looking so, takes a gained path
+        return any(end in ends and not edges & left for ends, edges in takes)
+
+    looks = board.variant_looks(corp, coord, rest, converging, through, tuple(after.token_nodes(corp)), takes_one)
+    return looks is None or any(takes_one(end, left) for end, left in looks)
+
+
+class _Wanted(Exception):
+    """Board._traced_walk of a variant has looked at its hex as asked: the answer is known, the walk stops."""
 
 
 def _answer_from_trace(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool | None:

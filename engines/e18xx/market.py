@@ -251,6 +251,14 @@ class Market:
                 return self.by_id(cell_id)
         return None
 
+    def positions(self, stacks: Mapping[str, Sequence[str]]) -> dict[str, Cell]:
+        """Corporation -> its cell, for every corporation with a share price (`position` of each)."""
+        found: dict[str, Cell] = {}
+        for cell_id, corps in stacks.items():
+            for corp in corps:
+                found.setdefault(corp, self.by_id(cell_id))  # the first cell holding it, as `position` reads
+        return found
+
     def with_par(self, stacks: Mapping[str, Sequence[str]], corporation: str, cell: Cell) -> Stacks:
         if self.position(stacks, corporation) is not None:
             raise ValueError(f"{corporation} already has a share price.")

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from engines.e18xx.route import Train, train_from_def
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -110,8 +112,13 @@ class Rules:
 
     # ---- companies and trains -------------------------------------------------------------------------
 
+    def train_limits(self, g: G) -> Mapping[str, int]:
+        """Corporation -> its train limit now (a title with other limits overrides this: train_limit and
+        trains.crowded read it)."""
+        return g.title.train_limits[g.s["depot"]["phase"]]
+
     def train_limit(self, g: G, cid: str) -> int:
-        return g.title.train_limits[g.s["depot"]["phase"], cid]
+        return self.train_limits(g)[cid]
 
     def train(self, g: G, train_id: str) -> Train:
         """What a train runs as (its distance, which stops count, its multiplier), from the title's data."""

@@ -73,6 +73,8 @@ class G:
         self.map: MapDef = load_map(f"g{state['title']}")
         self.rules: Rules = rules_for(state["title"])
         self._board: Board | None = None
+        self._market: dict | None = None  # the market dict `_cells` was read from
+        self._cells: dict[str, Cell] = {}
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 
@@ -210,7 +212,12 @@ class G:
         return self.title.private(pid)
 
     def cell(self, cid: str) -> Cell | None:
-        return self.title.market.position(self.s["market"], cid)
+        # every corporation's cell read at once, again whenever the market changes: the market is always replaced,
+        # never changed in place (move_price, with_par), and a price is read tens of times a move
+        market = self.s["market"]
+        if market is not self._market:
+            self._market, self._cells = market, self.title.market.positions(market)
+        return self._cells.get(cid)
 
     def price(self, cid: str) -> int:
         cell = self.cell(cid)
