@@ -160,12 +160,17 @@ def bench_track_legal(engine, paths: list[Path], target: float) -> None:
             if state["round"]["kind"] == "operating" and state["round"].get("step") == "track":
                 states.append({**state, "trusted": False})
         replay_export(json.loads(path.read_text(encoding="utf-8")), on_action=keep)
-    # each state's time the median of 3 calls: one state's p99 is otherwise the machine's noise more than ours
-    times = [statistics.median(timed(lambda s=s: engine.legal(s, min(engine.awaiting(s).seats)), 3)) for s in states]
+    # each state's time the median of 3 calls: one state's p99 is otherwise the machine's noise more than ours. A
+    # board keeps what it has worked out (its reach, the "new track" answers), so calls after the first on a state
+    # are quicker: the first call's figures are printed too, the time a table waits the first time it asks
+    runs = [timed(lambda s=s: engine.legal(s, min(engine.awaiting(s).seats)), 3) for s in states]
+    times, firsts = [statistics.median(r) for r in runs], [r[0] for r in runs]
     print(f"legal() at a track step, {len(states)} states of {', '.join(p.name for p in paths)} (each the median "
           f"of 3 calls): median "
           f"{ms(statistics.median(times))}, p99 {ms(p99(times))}, max {ms(max(times))} "
           f"(target p99 < {ms(target)}: {'met' if p99(times) < target else 'MISSED'})")
+    print(f"  the first call on each state: median {ms(statistics.median(firsts))}, p99 {ms(p99(firsts))}, max "
+          f"{ms(max(firsts))} (target p99 < {ms(target)}: {'met' if p99(firsts) < target else 'MISSED'})")
 
 
 def p99(xs: list[float]) -> float:

@@ -183,6 +183,11 @@ class Engine:
         (``apply`` asks only about the others)."""
         return seat in self.awaiting(state).seats
 
+    def who_acts(self, state: State) -> Awaiting:
+        """What ``apply`` checks a move against: ``awaiting``'s seats, chance request and window. An engine whose
+        prompt costs more to word than to know who acts may leave the prompt out here (apply never shows it)."""
+        return self.awaiting(state)
+
     def reveals(self, before: State, seat: int, action: Action, after: State) -> bool:
         """True when the action revealed something hidden, so undo may not cross it.
         Default: it was the last choice a simultaneous secret step waited for, or the end of
@@ -200,7 +205,7 @@ class Engine:
             raise RuleError("That is not a move this game knows.")
         if type(seat) is not int or seat < CHANCE:
             raise RuleError("That is not a seat at this table.")
-        aw = self.awaiting(state)
+        aw = self.who_acts(state)
         if seat == CHANCE:
             if aw.chance is not None:
                 check_chance(action, aw.chance)

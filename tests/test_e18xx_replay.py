@@ -340,6 +340,36 @@ def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
     assert answers["shortcut"] > 20 and answers["walked"] > 20, answers
 
 
+def test_on_1867s_big_map_the_new_track_rule_answers_as_a_full_walk_too():
+    """On 1867's map most upgrades the walk before cannot answer add a path to an exit the walk leaves by; they are
+    answered from a walk shared by the lays of the same variant (_answer_from_variant): for every upgrade open to the
+    operating corporation at some track steps of a recorded game, the same answer as a walk of the board after."""
+    from engines.e18xx import board as bd
+    from engines.e18xx import operating
+    doc = json.loads((need_shared() / "fixtures" / "1867-21268.json").read_text(encoding="utf-8"))
+    states: list[dict[str, Any]] = []
+    replay_export(doc, on_action=lambda action, state: states.append(state) if (
+        state["round"]["kind"] == "operating" and state["round"].get("step") == "track") else None)
+    variants = 0
+    for state in states[10::16]:
+        g = G(state)
+        corp, board = operating.current(g), g.board
+        for coord in board.reachable(corp).edges:
+            if coord not in board.laid or coord not in board.map.printed:
+                continue
+            for name in board.map.tiles:
+                for rotation in range(6):
+                    lay = bd.Lay(coord, name, rotation)
+                    if bd.lay_problem(board, lay, g.colours, None) is not None:
+                        continue
+                    laid = board.lay_tile(coord, name, rotation)
+                    gains = bd._gains(board, laid, coord)
+                    walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
+                    assert bd._uses_new_track(board, lay, corp) == walked, lay
+                    variants += bool(gains) and bd._answer_from_trace(board, laid, coord, gains, corp) is None
+    assert variants > 50, variants
+
+
 def test_the_newest_exports_fields_that_say_nothing_in_1889_are_read_and_any_that_say_more_refused():
     """The site's exports grew fields since these games were recorded (a run's extra revenue and subsidy, the token's
     placer, a train's variant, a share's price, a route's halts): a game carrying them as 1889 fills them replays as

@@ -223,6 +223,15 @@ class Network:
     edges: Mapping[str, frozenset[int]]  # hex -> edges through which the network touches it (where it may build)
 
 
+@dataclass(frozen=True)
+class WalkTrace:
+    """Board.trace: what one corporation's reach walk met (see Board._traced_walk)."""
+
+    looks: Mapping[str, set[tuple[End, int]]]  # hex -> (edge or node end, mask of the hex's edges left by) seen
+    leaves: frozenset[tuple[str, int]]  # (hex, edge) left by outside converging mode
+    walked: frozenset[PathRef]  # the paths the walk took
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     map: MapDef
@@ -437,8 +446,9 @@ class Board:
 
     @cached_property
     def chains(self) -> dict:
-        """node -> the chains leaving it (route.chains_from fills it): a board never changes, so once per board."""
-        return {}
+        """node -> the chains leaving it (route.chains_from fills it). Chains follow track only, so boards with the
+        same tiles share them (a token placed or a state read again keeps them), and a board never changes."""
+        return _chains_of(self.map, tuple(sorted(self.laid.items())))
 
     def _reachable(self, corp: str) -> Network:
         starts = self.token_nodes(corp)
@@ -463,6 +473,38 @@ class Board:
 
         self._walk(corp, visit)
         return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
+
+    def can_token(self, corp: str) -> bool:
+        """Whether `corp` may place a token in some city it reaches now (``bool(legal_tokens(self, corp))``), as
+        18xx.games's `can_token?` answers it: the reach walk stops at the first such city, where the full reach
+        would walk every chain of a big network. Once per board and corporation, like the reach."""
+        if (known := self._can_token.get(corp)) is None:
+            if corp in self._reach:
+                known = any(self._may_token(corp, ref) for ref in self._reach[corp].nodes)
+            else:
+                asked: dict[NodeRef, bool] = {}  # each city's answer, once per walk
+
+                def visit(coord: str, p: int) -> bool:
+                    for end in self._track[coord][p]:
+                        if type(end) is str:
+                            ref = (coord, int(end[1:]))
+                            if (answer := asked.get(ref)) is None:
+                                answer = asked[ref] = self._may_token(corp, ref)
+                            if answer:
+                                return True
+                    return False
+
+                known = self._walk(corp, visit)
+            self._can_token[corp] = known
+        return known
+
+    @cached_property
+    def _can_token(self) -> dict[str, bool]:
+        return {}
+
+    def _may_token(self, corp: str, ref: NodeRef) -> bool:
+        """token_problem's checks but the reach: a city with a slot for `corp`, on a hex where it has no token."""
+        return self.free_slot(ref[0], corp, ref[1]) is not None
 
     def loosely_reaches(self, corp: str, coord: str, targets: set[int]) -> bool:
         """Whether `corp`'s track, walked without _walk's rules against using an edge or a path twice, reaches one
@@ -504,6 +546,129 @@ class Board:
     @cached_property
     def _entries(self) -> dict[str, dict[str, int | None]]:
         return {}
+
+    def trace(self, corp: str) -> WalkTrace:
+        """What `corp`'s whole reach walk (see _walk) met, per hex, for the "new track" rule to answer a trial lay
+        from this board's walk instead of walking the board after the lay (_answer_from_trace): once per board and
+        corporation."""
+        if (known := self._traces.get(corp)) is None:
+            known = self._traces[corp] = self._traced_walk(corp)
+        return known
+
+    @cached_property
+    def _traces(self) -> dict[str, WalkTrace]:
+        return {}
+
+    def variant_looks(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: frozenset[int],
+                      through: tuple[bool, ...], starts: tuple[NodeRef, ...],
+                      wanted: Callable[[End, int], bool]) -> frozenset[tuple[End, int]] | None:
+        """How `corp`'s walk looks at the paths of `coord` (Board.trace's looks there) on this board with `coord`'s
+        track made `paths`, its exits `converging` where the walk's converging mode starts, its nodes letting a
+        train through or not as `through` says, and the tokens at `starts`: the walk of a board after a trial lay
+        whose gained paths are left out, which many trial lays share (_answer_from_variant). None as soon as the
+        walk looks there as `wanted(end, edges left by)` asks (the walk stops; a lay that gains track is most often
+        told early). Walked to the end once per board and variant."""
+        key = (corp, coord, paths, converging, through, starts)
+        if (known := self._variants.get(key)) is None:
+            try:
+                trace = self._traced_walk(corp, (coord, paths, converging, through, starts, wanted))
+            except _Wanted:
+                return None
+            known = self._variants[key] = frozenset(trace.looks.get(coord, ()))
+        return known
+
+    @cached_property
+    def _new_track(self) -> dict[tuple[Lay, str], bool]:
+        """_uses_new_track's answers on this board."""
+        return {}
+
+    @cached_property
+    def _variants(self) -> dict[tuple, frozenset[tuple[End, int]]]:
+        return {}
+
+    def _traced_walk(self, corp: str, variant: tuple | None = None) -> WalkTrace:
+        """_walk's walk, step for step (keep the two alike), visiting every path and noting, per hex, each way it
+        comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
+        hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
+        ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode.
+        `variant` (see variant_looks): (hex, its paths, its converging exits, its nodes' passability, the tokens, a
+        question) walks this board with that hex changed so, raising _Wanted when it looks there as asked."""
+        track, paths_at, steps = self._track, self._paths_at, self.map._steps
+        over, conv, wanted = None, frozenset(), None
+        passable: dict[NodeRef, bool] = {}
+        starts = self.token_nodes(corp)
+        if variant is not None:
+            over, paths, conv, through_at, starts, wanted = variant
+            track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
+            passable = {(over, i): ok for i, ok in enumerate(through_at)}
+            starts = list(starts)
+
+        def look(coord: str, end: End) -> None:
+            left = mask.get(coord, 0)
+            looks.setdefault(coord, set()).add((end, left))
+            if coord == over and wanted(end, left):
+                raise _Wanted
+        looks: dict[str, set[tuple[End, int]]] = {}
+        leaves: set[tuple[str, int]] = set()
+        walked: set[PathRef] = set()
+        nodes: set[NodeRef] = set()
+        paths: set[PathRef] = set()
+        used: set[tuple[str, int]] = set()
+        mask: dict[str, int] = {}  # hex -> the edges of `used` on it, as bits
+
+        def through(ref: NodeRef) -> bool:
+            if (known := passable.get(ref)) is None:
+                known = passable[ref] = self.node(ref).kind != "offboard" and not self.blocks(ref, corp)
+            return known
+
+        def walk_node(ref: NodeRef, converging: bool) -> None:
+            if ref in nodes:
+                return
+            nodes.add(ref)
+            coord, index = ref
+            look(coord, f"_{index}")
+            end = f"_{index}"
+            for p in paths_at[coord].get(end, ()):
+                walk_path(coord, p, None, ref, converging)
+            if converging:
+                nodes.discard(ref)
+
+        def walk_path(coord: str, p: int, came_by: int | None, came_from: NodeRef | None, converging: bool) -> None:
+            key = (coord, p)
+            ends = a, b = track[coord][p]
+            if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
+                return
+            paths.add(key)
+            walked.add(key)
+            for end in ends:
+                if type(end) is str:
+                    ref = (coord, int(end[1:]))
+                    if ref != came_from and through(ref):
+                        walk_node(ref, converging)
+            for edge in ends:
+                if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
+                    continue
+                back = (edge + 3) % 6
+                look(other, back)
+                if not converging:
+                    leaves.add((coord, edge))
+                onward = converging or (edge in conv if coord == over else len(paths_at[coord].get(edge, ())) > 1)
+                used.add((coord, edge))
+                mask[coord] = mask.get(coord, 0) | 1 << edge
+                for q in paths_at.get(other, {}).get(back, ()):
+                    walk_path(other, q, back, None, onward)
+                used.discard((coord, edge))
+                mask[coord] &= ~(1 << edge)
+            if converging:
+                paths.discard(key)
+
+        for start in starts:
+            nodes.clear()
+            nodes.update(set(starts) - {start})
+            paths.clear()
+            used.clear()
+            walk_node(start, False)
+        return WalkTrace(looks, frozenset(leaves), frozenset(walked))
 
     def _walk(self, corp: str, visit: Callable[[str, int], bool],
               enter: Callable[[str, int | None], bool] | None = None) -> bool:
@@ -590,15 +755,31 @@ class Board:
 
     @classmethod
     def from_json(cls, map_def: MapDef, data: dict) -> Board:
-        return cls(
+        """The board of a state. A G is made for every question and the state's board changes far less often than
+        that, so equal contents (in the same order) give the same Board, with its reach and chains already known:
+        a Board never changes, so sharing one is safe."""
+        return _board_of(
             map_def,
-            laid={coord: (name, rot) for coord, (name, rot) in data["laid"].items()},
-            tokens={coord: tuple(tuple(s) for s in per_node) for coord, per_node in data["tokens"].items()},
-            reserved=dict(data["reserved"]),
+            tuple((coord, (name, rot)) for coord, (name, rot) in data["laid"].items()),
+            tuple((coord, tuple(tuple(s) for s in per_node)) for coord, per_node in data["tokens"].items()),
+            tuple(data["reserved"].items()),
         )
 
 
+@lru_cache(maxsize=32)
+def _board_of(map_def: MapDef, laid: tuple, tokens: tuple, reserved: tuple) -> Board:
+    """Board.from_json's boards, by content (a replay asks about the same board across many actions; a live table's
+    state is a copy, whose board is equal to the last)."""
+    return Board(map_def, laid=dict(laid), tokens=dict(tokens), reserved=dict(reserved))
+
+
 NOWHERE = (None, None)  # MapDef._steps of an edge off the map
+
+
+@lru_cache(maxsize=64)
+def _chains_of(map_def: MapDef, laid: tuple[tuple[str, tuple[str, int]], ...]) -> dict:
+    """Board.chains of every board with these tiles: filled as chains are asked for."""
+    return {}
 
 
 @lru_cache(maxsize=256)
@@ -793,7 +974,15 @@ def _max_exits_problem(
 
 
 def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
-    """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more."""
+    """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more. Once per
+    board, lay and corporation (a state's board is shared by content: a table asking legal() again asks the same
+    board)."""
+    if (known := board._new_track.get((lay, corp))) is None:
+        known = board._new_track[lay, corp] = _new_track_answer(board, lay, corp)
+    return known
+
+
+def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
     after = board.lay_tile(lay.hex, lay.tile, lay.rotation)
     gains = _gains(board, after, lay.hex)
     if not gains:
@@ -803,11 +992,90 @@ def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
     edge = board.first_entries(corp).get(lay.hex)
     if edge is not None and any(edge in after.paths(lay.hex)[index] for index in gains):
         return True
+    if (answer := _answer_from_trace(board, after, lay.hex, gains, corp)) is not None:
+        return answer
     # does the corporation reach one of them? not even loosely: no (the walk would try every chain); else the walk
-    # answers, stopping at the first
+    # of the board after the lay answers, read from the walk it shares with the other lays of the same variant
     if not after.loosely_reaches(corp, lay.hex, gains):
         return False
-    return after._walk(corp, lambda coord, p: coord == lay.hex and p in gains)
+    return _answer_from_variant(board, after, lay.hex, gains, corp)
+
+
+def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool:
+    """The "new track" answer from the walk of the board after the lay with its gained paths left out
+    (Board.variant_looks). Until it first takes a gained path, the walk after the lay goes exactly as that one: a
+    gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and then it is
+    taken unless the chain has left the hex by one of its edges (a path walked before is no gained one). So the
+    walk after the lay takes a gained path if and only if that walk looks at the hex by one of the path's ends
+    with none of its edges left by. Lays with the same paths besides the gained ones, the same converging exits
+    and the same passable nodes share one walk (most of a hex's green upgrades add a path to an exit the walk
+    leaves by, and differ only there)."""
+    new_paths, new_at = after.paths(coord), after._paths_at[coord]
+    rest = tuple(path for j, path in enumerate(new_paths) if j not in gains)
+    converging = frozenset(edge for edge in hexes.EDGES if len(new_at.get(edge, ())) > 1)
+    through = tuple(node.kind != "offboard" and not after.blocks((coord, i), corp)
+                    for i, node in enumerate(after.tile(coord).nodes))
+    takes = [(ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in gains)]
+
+    def takes_one(end: End, left: int) -> bool:  # the walk after the lay, looking so, takes a gained path
+        return any(end in ends and not edges & left for ends, edges in takes)
+
+    looks = board.variant_looks(corp, coord, rest, converging, through, tuple(after.token_nodes(corp)), takes_one)
+    return looks is None or any(takes_one(end, left) for end, left in looks)
+
+
+class _Wanted(Exception):
+    """Board._traced_walk of a variant has looked at its hex as asked: the answer is known, the walk stops."""
+
+
+def _answer_from_trace(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool | None:
+    """The "new track" answer read from the walk on the board before the lay (Board.trace), where the walk after it
+    goes step for step the same until it first takes a gained path; None when that cannot be told (the walk after
+    is then needed). The walks are alike while: every old path of the hex is a path of the new tile with the same
+    ends, in the same order among the paths of each end (only gained paths are new); each node of the hex lets a
+    train through in both or neither; the corporation's tokens are where they were; and no exit the walk leaves
+    the hex by outside converging mode becomes converging (or stops being). Then the walk after takes a new gained
+    path when the walk before looked at the hex's paths by one of its ends with none of its edges left by, and a
+    kept one (a city that pays more) when the walk before took it."""
+    old_paths, new_paths = board.paths(coord), after.paths(coord)
+    old_at, new_at = board._paths_at[coord], after._paths_at[coord]
+    index_of = {}
+    for i, path in enumerate(old_paths):
+        index_of.setdefault(path, i)
+        if type(path[0]) is not str or type(path[1]) is not str:  # at most one node: either way round walks alike
+            index_of.setdefault(path[::-1], i)
+    kept: dict[int, int] = {}  # new path -> the old path it is
+    for j, path in enumerate(new_paths):
+        i = index_of.get(path)
+        if i is not None and i not in kept.values():
+            kept[j] = i
+    if len(kept) != len(old_paths) or any(j not in gains for j in range(len(new_paths)) if j not in kept):
+        return None
+    for end, olds in old_at.items():
+        if [kept[j] for j in new_at.get(end, ()) if j in kept] != list(olds):
+            return None
+    old_tile, new_tile = board.tile(coord), after.tile(coord)
+    for i in range(min(len(old_tile.nodes), len(new_tile.nodes))):
+        if (old_tile.nodes[i].kind == "offboard") != (new_tile.nodes[i].kind == "offboard") or (
+                board.blocks((coord, i), corp) != after.blocks((coord, i), corp)):
+            return None
+    if after.token_nodes(corp) != board.token_nodes(corp):
+        return None
+    trace = board.trace(corp)
+    for edge in range(6):
+        if (len(old_at.get(edge, ())) > 1) != (len(new_at.get(edge, ())) > 1) and (coord, edge) in trace.leaves:
+            return None
+    if any((coord, kept[j]) in trace.walked for j in gains if j in kept):
+        return True
+    looks = trace.looks.get(coord, ())
+    for j in gains:
+        if j in kept:
+            continue
+        ends = new_paths[j]
+        edges = sum(1 << e for e in ends if type(e) is int)
+        if any(end in ends and not edges & left for end, left in looks):
+            return True
+    return False
 
 
 def _gains(board: Board, after: Board, coord: str) -> set[int]:

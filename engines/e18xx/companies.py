@@ -188,6 +188,11 @@ class Title:
             raise KeyError(f"{self.id} has no {name!r} train.")
         return found
 
+    @cached_property
+    def train_limits(self) -> dict[str, dict[str, int]]:
+        """phase -> corporation -> its train limit then (asked for every corporation after every action)."""
+        return {p.name: {c.id: p.limit_for(c.kind) for c in self.corporations} for p in self.phases}
+
     def phase(self, name: str) -> Phase:
         if (found := self._by_id["phase"].get(name)) is None:
             raise KeyError(f"{self.id} has no phase {name!r}.")

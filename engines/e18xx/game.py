@@ -119,6 +119,14 @@ class E18xxGame(Engine):
             return Awaiting(module.acting(g), prompt=module.prompt(g))
         return Awaiting()
 
+    def who_acts(self, state: State) -> Awaiting:
+        # a stock turn awaits its player whatever the words: they ask whether he must sell (apply asks this after
+        # every move, a replay's included)
+        g = G(state)
+        if g.round["kind"] == "stock" and g.rules.interrupt(g) is None:
+            return Awaiting(frozenset({g.rules.modules["stock"].acting(g)}))
+        return self.awaiting(state)
+
     def can_act(self, state: State, seat: int) -> bool:
         return seat in self.awaiting(state).seats or bool(self._anytime(G(state), seat))
 

@@ -174,9 +174,16 @@ class Market:
         return self.par_cells_for(None)
 
     def par_cells_for(self, kind: str | None) -> tuple[Cell, ...]:
-        """Par cells open to `kind` ("minor", "public", ... as the title names them), dearest first."""
-        cells = [cell for cell in self.cells if cell.can_par(kind)]
-        return tuple(sorted(cells, key=lambda c: (-c.price, -c.col, c.row)))
+        """Par cells open to `kind` ("minor", "public", ... as the title names them), dearest first (once per kind:
+        a stock turn asks for every corporation not started)."""
+        if (known := self._par_cells_by_kind.get(kind)) is None:
+            cells = [cell for cell in self.cells if cell.can_par(kind)]
+            known = self._par_cells_by_kind[kind] = tuple(sorted(cells, key=lambda c: (-c.price, -c.col, c.row)))
+        return known
+
+    @cached_property
+    def _par_cells_by_kind(self) -> dict[str | None, tuple[Cell, ...]]:
+        return {}
 
     def par_cell(self, price: int, kind: str | None = None) -> Cell:
         for cell in self.par_cells_for(kind):
@@ -243,6 +250,14 @@ class Market:
             if corporation in corps:
                 return self.by_id(cell_id)
         return None
+
+    def positions(self, stacks: Mapping[str, Sequence[str]]) -> dict[str, Cell]:
+        """Corporation -> its cell, for every corporation with a share price (`position` of each)."""
+        found: dict[str, Cell] = {}
+        for cell_id, corps in stacks.items():
+            for corp in corps:
+                found.setdefault(corp, self.by_id(cell_id))  # the first cell holding it, as `position` reads
+        return found
 
     def with_par(self, stacks: Mapping[str, Sequence[str]], corporation: str, cell: Cell) -> Stacks:
         if self.position(stacks, corporation) is not None:

@@ -16,6 +16,8 @@ from engines.e18xx.route import Train, train_from_def
 from engines.text import N_
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -112,8 +114,13 @@ class Rules:
 
     # ---- companies and trains -------------------------------------------------------------------------
 
+    def train_limits(self, g: G) -> Mapping[str, int]:
+        """Corporation -> its train limit now (a title with other limits overrides this: train_limit and
+        trains.crowded read it)."""
+        return g.title.train_limits[g.s["depot"]["phase"]]
+
     def train_limit(self, g: G, cid: str) -> int:
-        return g.phase.limit_for(g.cdef(cid).kind)
+        return self.train_limits(g)[cid]
 
     def train(self, g: G, train_id: str) -> Train:
         """What a train runs as (its distance, which stops count, its multiplier), from the title's data."""
@@ -216,7 +223,11 @@ class Rules:
     def token_step_open(self, g: G, cid: str) -> bool:
         """Whether the token step waits for a move: 1889, when a token can be placed and paid for."""
         from engines.e18xx import operating
-        return operating.can_token(g, cid)
+        if type(self).token_cost is not Rules.token_cost:  # a price that depends on the city: ask each
+            return operating.can_token(g, cid)
+        # one price for every city: can it pay, and is there a city (the board's walk stops at the first)
+        base = operating.next_token_cost(g, cid)
+        return base is not None and base <= g.corp(cid)["cash"] and g.board.can_token(cid)
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """What a token placed on `coord` costs, the next token's printed cost being `base`."""

@@ -15,6 +15,7 @@ shares or privates, so one string names any holder: "bank", "ipo", "pool", a pla
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from engines.base import RuleError
@@ -25,7 +26,6 @@ from engines.e18xx.companies import (
     Corporation,
     Private,
     Title,
-    certificate_count,
     counts_for_cert_limit,
     initial_holdings,
     is_player,
@@ -74,6 +74,8 @@ class G:
         self.map: MapDef = load_map(f"g{state['title']}")
         self.rules: Rules = rules_for(state["title"])
         self._board: Board | None = None
+        self._market: dict | None = None  # the market dict `_cells` was read from
+        self._cells: dict[str, Cell] = {}
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 
@@ -196,11 +198,13 @@ class G:
         return [pid for pid, p in self.s["privates"].items() if p["owner"] == holder and not p["closed"]]
 
     def cert_count(self, seat: int) -> int:
+        # companies.certificate_count, without its mappings (asked many times a move)
         key = self.key(seat)
-        held = {cid: c["shares"] for cid, c in self.s["corps"].items() if c["shares"].get(key)}
-        cells = {cid: self.cell(cid) for cid in held}
-        privates_count = bool(self.title.rules.get("cert_limit_counts_privates", True))
-        return certificate_count(key, held, cells, len(self.privates_of(key)), privates_count)
+        n = sum(len(held) for cid, c in self.s["corps"].items()
+                if (held := c["shares"].get(key)) and counts_for_cert_limit(self.cell(cid)))
+        if self.title.rules.get("cert_limit_counts_privates", True):
+            n += sum(p["owner"] == key and not p["closed"] for p in self.s["privates"].values())
+        return n
 
     @property
     def cert_limit(self) -> int:
@@ -226,14 +230,19 @@ class G:
         cdef = self.title.corporation(cid)
         limit = self.s.get("holding_limit")  # 1867 with two players: 70% of a major instead of 60%
         if limit and cdef.kind == "major":
-            return replace(cdef, holding_limit_percent=limit)
+            return _with_holding_limit(cdef, limit)
         return cdef
 
     def pdef(self, pid: str) -> Private:
         return self.title.private(pid)
 
     def cell(self, cid: str) -> Cell | None:
-        return self.title.market.position(self.s["market"], cid)
+        # every corporation's cell read at once, again whenever the market changes: the market is always replaced,
+        # never changed in place (move_price, with_par), and a price is read tens of times a move
+        market = self.s["market"]
+        if market is not self._market:
+            self._market, self._cells = market, self.title.market.positions(market)
+        return self._cells.get(cid)
 
     def price(self, cid: str) -> int:
         cell = self.cell(cid)
@@ -323,6 +332,12 @@ class G:
                 for coord in ability["hexes"]:
                     blocked[coord] = self.pdef(pid).full_name
         return blocked
+
+
+@lru_cache(maxsize=64)
+def _with_holding_limit(cdef: Corporation, limit: int) -> Corporation:
+    """A major under another holding limit: made once (G.cdef is asked tens of thousands of times a game)."""
+    return replace(cdef, holding_limit_percent=limit)
 
 
 def total_money(state: dict[str, Any]) -> int:

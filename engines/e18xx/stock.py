@@ -72,10 +72,12 @@ def over_limit(g: G, seat: int) -> Msg | None:
         return msg("You hold {count} certificates, over the limit of {limit}", count=count, limit=limit)
     key = g.key(seat)
     for cid, corp in g.s["corps"].items():
-        if not corp["shares"].get(key):
+        held = corp["shares"].get(key)
+        if not held:
             continue  # asked after every action: only the corporations the player holds
-        cdef, percent = g.cdef(cid), g.percent(cid, key)
-        if not within_holding_limit(cdef, percent, g.cell(cid)):
+        cdef = g.cdef(cid)
+        percent = cdef.bundle_percent(held)
+        if percent > cdef.holding_limit_percent and not within_holding_limit(cdef, percent, g.cell(cid)):
             return msg("You hold {percent}% of {corp}, over the limit of {limit}%", percent=percent, corp=cid,
                        limit=cdef.holding_limit_percent)
     return None
@@ -428,9 +430,13 @@ def _purchases(g: G, seat: int) -> Iterator[Action]:
         return
     for cid in g.s["corps"]:
         if g.cell(cid) is None:
-            for cell in g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ():
-                if par_problem(g, seat, cid, cell.id) is None:
-                    yield {"type": "par", "corporation": cid, "share_price": cell.id}
+            cells = g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ()
+            # par_problem's checks are the corporation's and the player's but for the price: none of the prices
+            # passes when the cheapest fails (asked once, not for each price)
+            if cells and par_problem(g, seat, cid, min(cells, key=lambda c: c.price).id) is None:
+                for cell in cells:
+                    if par_problem(g, seat, cid, cell.id) is None:
+                        yield {"type": "par", "corporation": cid, "share_price": cell.id}
             continue
         for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
             if cert and buy_problem(g, seat, cid, cert, source) is None:

@@ -67,7 +67,8 @@ def train_limit(g: G, cid: str) -> int:
 
 def crowded(g: G) -> list[str]:
     """Corporations holding more trains than the phase allows, in title order."""
-    return [cid for cid, c in g.s["corps"].items() if c["trains"] and len(c["trains"]) > train_limit(g, cid)]
+    limits = g.rules.train_limits(g)  # one table for all: asked several times after every action
+    return [cid for cid, c in g.s["corps"].items() if c["trains"] and len(c["trains"]) > limits[cid]]
 
 
 def owner_of_train(g: G, train_id: str) -> str | None:

@@ -132,19 +132,47 @@ def candidates(g: G, cid: str) -> list[str]:
     merging = g.round["merging"] or [cid]
     if len(merging) >= LIMIT_MERGE:
         return []
-    owners = [g.corp(c)["president"] for c in merging]
-    full = {o for o in owners if owners.count(o) >= LIMIT_OWNED_BY_ONE}
-    board, found = g.board, []
+    board, found, joins = g.board, [], _joins(g, merging)
     for corp in merging:
         for ref in sorted(board.reachable(corp).nodes):
             if board.node(ref).kind != "city":
                 continue
             for other in board.slots(*ref):
-                if (other and other not in merging and other not in found and other in g.s["corps"]
-                        and g.cdef(other).kind == "minor" and g.corp(other)["floated"]
-                        and g.corp(other)["president"] not in full):
+                if other not in found and joins(other):
                     found.append(other)
     return found
+
+
+def _joins(g: G, merging: list[str]):
+    """Whether a token's holder is a minor the merge may add (candidates)."""
+    owners = [g.corp(c)["president"] for c in merging]
+    full = {o for o in owners if owners.count(o) >= LIMIT_OWNED_BY_ONE}
+    return lambda other: bool(other and other not in merging and other in g.s["corps"]
+                              and g.cdef(other).kind == "minor" and g.corp(other)["floated"]
+                              and g.corp(other)["president"] not in full)
+
+
+def _any_candidate(g: G, cid: str) -> bool:
+    """bool(candidates(g, cid)), asked after every move of a merger round: the reach walk stops at the first city
+    holding a minor the merge may add (as Board.can_token's), where candidates walks each minor's whole reach."""
+    merging = g.round["merging"] or [cid]
+    if len(merging) >= LIMIT_MERGE:
+        return False
+    board, joins = g.board, _joins(g, merging)
+
+    def in_reach(ref) -> bool:
+        return board.node(ref).kind == "city" and any(joins(other) for other in board.slots(*ref))
+
+    def visit(coord: str, p: int) -> bool:  # the nodes of a path the walk takes are in the reach
+        return any(type(end) is str and in_reach((coord, int(end[1:]))) for end in board.paths(coord)[p])
+
+    for corp in merging:
+        if corp in board._reach:  # known already: as candidates reads it
+            if any(in_reach(ref) for ref in board._reach[corp].nodes):
+                return True
+        elif any(in_reach(ref) for ref in board.token_nodes(corp)) or board._walk(corp, visit):
+            return True
+    return False
 
 
 def majors_free(g: G) -> list[str]:
@@ -153,7 +181,7 @@ def majors_free(g: G) -> list[str]:
 
 
 def has_move(g: G, cid: str) -> bool:
-    return can_convert(g, cid) or bool(candidates(g, cid))
+    return can_convert(g, cid) or _any_candidate(g, cid)
 
 
 # ---- actions ----------------------------------------------------------------------------------------------

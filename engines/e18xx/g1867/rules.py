@@ -161,7 +161,7 @@ class Rules1867(Rules):
 
     def may_par(self, g: G, cid: str) -> bool:
         """A major, from phase 4, while some city can take its home token."""
-        return g.cdef(cid).kind == "major" and self.may_start(g, cid) and bool(self.home_cities(g, cid))
+        return g.cdef(cid).kind == "major" and self.may_start(g, cid) and self._any_home_city(g, cid)
 
     def price_after_sale(self, g: G, cid: str, cell, percent: int, was_president: bool):
         """One step left for a sale by the president (before the sale); others do not move the price."""
@@ -182,11 +182,22 @@ class Rules1867(Rules):
     def home_cities(self, g: G, cid: str) -> list[tuple[str, int]]:
         """A minor starts on any city with no token in it; a major on a city with room in a hex where no
         corporation has a token, one not joined by track to another stop if there is any such."""
+        board = g.board
+        return [(coord, node) for coord, node in self._home_candidates(g, cid)
+                if board.free_slot(coord, cid, node) is not None]
+
+    def _any_home_city(self, g: G, cid: str) -> bool:
+        """bool(home_cities(g, cid)), stopping at the first (may_par is asked for every par price of a stock turn)."""
+        board = g.board
+        return any(board.free_slot(coord, cid, node) is not None for coord, node in self._home_candidates(g, cid))
+
+    @staticmethod
+    def _home_candidates(g: G, cid: str) -> list[tuple[str, int]]:
         board, kind = g.board, g.cdef(cid).kind
         known = board.__dict__.setdefault("_home_cities", {})  # a board never changes: once per board and kind
         if kind not in known:
             known[kind] = _home_cities(board, g.map.printed, kind)
-        return [(coord, node) for coord, node in known[kind] if board.free_slot(coord, cid, node) is not None]
+        return known[kind]
 
     def rises_when_sold_out(self, g: G, cid: str) -> bool:
         return g.cdef(cid).kind == "major"
@@ -221,9 +232,8 @@ class Rules1867(Rules):
         """With a token left whose printed price it can pay and a city to put it in, the corporation is asked (it
         passes if the price, which grows with the distance, is too high), as on 18xx.games."""
         from engines.e18xx import operating
-        from engines.e18xx.board import legal_tokens
         base = operating.next_token_cost(g, cid)
-        return base is not None and base <= g.corp(cid)["cash"] and bool(legal_tokens(g.board, cid))
+        return base is not None and base <= g.corp(cid)["cash"] and g.board.can_token(cid)
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """A token costs its price times the distance in hexes to the nearest token the corporation has."""
