@@ -14,7 +14,7 @@ import pytest
 from PIL import ImageDraw
 
 from bot.errors import Refusal
-from bot.i18n import READER, catalog, say
+from bot.i18n import READER, say
 from bot.tables import Change
 from cogs.e18xx import commands, pictures
 from cogs.e18xx.common import LATELY
@@ -25,7 +25,6 @@ from cogs.fonts import missing_glyphs
 from engines.e18xx import rounds
 from engines.e18xx.game import Canada1867, Shikoku1889
 from engines.e18xx.state import G
-from engines.text import Msg
 from tests.e18xx_helpers import NAMES, presenter_table
 from tests.i18n_helpers import english_left
 
@@ -33,123 +32,6 @@ P = E18xxPresenter()
 E1889, E1867 = Shikoku1889(), Canada1867()
 BUSY = ("bid", "par", "buy_shares", "lay_tile", "place_token", "buy_train", "run_routes", "dividend", "merge",
         "convert")
-
-#: The engine's event templates (engines/e18xx, converted to templates by another agent) that have no Japanese
-#: translation yet: the engine's catalog, not this cog's. They are left out of the checks only while the Japanese
-#: catalog lacks them (a template translated later is checked like any other). Everything else in these games is
-#: this cog's and is checked.
-ENGINE_EVENTS_PENDING = {
-    'Majors can now be started.',
-    'Merger round {turn}.{number} begins.',
-    'Operating order: {order}.',
-    'Operating round {turn}.{number} begins.',
-    'Phase {phase} begins: {tiles} tiles, train limit {limit}, corporations may buy private companies.',
-    'Phase {phase} begins: {tiles} tiles, train limit {limit}.',
-    'Private companies close: {privates}.',
-    'Stock round {turn} begins; [0] has priority.',
-    'The bank has broken: the game ends after the current set of operating rounds.',
-    'The bank has broken: the game ends at the end of this operating round, or of the next one.',
-    'The game is over: {why}.',
-    'The green minors can now be started; the neutral tokens leave the board.',
-    'The private companies are auctioned, one at a time.',
-    'The private companies are auctioned.',
-    'The {trains} trains rust.',
-    'Train {train} is exported.',
-    '[0] becomes president of {corp}.',
-    '[0] bids {price} for {corp}.',
-    '[0] bids {price} for {private}.',
-    '[0] bids {price} on {private}.',
-    '[0] buys a 10% share of {corp} for {price}.',
-    '[0] buys no more of {corp}.',
-    '[0] buys {percent}% of {corp} from the IPO for {price}.',
-    '[0] buys {percent}% of {corp} from the pool for {price}.',
-    '[0] buys {private} for {price}.',
-    '[0] can buy and sell nothing now, so passes.',
-    '[0] declines the offer of {corp}.',
-    '[0] declines to bid for {private}.',
-    '[0] drops out of the auction for {corp}.',
-    '[0] drops out of the auction for {private}.',
-    '[0] exchanges {private} for a {corp} share.',
-    '[0] is done.',
-    '[0] opens the bidding for {corp} ({name}) at {price}.',
-    '[0] passes.',
-    '[0] sells {percent}% of {corp} for {amount}; {corp} falls to {price}.',
-    '[0] starts {corp} ({name}) at {price}.',
-    '[0] uses {private} to lay tile {tile} on {where}.',
-    '[0] wins {corp} for {price}; its shares start at {share_price}.',
-    '[0] withdraws the offer of {corp}.',
-    '{corp} buys train {train} for {price}, [0] paying what it lacked.',
-    '{corp} buys train {train} for {price}.',
-    '{corp} buys train {train} from {seller} for {price}.',
-    '{corp} buys {private} from [0] for {price}.',
-    '{corp} cannot pay its interest.',
-    '{corp} discards train {train} to the depot.',
-    '{corp} earns nothing; its price falls to {price}.',
-    '{corp} earns {revenue}: {kept} to its treasury, {paid} to [0]; its price is now {price}.',
-    '{corp} floats and receives {capital}.',
-    '{corp} floats.',
-    '{corp} is nationalised.',
-    '{corp} is sold out and rises to {price}.',
-    '{corp} joins the merger of {minors}.',
-    '{corp} lays tile {tile} on {where} for {cost}.',
-    '{corp} lays tile {tile} on {where}.',
-    '{corp} neither converts nor merges.',
-    '{corp} offers {price} for {what}; [0] may accept or decline.',
-    '{corp} pays out {paid} ({per_share} a share), keeping {kept}; its price goes from {before} to {after}.',
-    '{corp} pays out {paid} ({per_share} a share); its price goes from {before} to {after}.',
-    '{corp} pays {amount} interest.',
-    '{corp} places a token on {where} for {cost}.',
-    '{corp} places its home token on {where}.',
-    '{corp} puts its home token on {where}.',
-    '{corp} redeems a share from the pool for {price}.',
-    '{corp} repays a loan.',
-    '{corp} takes a loan and receives {amount}.',
-    '{corp} will convert into a major.',
-    '{corp} withholds {revenue}; its price goes from {before} to {after}.',
-    "{corp}'s trains earn {revenue}.",
-    '{minors} merge into {major} at {price}.',
-    '{minors} will merge; [0] names the major they become.',
-    '{minor} converts into {major} at {price}.',
-    '{minor} merges into {major}.',
-    '{private} goes up for auction between {bidders}.',
-    '{private} is up for auction; the least bid is {price}.',
-    '{private} now pays {revenue}.',
-}
-
-
-#: The engine's prompts (Awaiting.prompt, what a table waits for) without a Japanese translation yet, likewise.
-ENGINE_PROMPTS_PENDING = {
-    'bid for a private company or pass',
-    'bid for {corp} or pass',
-    'buy a share of {corp} or pass',
-    'choose the major {corp} becomes',
-    'discard trains down to the limit',
-    "place {corp}'s home token",
-    'stock round {turn}: buy, sell or pass',
-    'stock round {turn}: sell down to the limits',
-    '{corp} may convert, merge or pass',
-    '{corp} operates: companies',
-    '{corp} operates: companies_preloan',
-    '{corp} operates: dividend',
-    '{corp} operates: redeem',
-    '{corp} operates: routes',
-    '{corp} operates: token',
-    '{corp} operates: track',
-    '{corp} operates: trains',
-    '{corp} waits for an answer to its offer',
-}
-
-
-def pending(event) -> bool:
-    return event["text"] in ENGINE_EVENTS_PENDING and event["text"] not in catalog("ja")
-
-
-def prompt_pending(prompt) -> bool:
-    """An engine's prompt still in English: a plain string, or a template the catalog lacks."""
-    if isinstance(prompt, Msg):
-        return prompt.template in ENGINE_PROMPTS_PENDING and prompt.template not in catalog("ja")
-    return bool(prompt)
-
 
 @cache
 def trace(title: str, seed: int, players: int, steps: int, policy: str) -> tuple:
@@ -212,27 +94,20 @@ def _view_texts(view: discord.ui.View) -> list[str]:
 @pytest.mark.parametrize("title", ["1889", "1867"])
 def test_everything_a_player_reads_is_japanese(title):
     """At every step: the table, every seat's own lines, every legal move's label, the panel; the narration of
-    every move. Event lines come from the engine (ENGINE_EVENTS_PENDING aside)."""
+    every move, the engine's event lines among them."""
     engine = engine_of(title)
     rounds_seen, kinds = set(), set()
     for k, (s, seat, a) in enumerate(trace(*GAMES[title])):
         t = table(title, s)
         g = G(s)
         rounds_seen.add(s["round"]["kind"])
-        prompt = engine.awaiting(s).prompt
-        events = {event_line(e, latin_names(s), "ja") for e in s["events"][-LATELY:] if not pending(e)}
+        events = {event_line(e, latin_names(s), "ja") for e in s["events"][-LATELY:]}
         for line in P.public_lines(t, "ja"):
-            if line.startswith("· "):
-                continue  # an event line: checked below, with the engine's pending ones left out
             assert_japanese(line, s, f"public line {s['round']['kind']}")
         for e in events:
             assert_japanese(e, s, "event")
         for other in range(s["n"]):
             for line in P.private_lines(t, other, "ja"):
-                if prompt_pending(prompt):
-                    # The engine's Awaiting.prompt, still in English: the engine's words (engines/e18xx), not this
-                    # cog's; the rest of the line is checked.
-                    line = line.replace(say(prompt, "ja"), "")
                 assert_japanese(line, s, "private line")
         assert_japanese(todo(g, seat, latin_names(s), "ja"), s, "todo")
         entries = entries_for(t, seat, "ja")
@@ -269,13 +144,8 @@ def test_the_narration_is_japanese(title, monkeypatch):
     for s, seat, a in trace(*GAMES[title]):
         after = engine.apply(s, seat, a)
         change = Change("action", table(title, after), entries=[(2, seat, a)], before=s)
-        # the engine's events still in English (ENGINE_EVENTS_PENDING) are taken out of the post
-        english = [event_line(e, latin_names(s), "ja") for e in after["events"]
-                   if e["no"] > s["event_no"] and pending(e)]
         for text, _ in P.announce(change, "ja"):
             assert text.startswith("卓7：")
-            for line in english:
-                text = text.replace(line, "")
             assert_japanese(text, after, f"announce after {a['type']}")
             posted += 1
     assert posted > 20
@@ -382,10 +252,7 @@ def test_refusals_of_18xx_commands_are_japanese():
         found.append(Refusal("You cannot sell {percent}% of {cid}; you hold {held}%.", percent=30, cid="AR", held=20))
     finally:
         READER.reset(token)
-    prompt = E1889.awaiting(g.s).prompt
     for e in found:
         ja, en = say(e.msg, "ja"), say(e.msg, "en")
         assert ja != en
-        if prompt_pending(prompt):
-            ja = ja.replace(say(prompt, "ja"), "")  # the engine's prompt, still in English (ENGINE_PROMPTS_PENDING)
         assert not english_left(ja, latin_names(g.s)), ja
