@@ -95,7 +95,6 @@ def _view_texts(view: discord.ui.View) -> list[str]:
 def test_everything_a_player_reads_is_japanese(title):
     """At every step: the table, every seat's own lines, every legal move's label, the panel; the narration of
     every move, the engine's event lines among them."""
-    engine = engine_of(title)
     rounds_seen, kinds = set(), set()
     for k, (s, seat, a) in enumerate(trace(*GAMES[title])):
         t = table(title, s)

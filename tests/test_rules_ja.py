@@ -45,7 +45,7 @@ def test_japanese_rules_follow_the_english(game):
     overview = re.sub(r"^# .*\n", "", ja_head).strip()
     if re.sub(r"^# .*\n", "", en_head).strip():
         assert overview and japanese_share(overview) > 0.5, "the overview is in Japanese"
-    for (en_title, _), (title, body) in zip(en_topics, ja_topics):
+    for (en_title, _), (title, body) in zip(en_topics, ja_topics, strict=True):
         assert body, f"the topic {title!r} (for {en_title!r}) is empty"
         share = japanese_share(body)
         assert share > 0.5, f"the topic {title!r} (for {en_title!r}) is mostly not Japanese ({share:.0%})"
