@@ -200,7 +200,7 @@ class G:
         held = {cid: c["shares"] for cid, c in self.s["corps"].items() if c["shares"].get(key)}
         cells = {cid: self.cell(cid) for cid in held}
         privates_count = bool(self.title.rules.get("cert_limit_counts_privates", True))
-        return certificate_count(key, held, cells, len(self.privates_of(key)), privates_count)
+        return certificate_count(key, held, cells, self.rules.privates_counted(self, key), privates_count)
 
     @property
     def cert_limit(self) -> int:
