@@ -242,6 +242,10 @@ class Rules:
     def loan_step(self, g: G, cid: str) -> None:
         """The operating step "loans" (titles with loans): interest and repayment, without asking."""
 
+    def reserved_cert(self, g: G, cid: str, cert: str) -> bool:
+        """Whether an IPO certificate is kept back from sale (1890: Kinki's, for the minors that merge into it)."""
+        return False
+
     def may_buy_private(self, g: G, cid: str, pid: str) -> bool:
         """Whether corporation `cid` may buy private `pid` from its owner (when the phase lets corporations buy)."""
         return True

@@ -274,7 +274,8 @@ class G:
         return counts_for_cert_limit(self.cell(cid))
 
     def ipo_cert(self, cid: str) -> str | None:
-        certs = self.corp(cid)["shares"].get(IPO, [])
+        """The next certificate for sale from the IPO (a title may keep some back: 1890's reserved Kinki shares)."""
+        certs = [c for c in self.corp(cid)["shares"].get(IPO, []) if not self.rules.reserved_cert(self, cid, c)]
         return certs[0] if certs else None
 
     def pool_cert(self, cid: str) -> str | None:

@@ -185,6 +185,12 @@ class Rules1890(Rules):
         """Kobe Electric as a late private does not count toward the certificate limit."""
         return len([pid for pid in g.privates_of(holder) if pid != KOBE_ELEC_LATE])
 
+    def reserved_cert(self, g: G, cid: str, cert: str) -> bool:
+        """With the minors (the full game) Kinki's president's certificate and four shares wait for the minors that
+        merge into it: only four Kinki shares are sold from the IPO (rules §"Kinki")."""
+        return (cid == "Kinki" and g.title.rules.get("kinki") == "minors"
+                and cert in ("Kinki_0", "Kinki_5", "Kinki_6", "Kinki_7", "Kinki_8"))
+
     def may_buy_private(self, g: G, cid: str, pid: str) -> bool:
         """Public companies buy privates (never late privates; never Osaka Municipal Electric in the full game)."""
         if is_minor(g, cid) or pid in late_privates(g):
