@@ -87,13 +87,15 @@ def cmd_replay(path: str) -> int:
     return 0 if ok else 1
 
 
-def cmd_selfplay(game: str, players: int, seed: int, games: int, export_dir: str | None = None) -> int:
+def cmd_selfplay(game: str, players: int, seed: int, games: int, export_dir: str | None = None,
+                 options: list[str] | None = None) -> int:
     from bot.selfplay import NeverEnds, selfplay
     from engines.base import RuleError
     from engines.e18xx.export import NotExportable
 
     try:
-        for line in selfplay(game, players, seed, games, export_dir=export_dir):
+        opts = dict(o.split("=", 1) for o in options or ())
+        for line in selfplay(game, players, seed, games, export_dir=export_dir, options=opts):
             print(json.dumps(line))
     except (NeverEnds, RuleError, NotExportable) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -143,13 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--export", metavar="DIR", help="an 18xx title: write each game in 18xx.games's export format")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option, e.g. scenario=full")
     p = sub.add_parser("export", help="print a stored table's whole log as JSON (18xx: in 18xx.games's format)")
     p.add_argument("game_id", type=int)
     args = parser.parse_args(argv)
     if args.cmd == "replay":
         return cmd_replay(args.log)
     if args.cmd == "selfplay":
-        return cmd_selfplay(args.game, args.players, args.seed, args.games, args.export)
+        return cmd_selfplay(args.game, args.players, args.seed, args.games, args.export, args.option)
     try:
         settings = Settings.from_env()
     except ValueError as e:

@@ -63,7 +63,8 @@ def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any
         actions += 1
 
 
-def selfplay(name: str, players: int, seed: int, games: int = 1, export_dir: str | None = None) -> list[dict[str, Any]]:
+def selfplay(name: str, players: int, seed: int, games: int = 1, export_dir: str | None = None,
+             options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """``games`` games from one seeded generator; with ``export_dir`` (an 18xx title) each is also written there in
     18xx.games's export format, its ``result`` our final scores, for the site's engine to check
     (``ref18xx replay DIR/*.json`` says ``matches_recorded`` for each)."""
@@ -75,8 +76,10 @@ def selfplay(name: str, players: int, seed: int, games: int = 1, export_dir: str
     rng = random.Random(seed)
     results = []
     for i in range(games):
-        r = play_one(name, players, rng)
+        r = play_one(name, players, rng, options)
         line = {"game": i + 1, "seed": seed, "players": players, "scores": r["scores"], "actions": r["actions"]}
+        if options:
+            line["options"] = dict(options)
         if export_dir is not None:
             doc = export_game(name, {}, [f"Player {s + 1}" for s in range(players)],
                               [(e["seat"], e["action"]) for e in r["log"]], game_id=seed * 1000 + i + 1,

@@ -80,7 +80,8 @@ class Option:
 #: Each game's title in Japanese, by engine name: ``Engine.title_name`` by default (a game may set its own
 #: ``title_name = Name(en, ja)`` on its class instead).
 JA_TITLES = {"dicehand": "ダイス＆ハンズ", "fourbit": "4bitタウン", "boss": "アイム・ザ・ボス", "tokai": "東海男爵",
-             "1889": "1889 (四国)", "1867": "1867 (カナダ)"}
+             "1889": "1889 (四国)", "1867": "1867 (カナダ)",
+             "1890": "1890 (関西)"}
 
 
 def clone(state: State) -> State:

@@ -81,6 +81,10 @@ class MapDef:
     site_hex_index: Mapping[str, int] = field(default_factory=dict)  # 18xx.games's printed tile "<hex>-<n>", n != 0
     names_ja: Mapping[str, str] = field(default_factory=dict)  # hex -> its printed name in Japanese
     names_kana: Mapping[str, str] = field(default_factory=dict)  # hex -> the reading of that name, where not kana
+    # hex -> colour -> the only tiles of that colour laid there (their label and city count need not match: 1890's
+    # Osaka Nishi takes only #12 then #839, Nara's two cities merge on a green #14 or #15)
+    hex_tiles: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    tile_hexes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # tile -> the only hexes it goes on
 
     @cached_property
     def _steps(self) -> dict[EdgeRef, tuple[str | None, str | None]]:
@@ -143,7 +147,8 @@ class MapDef:
 
 def map_from_json(data: dict) -> MapDef:
     """Our map.json: title, layout, hexes (hex -> tile text), tiles (name -> def, count (a number or "unlimited"),
-    rule), and optionally names, homes (corporation -> hex), home_nodes (corporation -> node index of its city,
+    rule), and optionally names, homes (corporation -> hex), hex_tiles (hex -> colour -> the only tiles of that colour
+    laid there), tile_hexes (tile -> the only hexes it is laid on), home_nodes (corporation -> node index of its city,
     where the home hex has several cities), impassable_colours, start_tokens ([{hex, holder, node?}], holder a
     corporation or "neutral") and upgrades_must_use_max_exits (a list of MAX_EXITS_KINDS)."""
     layout = data["layout"]
@@ -182,6 +187,9 @@ def map_from_json(data: dict) -> MapDef:
         site_hex_index=dict(data.get("site_hex_index", {})),
         names_ja=dict(data.get("names_ja", {})),
         names_kana=dict(data.get("names_kana", {})),
+        hex_tiles={h: {colour: tuple(names) for colour, names in by_colour.items()}
+                   for h, by_colour in data.get("hex_tiles", {}).items()},
+        tile_hexes={t: tuple(hs) for t, hs in data.get("tile_hexes", {}).items()},
     )
 
 
@@ -352,6 +360,11 @@ class Board:
         """May `new` replace the tile on `coord` at all (tiles.upgrades_to)? Where the printed hex has a future label
         for `new`'s colour, `new` must carry that label instead of the old tile's (e.g. Ottawa's gray "O")."""
         old = self.tile(coord)
+        if new.name in self.map.tile_hexes and coord not in self.map.tile_hexes[new.name]:
+            return False
+        only = self.map.hex_tiles.get(coord, {}).get(new.colour)
+        if only is not None:  # the map names the tiles of this colour here: theirs are the only label/city rules
+            return new.name in only and upgrades_to(old, new, special=True)
         future = self.map.printed[coord].future_label
         if future and future[1] == new.colour and not special:
             # the label check reads the future label; every other check is the usual one (18xx.games's order)

@@ -426,6 +426,36 @@ class Canada1867(E18xxGame):
     options = ()
 
 
+class Kansai1890(E18xxGame):
+    """1890 (Kansai): the scenario option picks the title data (titles/g1890/ and its scenario folders)."""
+
+    title_id = name = "1890"
+    title = "1890 (Kansai)"
+    min_players = 2
+    max_players = 7
+    data_version = 1
+    selfplay_auto = 0.3
+    #: scenario -> the title id of its data
+    SCENARIOS = {"hanshin": "1890/hanshin", "keihanshin": "1890/keihanshin", "full": "1890",
+                 "simplified": "1890/simplified"}
+    options = (
+        Option("scenario", N_("the scenario: hanshin (2-4 players), keihanshin (2-4), full (2-7) or simplified (2-7)"),
+               "hanshin", tuple(SCENARIOS)),
+    )
+
+    def setup(self, options: dict[str, Any], seats: int) -> State:
+        opts = self.check_setup(options, seats)
+        title_id = self.SCENARIOS[opts.get("scenario", "hanshin")]
+        title = load_title(title_id)
+        if not title.min_players <= seats <= title.max_players:
+            raise RuleError("{title} is for {low} to {high} players.", title=title.name, low=title.min_players,
+                            high=title.max_players)
+        state = new_state(title_id, seats, False)
+        g = G(state)
+        g.rules.begin(g)
+        return state
+
+
 TITLES: dict[str, type[E18xxGame]] = {cls.title_id: cls for cls in (Shikoku1889, Canada1867)}
 
 

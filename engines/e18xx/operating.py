@@ -32,7 +32,8 @@ from engines.text import N_, Msg, msg
 
 #: The dividends a corporation may choose, in words.
 DIVIDEND_KINDS = {("payout", "withhold"): N_("payout or withhold"),
-                  ("payout", "half", "withhold"): N_("payout or half or withhold")}
+                  ("payout", "half", "withhold"): N_("payout or half or withhold"),
+                  ("half", "withhold"): N_("half or withhold")}
 STEP_OF = {"buy_shares": "redeem", "lay_tile": "track", "place_token": "token", "run_routes": "routes",
            "dividend": "dividend", "buy_train": "trains", "sell_shares": "trains", "bankrupt": "trains"}
 
@@ -161,7 +162,10 @@ def step_open(g: G, cid: str, step: str) -> bool:
 def lay_slot(g: G, cid: str, coord: str) -> dict[str, Any] | None:
     """The open lay a tile on `coord` would use (an upgrade only where the slot allows one), or None."""
     upgrade = g.board.tile(coord).colour != "white"
-    return next((s for s in lays_open(g, cid) if (s["upgrade"] or not upgrade) and s.get("not_on") != coord), None)
+    fitting = [s for s in lays_open(g, cid) if (s["upgrade"] or not upgrade) and s.get("not_on") != coord
+               and coord in s.get("hexes", (coord,))]
+    # a lay kept for named hexes (1890's Arima) goes first where it may
+    return next((s for s in fitting if "hexes" in s), fitting[0] if fitting else None)
 
 
 def lay_price(g: G, cid: str, coord: str, tile: str, rotation: int) -> int:
@@ -218,7 +222,7 @@ def private_offers(g: G, cid: str) -> list[str]:
     cash = g.corp(cid)["cash"]
     return [pid for pid, p in g.s["privates"].items()
             if not p["closed"] and p["owner"] is not None and p["owner"].isdigit()
-            and g.rules.private_price_range(g, pid)[0] <= cash]
+            and g.rules.may_buy_private(g, cid, pid) and g.rules.private_price_range(g, pid)[0] <= cash]
 
 
 # ---- actions ------------------------------------------------------------------------------------------
@@ -250,6 +254,8 @@ def apply(g: G, seat: int, action: Action) -> None:
     if entity is not None and action.get("entity_type", "corporation") == "corporation" and entity != cid:
         raise RuleError("{corp} is operating, not {entity}.", corp=cid, entity=entity)
     r["acted"] = True  # set before the move, which may end the turn (and clear it for the next corporation)
+    if g.rules.turn_move(g, seat, cid, action):
+        return
     if kind == "buy_company":
         _buy_company(g, seat, cid, action)
         return
@@ -307,7 +313,8 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
     if g.trusted:
         lays.check_upgrade(g, coord, tile)
     else:
-        problem = lay_problem(board, Lay(coord, tile, rotation), g.colours, cid, blocked=g.blocked_hexes(),
+        reaching = cid if slot.get("connected", True) else None  # 1890's Arima lay needs no connection
+        problem = lay_problem(board, Lay(coord, tile, rotation), g.colours, reaching, blocked=g.blocked_hexes(),
                               optional_rules=g.optional_rules)
         if problem:
             raise RuleError(problem)
@@ -582,6 +589,8 @@ def _buy_company(g: G, seat: int, cid: str, action: Action, agreed: bool = False
     pid, price = action.get("company"), action.get("price")
     if g.beginner or not g.phase.corporations_buy_privates:
         raise RuleError("Corporations buy private companies only in phases 3 and 4 (never in the Beginner Game).")
+    if pid in g.s["privates"] and not g.rules.may_buy_private(g, cid, pid):
+        raise RuleError("{corp} cannot buy {private}.", corp=cid, private=g.private_name(pid))
     p = g.s["privates"].get(pid)
     if p is None or p["closed"] or p["owner"] is None or not p["owner"].isdigit():
         raise RuleError("That private company is not a player's to sell.")
@@ -659,6 +668,7 @@ def legal(g: G, seat: int) -> list[Action]:
     step = r["step"]
     moves: list[Action] = []
     buys = _company_moves(g, cid)  # a private may be bought at any step of the turn, as on 18xx.games
+    buys += g.rules.turn_moves(g, seat, cid)  # and a title's moves of any step (1890: a minor's conversion)
     if step == "redeem":
         moves = [{"type": "buy_shares", "shares": [c]} for c in redeemable(g, cid)[:1]]
     elif step == "track":
@@ -667,6 +677,7 @@ def legal(g: G, seat: int) -> list[Action]:
             for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):
                 if lay_slot(g, cid, lay.hex) and lay_price(g, cid, lay.hex, lay.tile, lay.rotation) <= power:
                     moves.append({"type": "lay_tile", "hex": lay.hex, "tile": lay.tile, "rotation": lay.rotation})
+            moves += [m for m in _unconnected_lays(g, cid) if m not in moves]
     elif step == "token":
         moves = [{"type": "place_token", "hex": h, "city": i} for h, i, _ in token_moves(g, cid)]
     elif step == "routes":
@@ -678,6 +689,24 @@ def legal(g: G, seat: int) -> list[Action]:
         if trains.must_buy(g, cid):
             return [*moves, *buys]
     return [*moves, *buys, {"type": "pass"}]
+
+
+def _unconnected_lays(g: G, cid: str) -> list[Action]:
+    """Lays on the named hexes of a title's lay that needs no connection (1890's Arima)."""
+    moves: list[Action] = []
+    power = g.rules.buying_power(g, cid)
+    for slot in lays_open(g, cid):
+        if slot.get("connected", True):
+            continue
+        for coord in slot.get("hexes", ()):
+            for name, left in g.board.supply(g.optional_rules).items():
+                for rotation in range(6) if left > 0 else ():
+                    lay = Lay(coord, name, rotation)
+                    if (lay_problem(g.board, lay, g.colours, None, blocked=g.blocked_hexes(),
+                                    optional_rules=g.optional_rules) is None
+                            and lay_price(g, cid, coord, name, rotation) <= power):
+                        moves.append({"type": "lay_tile", "hex": coord, "tile": name, "rotation": rotation})
+    return moves
 
 
 def _train_moves(g: G, seat: int, cid: str) -> list[Action]:
@@ -738,7 +767,7 @@ def auto(g: G, seat: int) -> Action | None:
     if step == "routes":
         return best_run_action(g, cid)
     if step == "dividend":
-        return {"type": "dividend", "kind": "payout"}
+        return {"type": "dividend", "kind": (g.rules.dividend_kinds(g, cid) or ("payout",))[0]}
     if step == "trains" and trains.must_buy(g, cid):
         moves = _train_moves(g, seat, cid)
         buys = [m for m in moves if m["type"] == "buy_train" and "exchange" not in m

@@ -202,7 +202,8 @@ class Rules:
     def lays_allowed(self, g: G, cid: str, laid: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The lays still open to `cid` this turn given the ones made (`laid`: [{hex, upgrade}]): each a dict with
         `upgrade` (whether it may upgrade), `cost` (paid on top of terrain) and perhaps `not_on` (a hex it may not
-        use). 1889: one lay or upgrade."""
+        use), `hexes` (the only hexes it may use) and `connected` (False: the tile need not join the corporation's
+        track, 1890's Arima). 1889: one lay or upgrade."""
         return [] if laid else [{"upgrade": True, "cost": 0}]
 
     def next_token_price(self, g: G, cid: str) -> int | None:
@@ -252,6 +253,26 @@ class Rules:
     def loan_step(self, g: G, cid: str) -> None:
         """The operating step "loans" (titles with loans): interest and repayment, without asking."""
 
+    def reserved_cert(self, g: G, cid: str, cert: str) -> bool:
+        """Whether an IPO certificate is kept back from sale (1890: Kinki's, for the minors that merge into it)."""
+        return False
+
+    def may_buy_private(self, g: G, cid: str, pid: str) -> bool:
+        """Whether corporation `cid` may buy private `pid` from its owner (when the phase lets corporations buy)."""
+        return True
+
+    def privates_counted(self, g: G, holder: str) -> int:
+        """How many of `holder`'s privates count toward the certificate limit: 1889, all."""
+        return len(g.privates_of(holder))
+
+    def turn_moves(self, g: G, seat: int, cid: str) -> list[dict[str, Any]]:
+        """A title's own moves open at any step of `cid`'s operating turn (1890: a minor converts). 1889: none."""
+        return []
+
+    def turn_move(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
+        """Make one of turn_moves' moves; False when `action` is not one (the shared steps take it)."""
+        return False
+
     def private_price_range(self, g: G, pid: str) -> tuple[int, int]:
         """What a corporation may pay a player for a private: 1889, half the face value rounded up to twice it."""
         return g.title.private_price_range(g.pdef(pid))
@@ -271,11 +292,13 @@ def _route_train(title: str, name: str) -> Train:
 
 
 #: Titles whose rules differ from 1889's: title -> "module:class" (imported on first use).
-TITLE_RULES = {"1867": "engines.e18xx.g1867.rules:Rules1867"}
+TITLE_RULES = {"1867": "engines.e18xx.g1867.rules:Rules1867", "1890": "engines.e18xx.g1890.rules:Rules1890"}
 
 
 @cache
 def rules_for(title: str) -> Rules:
+    """A title's rules; a scenario of a title ("1890/hanshin": its data in titles/g1890/hanshin/) has the title's."""
+    title = title.partition("/")[0]
     if title not in TITLE_RULES:
         return Rules()
     module, _, name = TITLE_RULES[title].partition(":")

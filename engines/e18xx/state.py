@@ -203,7 +203,7 @@ class G:
         n = sum(len(held) for cid, c in self.s["corps"].items()
                 if (held := c["shares"].get(key)) and counts_for_cert_limit(self.cell(cid)))
         if self.title.rules.get("cert_limit_counts_privates", True):
-            n += sum(p["owner"] == key and not p["closed"] for p in self.s["privates"].values())
+            n += self.rules.privates_counted(self, key)
         return n
 
     @property
@@ -283,7 +283,8 @@ class G:
         return counts_for_cert_limit(self.cell(cid))
 
     def ipo_cert(self, cid: str) -> str | None:
-        certs = self.corp(cid)["shares"].get(IPO, [])
+        """The next certificate for sale from the IPO (a title may keep some back: 1890's reserved Kinki shares)."""
+        certs = [c for c in self.corp(cid)["shares"].get(IPO, []) if not self.rules.reserved_cert(self, cid, c)]
         return certs[0] if certs else None
 
     def pool_cert(self, cid: str) -> str | None:

@@ -178,7 +178,7 @@ def buy_problem(g: G, seat: int, cid: str, cert: str, source: str) -> Msg | None
         return msg("{corp} has not been started yet; start it with a par price.", corp=cid)
     if cid in r["sold"].get(key, []):
         return msg("You sold {corp} this round and cannot buy it back until the next.", corp=cid)
-    if cert not in corp["shares"].get(source, []):
+    if cert not in corp["shares"].get(source, []) or (source == IPO and g.rules.reserved_cert(g, cid, cert)):
         if source == IPO:
             return msg("That {corp} share is not in the IPO.", corp=cid)
         return msg("That {corp} share is not in the bank pool.", corp=cid)

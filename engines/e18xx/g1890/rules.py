@@ -1,0 +1,369 @@
+"""1890's rules hooks (docs/rules/1890.md): what differs from the shared rules (engines/e18xx/rules.py).
+
+Companies: privates (and, in the full scenario, late privates), minors (one 100% certificate, fixed capital and
+price, always 50/50), publics (JR with its own par, train limit, half dividends and two lays). The initial stock
+round is isr.py. Scenario data: titles/g1890/ (the full game) and titles/g1890/<scenario>/.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache, cached_property
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from engines.base import RuleError
+from engines.e18xx.companies import IPO, POOL, TITLES
+from engines.e18xx.route import Train, route_revenue
+from engines.e18xx.rules import Rules
+from engines.e18xx.state import BANK
+from engines.text import N_
+
+if TYPE_CHECKING:
+    from engines.e18xx.route import Route
+    from engines.e18xx.state import G
+
+JR = "JR"
+MINOR_ORDER = ("Kanan", "Daiki", "Daitetsu", "NaraElec", "KobeElec")
+KOBE_ELEC, KOBE_ELEC_LATE = "KobeElec", "KobeElecLate"
+ARIMA = "Arima"
+JR_LAY_PHASES = ("1", "1.5", "2", "2.5", "3")
+
+
+@cache
+def raw(title: str) -> dict[str, Any]:
+    """A scenario's companies.json and map.json as written (the keys the shared loaders do not read)."""
+    folder = TITLES / f"g{title}"
+    return {"companies": json.loads((folder / "companies.json").read_text(encoding="utf-8")),
+            "map": json.loads((folder / "map.json").read_text(encoding="utf-8"))}
+
+
+def late_privates(g: G) -> set[str]:
+    return {p["id"] for p in raw(g.title.id)["companies"]["privates"] if p.get("late")}
+
+
+def extra_homes(g: G) -> dict[str, list[list]]:
+    return raw(g.title.id)["map"].get("extra_homes", {})
+
+
+def is_minor(g: G, cid: str) -> bool:
+    return g.cdef(cid).kind == "minor"
+
+
+def close_fallen(g: G) -> None:
+    """A public company whose price is in a closing cell closes (rules §7.4): its tokens leave the board, its
+    trains go to the open market, its treasury to the bank, its certificates are void."""
+    for cid, corp in g.s["corps"].items():
+        cell = g.cell(cid)
+        if cell is None or not cell.closes or corp.get("closed"):
+            continue
+        board = g.board
+        for coord, node in board.token_nodes(cid):
+            board = board.remove_token(coord, node, cid)
+        g.set_board(board)
+        for train in list(corp["trains"]):
+            corp["trains"].remove(train)
+            g.s["depot"]["discards"].append(train)
+        if corp["cash"]:
+            g.pay(cid, BANK, corp["cash"])
+        for pid in g.privates_of(cid):
+            g.s["privates"][pid]["closed"] = True
+        g.s["market"] = {c: [x for x in cs if x != cid] for c, cs in g.s["market"].items()}
+        g.s["market"] = {c: cs for c, cs in g.s["market"].items() if cs}
+        corp.update(closed=True, floated=False, president=None, shares={})
+        g.event("{corp} closes: its price fell into the closing cells.", corp=cid)
+
+
+class Rules1890(Rules):
+    bank_break_text = N_("The bank has broken: the game ends at the end of this game turn.")
+
+    @cached_property
+    def modules(self) -> dict[str, ModuleType]:
+        from engines.e18xx import operating
+        from engines.e18xx.g1890 import isr, stock
+        return {"isr": isr, "stock": stock, "operating": operating}
+
+    # ---- rounds ---------------------------------------------------------------------------------------
+
+    def begin(self, g: G) -> None:
+        from engines.e18xx.g1890 import isr
+        g.s["flags"] = {"arima_discount": 0, "bids": {}, "subway_operated": False, "expo": None}
+        board = g.board
+        reserved = dict(board.reserved)
+        for cid, homes in extra_homes(g).items():
+            for coord, node in homes:
+                reserved[board._reserve_key(coord, node)] = cid
+        from dataclasses import replace
+        g.set_board(replace(board, reserved=reserved))
+        isr.start(g, 1)
+
+    def next_round(self, g: G) -> None:
+        from engines.e18xx import operating, rounds
+        from engines.e18xx.g1890 import isr, stock
+        r = g.round
+        if r["kind"] == "isr":
+            if isr.unsold(g):
+                rounds.rotate(g, isr.priority_seat(g))
+                operating.start(g, r["turn"], 1, g.phase.operating_rounds)
+            else:
+                g.s["flags"]["bids"] = {}
+                rounds.rotate(g, isr.priority_seat(g))
+                stock.start(g, r["turn"])
+        elif r["kind"] == "stock":
+            rounds.rotate(g, stock.priority_seat(g))
+            operating.start(g, r["turn"], 1, g.phase.operating_rounds)
+        elif r["kind"] == "operating":
+            if r["or"] < r["of"]:
+                operating.start(g, r["turn"], r["or"] + 1, r["of"])
+                return
+            self._end_of_game_turn(g)
+            if g.s["bank_broken"]:
+                rounds.end_game(g, "bank")
+            elif r["turn"] >= g.title.rules["game_turns"]:
+                rounds.end_game(g, "final_phase")
+            elif isr.unsold(g):
+                isr.start(g, r["turn"] + 1)
+            else:
+                stock.start(g, r["turn"] + 1)
+
+    def _end_of_game_turn(self, g: G) -> None:
+        """Arima gets 5 cheaper for each game turn that ends with it unsold (rules §"Arima ... price decrease")."""
+        from engines.e18xx.g1890 import isr
+        if ARIMA in isr.unsold(g):
+            g.s["flags"]["arima_discount"] += isr.INCREMENT
+            g.event("{private} is still unsold: it now costs {price}.", private=g.private_name(ARIMA),
+                    price=g.amount(isr.price_now(g, ARIMA)))
+
+    # ---- the initial stock round's purchases ----------------------------------------------------------
+
+    def private_bought(self, g: G, pid: str, seat: int) -> None:
+        """What comes with a private: a share of Hanshin or Keihan; the Subway's president's certificate."""
+        for ability in g.pdef(pid).abilities:
+            if ability["kind"] == "attached_share":
+                cid = ability["corporation"]
+                cert = next(c for c in g.corp(cid)["shares"][IPO] if c != g.cdef(cid).president_cert)
+                g.transfer(cid, [cert], IPO, g.key(seat))
+                g.event("[0] receives a {corp} share with {private}.", seat, corp=cid, private=g.private_name(pid))
+            elif ability["kind"] == "subway_president":
+                g.s["privates"][pid]["value"] = 0
+                g.round["par"] = {"corporation": ability["corporation"], "seat": seat}
+
+    def minor_started(self, g: G, cid: str, seat: int) -> None:
+        """The buyer of Osaka Electric Railroad sets Kinki's par price at once."""
+        if cid == "Daiki" and "Kinki" in g.s["corps"]:
+            g.round["par"] = {"corporation": "Kinki", "seat": seat}
+
+    def set_par(self, g: G, cid: str, cell, seat: int) -> None:
+        from engines.e18xx import stock
+        g.s["market"] = g.title.market.with_par(g.s["market"], cid, cell)
+        g.corp(cid)["par"] = cell.price
+        if cid == "Subway":
+            g.transfer(cid, [g.cdef(cid).president_cert], IPO, g.key(seat))
+            g.corp(cid)["president"] = g.key(seat)
+        g.event("[0] sets the par price of {corp} at {price}.", seat, corp=cid, price=g.amount(cell.price))
+        stock.check_float(g, cid)
+
+    # ---- companies ------------------------------------------------------------------------------------
+
+    def may_par(self, g: G, cid: str) -> bool:
+        """Publics are started in a stock round; minors are sold in the initial stock round; the Subway's and
+        Kinki's par prices are set by the buyers of their predecessors."""
+        return not is_minor(g, cid) and cid not in ("Subway", "Kinki") and not g.corp(cid).get("closed")
+
+    def par_cells(self, g: G, cid: str) -> tuple:
+        """JR's par price is 100; the others choose 65 to 100."""
+        cells = g.title.market.par_cells
+        return tuple(c for c in cells if c.price == 100) if cid == JR else cells
+
+    def train_limit(self, g: G, cid: str) -> int:
+        kind = "jr" if cid == JR else g.cdef(cid).kind
+        return g.phase.limit_for(kind)
+
+    def rises_when_sold_out(self, g: G, cid: str) -> bool:
+        return not is_minor(g, cid)
+
+    def privates_counted(self, g: G, holder: str) -> int:
+        """Kobe Electric as a late private does not count toward the certificate limit."""
+        return len([pid for pid in g.privates_of(holder) if pid != KOBE_ELEC_LATE])
+
+    def reserved_cert(self, g: G, cid: str, cert: str) -> bool:
+        """With the minors (the full game) Kinki's president's certificate and four shares wait for the minors that
+        merge into it: only four Kinki shares are sold from the IPO (rules §"Kinki")."""
+        return (cid == "Kinki" and g.title.rules.get("kinki") == "minors"
+                and cert in ("Kinki_0", "Kinki_5", "Kinki_6", "Kinki_7", "Kinki_8"))
+
+    def may_buy_private(self, g: G, cid: str, pid: str) -> bool:
+        """Public companies buy privates (never late privates; never Osaka Municipal Electric in the full game)."""
+        if is_minor(g, cid) or pid in late_privates(g):
+            return False
+        return not any(a["kind"] == "subway_president" for a in g.pdef(pid).abilities)
+
+    def train(self, g: G, train_id: str) -> Train:
+        """A 2+2 (3+3) runs to 2 (3) cities or offboards plus 2 (3) towns: it visits 4 (6) stops, paid for the best
+        2 (3) of each kind (rules §"Types of trains")."""
+        name = train_id.rpartition("-")[0] if "-" in train_id else train_id
+        if "+" in name:
+            n = int(name.split("+")[0])
+            return Train(name, 2 * n)
+        return super().train(g, train_id)
+
+    def revenue_colours(self, g: G) -> tuple[str, ...]:
+        """Offboards pay their left value in phases 1-3, the middle one in 4-5 and the right one in 6."""
+        return (*g.colours, "gray") if g.phase.name == "6" else g.colours
+
+    def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
+        colours = self.revenue_colours(g)
+        if "+" not in train.name:
+            return route_revenue(g.board, route, train, colours)
+        n = int(train.name.split("+")[0])
+        board = g.board
+        values = [(board.node(ref).kind, board.node(ref).revenue_for(colours)) for ref in route.stops]
+        big = sorted((v for k, v in values if k != "town"), reverse=True)[:n]
+        small = sorted((v for k, v in values if k == "town"), reverse=True)[:n]
+        return sum(big) + sum(small)
+
+    # ---- the operating round --------------------------------------------------------------------------
+
+    def operating_order(self, g: G) -> list[str]:
+        """Minors by number, then publics by share price."""
+        floated = g.floated()
+        minors = [c for c in MINOR_ORDER if c in floated]
+        return minors + g.operating_order([c for c in floated if not is_minor(g, c)])
+
+    def home_tokens_at_operating_start(self, g: G) -> bool:
+        return False
+
+    def operating_round_start(self, g: G) -> None:
+        """Newly started companies put their home tokens down (JR has four homes, Nara Electric two)."""
+        for cid in g.s["round"]["order"]:
+            if g.board.token_nodes(cid):
+                continue
+            homes = ([[g.map.homes[cid], g.map.home_nodes.get(cid)]] if cid in g.map.homes else [])
+            homes += extra_homes(g).get(cid, [])
+            for coord, node in homes:
+                board = g.board
+                if node is None:
+                    node = board.home_node(coord, cid) or 0
+                if board.free_slot(coord, cid, node) is None:
+                    continue
+                g.set_board(board.place_token(coord, cid, node))
+                g.event("{corp} places its home token on {where}.", corp=cid, where=g.place(coord))
+
+    def lays_allowed(self, g: G, cid: str, laid: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One lay or upgrade; JR two on different hexes in phases 1-3; a public owning Arima one more on Arima,
+        without a connection."""
+        arima = [lay for lay in laid if lay["hex"] == "D7"]
+        normal = len(laid) - len(arima[:1])
+        slots = []
+        allowed = 2 if cid == JR and g.phase.name in JR_LAY_PHASES else 1
+        if normal < allowed:
+            slot = {"upgrade": True, "cost": 0}
+            if laid:
+                slot["not_on"] = laid[-1]["hex"]
+            slots.append(slot)
+        owns_arima = ARIMA in g.privates_of(cid) and g.ability(ARIMA, "extra_lay")
+        if owns_arima and not arima and "D7" in g.map.printed and g.board.tile("D7").colour == "white":
+            slots.insert(0, {"upgrade": False, "cost": 0, "hexes": ["D7"], "connected": False})
+        return slots
+
+    def token_step_open(self, g: G, cid: str) -> bool:
+        """Minors place no tokens besides their homes."""
+        return not is_minor(g, cid) and super().token_step_open(g, cid)
+
+    def dividend_kinds(self, g: G, cid: str) -> tuple[str, ...]:
+        if is_minor(g, cid):
+            return ()
+        if cid == JR:
+            return ("half", "withhold")
+        return ("payout", "withhold")
+
+    def pay_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
+        """Minors: half to the owner, the rest to the treasury, no price. JR: a half dividend pays shareholders
+        10 x (revenue // 20), the treasury keeps the rest, and the price moves right."""
+        from engines.e18xx import operating
+        if is_minor(g, cid):
+            owner = g.corp(cid)["president"]
+            paid = revenue // 2
+            if revenue:
+                g.pay(BANK, owner, paid)
+                g.pay(BANK, cid, revenue - paid)
+                g.event("{corp} earns {revenue}: {paid} to [0], {kept} to its treasury.", int(owner), corp=cid,
+                        revenue=g.amount(revenue), paid=g.amount(paid), kept=g.amount(revenue - paid))
+            return
+        if kind == "half" and revenue:
+            operating.payout(g, cid, revenue, kept=revenue - 10 * (revenue // 20))
+        elif kind == "payout" and revenue:
+            operating.payout(g, cid, revenue)
+        else:
+            operating.withhold(g, cid, revenue)
+        close_fallen(g)
+
+    def turn_moves(self, g: G, seat: int, cid: str) -> list[dict[str, Any]]:
+        """Kobe Electric may convert into a late private at any point of its turn."""
+        if cid == KOBE_ELEC and KOBE_ELEC_LATE in g.s["privates"]:
+            return [{"type": "convert", "entity": cid}]
+        return []
+
+    def turn_move(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
+        if action["type"] != "convert":
+            return False
+        if action not in self.turn_moves(g, seat, cid) and {**action, "entity": cid} not in self.turn_moves(g, seat,
+                                                                                                          cid):
+            raise RuleError("{corp} cannot convert.", corp=cid)
+        corp = g.corp(cid)
+        board = g.board
+        for coord, node in board.token_nodes(cid):
+            board = board.remove_token(coord, node, cid)
+        g.set_board(board)
+        for train in list(corp["trains"]):
+            corp["trains"].remove(train)
+            g.s["depot"]["discards"].append(train)
+        if corp["cash"]:
+            g.pay(cid, BANK, corp["cash"])
+        owner = corp["president"]
+        corp.update(closed=True, floated=False, president=None, shares={})
+        g.s["privates"][KOBE_ELEC_LATE]["owner"] = owner
+        g.event("{corp} becomes a late private company of [0]; its assets go to the bank.", int(owner), corp=cid)
+        return True
+
+    def train_event(self, g: G, event: str) -> None:
+        if event == "close_privates":
+            late = late_privates(g)
+            closed = []
+            for pid, p in g.s["privates"].items():
+                if p["closed"] or pid in late:
+                    continue
+                kinds = {a["kind"] for a in g.pdef(pid).abilities}
+                if "never_closes" in kinds:
+                    change = g.pdef(pid).ability("revenue_change")
+                    if change:
+                        p["revenue"] = change["revenue"]
+                        g.event("{private} stays open and now pays {revenue}.", private=g.private_name(pid),
+                                revenue=g.amount(p["revenue"]))
+                    continue
+                if "subway_president" in kinds:
+                    continue
+                p["closed"] = True
+                closed.append(g.private_name(pid))
+            if closed:
+                g.event("Private companies close: {privates}.", privates=closed)
+        elif event == "expo":
+            g.s["flags"]["expo"] = "due"
+        else:
+            super().train_event(g, event)
+
+    def after_train_bought(self, g: G) -> None:
+        close_fallen(g)
+
+    def trains_step_done(self, g: G, cid: str) -> None:
+        close_fallen(g)
+
+    def value(self, g: G, seat: int) -> int:
+        """Cash, shares at their price, privates and minors at face value (rules §"End of the game")."""
+        key = g.key(seat)
+        minors = sum(g.title.rules["minor_face_and_capital"][cid][0] for cid, c in g.s["corps"].items()
+                     if is_minor(g, cid) and c["president"] == key and not c.get("closed"))
+        return g.base_value(seat) + minors
+
+
+def pool_percent(g: G, cid: str) -> int:
+    return g.percent(cid, POOL)
