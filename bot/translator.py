@@ -18,5 +18,15 @@ class CatalogTranslator(app_commands.Translator):
         lang = lang_of(locale)
         if lang == DEFAULT or context.location not in TRANSLATED:
             return None
+        if string.extras.get(lang):  # a name that brings its own translation (a game's title)
+            return string.extras[lang]
         said = lookup(string.message, lang)
         return said if said != string.message else None
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """Every game, for a menu: its title, and its Japanese title for a Japanese client."""
+    import engines
+
+    return [app_commands.Choice(name=app_commands.locale_str(e.title, ja=e.title_ja), value=e.name)
+            for e in engines.ENGINES.values()]

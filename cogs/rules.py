@@ -15,6 +15,7 @@ from bot.errors import Refusal
 from bot.i18n import DEFAULT, lookup, reader, tr
 from bot.interact import answer, reader_lang
 from bot.table_ui import game_title
+from bot.translator import game_choices
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
 LIMIT = 1900  # under Discord's 2000 characters per message, with room for a header
@@ -127,7 +128,7 @@ async def topic_autocomplete(interaction: discord.Interaction, current: str) -> 
             if any(typed in found[i].title.lower() for found in versions)][:25]
 
 
-GAMES = [app_commands.Choice(name=e.title, value=e.name) for e in engines.ENGINES.values()]
+GAMES = game_choices()
 
 
 def described(command, lang: str) -> str:

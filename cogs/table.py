@@ -19,6 +19,7 @@ from bot.i18n import LANGS, lang_of, lookup, reader, say, tr
 from bot.interact import answer, reader_lang
 from bot.place import Place
 from bot.table_ui import game_title, my_hand, seat_mentions, table_message
+from bot.translator import game_choices
 from engines.text import N_
 
 #: A table's status, as /game mine and the table autocomplete name it.
@@ -76,10 +77,7 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
     return out[:25]
 
 
-GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in engines.ENGINES.values()]
-#: Every game's title, for the catalog: a Japanese client's menus of games show its translation (bot/translator.py).
-TITLES = (N_("Dice & Hands"), N_("4bit Town"), N_("I'm the Boss!"), N_("Tokai Baron (東海男爵)"), N_("Shikoku 1889"),
-          N_("1867: The Railways of Canada"))
+GAME_CHOICES = game_choices()
 
 
 class TableCog(commands.Cog):

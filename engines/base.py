@@ -77,13 +77,6 @@ class Option:
     choices: tuple[Any, ...] = field(default_factory=tuple)
 
 
-#: Each game's title in Japanese, by engine name: ``Engine.title_name`` by default (a game may set its own
-#: ``title_name = Name(en, ja)`` on its class instead).
-JA_TITLES = {"dicehand": "ダイス＆ハンズ", "fourbit": "4bitタウン", "boss": "アイム・ザ・ボス", "tokai": "東海男爵",
-             "1889": "1889 (四国)", "1867": "1867 (カナダ)",
-             "1890": "1890 (関西)"}
-
-
 def clone(state: State) -> State:
     """A deep copy of a state (plain JSON-like data), several times faster than copy.deepcopy."""
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
@@ -95,6 +88,7 @@ class Engine:
 
     name: str = ""
     title: str = ""
+    title_ja: str = ""  # the title as Japanese players know it
     min_players: int = 2
     max_players: int = 4
     #: Bump when the state layout changes; stored with each game.
@@ -110,9 +104,8 @@ class Engine:
 
     @property
     def title_name(self) -> Name:
-        """The game's title in both languages (the bot says it in each reader's); a game class may set
-        ``title_name = Name(en, ja)`` itself."""
-        return Name(self.title, JA_TITLES.get(self.name, ""))
+        """The game's title in both languages (the bot says it in each reader's)."""
+        return Name(self.title, self.title_ja)
 
     # --- to implement -------------------------------------------------
     def setup(self, options: dict[str, Any], seats: int) -> State:

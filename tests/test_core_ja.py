@@ -3,6 +3,7 @@ reading their own language in every answer and DM while the channel reads the ta
 table; refusals; /rules and /help for a Japanese reader; the offline table in Japanese."""
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
@@ -15,10 +16,10 @@ import pytest
 import engines
 from bot.app import create_bot
 from bot.errors import Refusal, player_sentence
-from bot.i18n import lookup, say
+from bot.i18n import say
 from bot.offline import PLAYERS, client_locales, offline_lang, offline_world
+from bot.translator import CatalogTranslator, game_choices
 from cogs.rules import find_topic, topics
-from cogs.table import TITLES
 from engines.base import RuleError
 from engines.dicehand import DiceHand
 from engines.fields import check_action, check_chance
@@ -278,11 +279,14 @@ def test_the_engines_refusals_and_words_are_said_in_japanese():
 
 
 def test_every_engine_has_a_japanese_title_and_the_menus_translate_them():
+    translator = CatalogTranslator()
+    choices = {c.value: c for c in game_choices()}
     for engine in engines.ENGINES.values():
         name = engine.title_name
         assert isinstance(name, Name) and name.en and name.ja and JA.search(name.ja), engine.name
-        assert engine.title in TITLES, f"add {engine.title!r} to cogs.table.TITLES"
-        assert JA.search(lookup(engine.title, "ja")), engine.title  # what a Japanese client's game menu shows
+        payload = asyncio.run(choices[engine.name].get_translated_payload(translator))
+        assert payload["name"] == engine.title
+        assert payload["name_localizations"]["ja"] == name.ja  # what a Japanese client's menu of games shows
 
 
 def test_the_offline_table_language_is_chosen_by_its_setting(monkeypatch):

@@ -120,6 +120,7 @@ def price_of(action: dict[str, Any]) -> dict[str, int]:
 class Boss(Engine):
     name = "boss"
     title = "I'm the Boss!"
+    title_ja = "アイム・ザ・ボス"
     min_players = 2
     max_players = 6
     data_version = 1

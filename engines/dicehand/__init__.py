@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
-from engines.text import N_, Msg, Name, msg
+from engines.text import N_, Msg, msg
 
 DECK_SIZE = 15
 HAND = 3
@@ -23,7 +23,7 @@ def _is_int(x: Any) -> bool:
 class DiceHand(Engine):
     name = "dicehand"
     title = "Dice & Hands"
-    title_name = Name("Dice & Hands", "ダイス＆ハンズ")
+    title_ja = "ダイス＆ハンズ"
     min_players = 2
     max_players = 5
     options = (

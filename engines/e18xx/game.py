@@ -405,6 +405,7 @@ class E18xxGame(Engine):
 class Shikoku1889(E18xxGame):
     title_id = name = "1889"
     title = "Shikoku 1889"
+    title_ja = "1889 (四国)"
     min_players = 2
     max_players = 6
     data_version = 1
@@ -420,6 +421,7 @@ class Shikoku1889(E18xxGame):
 class Canada1867(E18xxGame):
     title_id = name = "1867"
     title = "1867: The Railways of Canada"
+    title_ja = "1867 (カナダ)"
     min_players = 2
     max_players = 6
     data_version = 1
@@ -431,6 +433,7 @@ class Kansai1890(E18xxGame):
 
     title_id = name = "1890"
     title = "1890 (Kansai)"
+    title_ja = "1890 (関西)"
     min_players = 2
     max_players = 7
     data_version = 1

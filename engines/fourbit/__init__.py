@@ -167,7 +167,7 @@ def location_label(a: dict[str, Any]) -> Msg:
 class FourBit(Engine):
     name = "fourbit"
     title = "4bit Town"
-    title_name = TITLE
+    title_ja = TITLE.ja
     min_players = 2
     max_players = 4
     data_version = 2  # resolution interleaves cards and the location; the round keeps its turn order

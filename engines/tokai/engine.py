@@ -108,6 +108,7 @@ def _tuple_path(path: list) -> list[tuple[str, str | None]]:
 class TokaiBaron(Engine):
     name = "tokai"
     title = "Tokai Baron (東海男爵)"
+    title_ja = "東海男爵"
     min_players = 2
     max_players = 6
     data_version = 2  # 2: the Shinkansen and the Tokaido line cost more (balance; data/NOTE.md)
