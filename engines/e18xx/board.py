@@ -78,6 +78,11 @@ class MapDef:
     max_exits: frozenset[str] = frozenset()
     national_reservations: tuple[str, ...] = ()  # 1867: hexes where the national corporation (CN) is owed a token
     site_hex_index: Mapping[str, int] = field(default_factory=dict)  # 18xx.games's printed tile "<hex>-<n>", n != 0
+    # 1807's London inset: (hex, edge) -> the hex across it when that is not the one beside it; hexes joined to
+    # nothing; a hex (the small London hex) a corporation may build on when its network reaches any of the listed
+    links: Mapping[EdgeRef, str] = field(default_factory=dict)
+    severed: frozenset[str] = frozenset()
+    mirrors: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @cached_property
     def _steps(self) -> dict[EdgeRef, tuple[str | None, str | None]]:
@@ -85,8 +90,9 @@ class MapDef:
         steps = {}
         for coord in self.printed:
             for edge in hexes.EDGES:
-                other = hexes.neighbour(coord, edge, self.layout)
-                other = other if other in self.printed else None
+                other = self.links.get((coord, edge)) or hexes.neighbour(coord, edge, self.layout)
+                other = other if other in self.printed and coord not in self.severed and other not in self.severed \
+                    else None
                 border = self.borders.get((coord, edge))
                 steps[coord, edge] = (other, None if border and border.impassable else other)
         return steps
@@ -156,6 +162,10 @@ def map_from_json(data: dict) -> MapDef:
         max_exits=max_exits,
         national_reservations=tuple(h for hs in data.get("national_reservations", {}).values() for h in hs),
         site_hex_index=dict(data.get("site_hex_index", {})),
+        links={**{(x["hex"], x["edge"]): x["to"] for x in data.get("links", ())},
+               **{(x["to"], x["to_edge"]): x["hex"] for x in data.get("links", ())}},
+        severed=frozenset(data.get("severed", ())),
+        mirrors={coord: tuple(hs) for coord, hs in data.get("mirrors", {}).items()},
     )
 
 
@@ -435,6 +445,9 @@ class Board:
             return False
 
         self._walk(corp, visit)
+        for mirror, targets in self.map.mirrors.items():  # 1807: reaching London's inset reaches the small London hex
+            if any(t in edges or any(ref[0] == t for ref in seen_nodes) for t in targets):
+                edges.setdefault(mirror, set()).update(e for e in hexes.EDGES if self.map.linked(mirror, e))
         return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
 
     def loosely_reaches(self, corp: str, coord: str, targets: set[int]) -> bool:
@@ -692,7 +705,7 @@ def _lay_problem(
     if board.map.max_exits and (problem := _max_exits_problem(board, coord, new, special, ability_tiles, supply,
                                                               reach, most_exits)):
         return problem
-    if corp is not None and old.paths and not _uses_new_track(board, lay, corp):
+    if corp is not None and old.paths and coord not in board.map.mirrors and not _uses_new_track(board, lay, corp):
         return f"The new tile must give {corp} new track or change a city's revenue."
     return None
 
