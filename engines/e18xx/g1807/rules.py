@@ -86,7 +86,7 @@ class Rules1807(Rules1867):
                 del g.s["privates"][pid]  # ferries and undergrounds: not auctioned yet (docs/rules/1807.md)
         batch = {}
         for group in ("A", "B"):
-            members = rng.shuffle([c["id"] for c in self.data["corporations"] if c.get("group") == group])
+            members = rng.shuffle(self.data["minor_groups"][group])  # in the site's order of the group
             first, second, _ = self.data["minor_batches"][group]
             for cid in members[len(members) - first:]:
                 batch[cid] = 1
@@ -153,7 +153,7 @@ class Rules1807(Rules1867):
         if cdef.kind == "minor":
             batch = flags["batch"].get(cid)
             come = batch == 1 or (batch == 2 and self._stock_turn(g) >= 2) or (batch == 3 and flags.get("batch3"))
-            return bool(come) and "minors_start" in g.phase.status
+            return bool(come) and "minors_start" in g.phase.status and bool(self.home_cities(g, cid))
         if cdef.kind == "major":
             return "minors_convert" in g.phase.status if by_merger else g.phase_index() >= g.phase_index("4")
         return False
