@@ -79,7 +79,7 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
 GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in engines.ENGINES.values()]
 #: Every game's title, for the catalog: a Japanese client's menus of games show its translation (bot/translator.py).
 TITLES = (N_("Dice & Hands"), N_("4bit Town"), N_("I'm the Boss!"), N_("Tokai Baron (東海男爵)"), N_("Shikoku 1889"),
-          N_("1867: The Railways of Canada"))
+          N_("1867: The Railways of Canada"), N_("1807: The Big Four"))
 
 
 class TableCog(commands.Cog):

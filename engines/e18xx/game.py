@@ -20,6 +20,7 @@ from engines.base import CHANCE, Action, Awaiting, Engine, Option, RuleError, St
 from engines.e18xx import operating, privates, rounds, stock, trains
 from engines.e18xx.companies import IPO, can_gain, load_title
 from engines.e18xx.state import G, new_state
+from engines.text import Name
 
 #: Who makes a move: a corporation (its president) or a private company (its owner), as 18xx.games names them.
 _ENTITY = {"entity": "str?", "entity_type": "str?"}
@@ -384,6 +385,7 @@ class Canada1867(E18xxGame):
 class BigFour1807(E18xxGame):
     title_id = name = "1807"
     title = "1807: The Big Four"
+    title_name = Name("1807: The Big Four", "1807 ビッグ・フォー")
     min_players = 3
     max_players = 5
     data_version = 1
