@@ -7,11 +7,12 @@ from engines.base import Engine
 def _all() -> dict[str, Engine]:
     from engines.boss import Boss
     from engines.dicehand import DiceHand
-    from engines.e18xx.game import Canada1867, Kansai1890, Shikoku1889
+    from engines.e18xx.game import BigFour1807, Canada1867, Kansai1890, Shikoku1889
     from engines.fourbit import FourBit
     from engines.tokai.engine import TokaiBaron
 
-    games: list[Engine] = [DiceHand(), FourBit(), Boss(), TokaiBaron(), Shikoku1889(), Canada1867(), Kansai1890()]
+    games: list[Engine] = [DiceHand(), FourBit(), Boss(), TokaiBaron(), Shikoku1889(), Canada1867(), Kansai1890(),
+                           BigFour1807()]
     return {g.name: g for g in games}
 
 

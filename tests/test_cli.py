@@ -56,7 +56,7 @@ def test_selfplay_ends_for_every_player_count(players):
 @pytest.mark.parametrize("args, code, sentence", [
     (("dicehand", "--players", "6"), 1, "Dice & Hands takes 2 to 5 players."),
     (("chess", "--players", "2"), 2,
-     "No game called 'chess'; known games: 1867, 1889, 1890, boss, dicehand, fourbit, tokai."),
+     "No game called 'chess'; known games: 1807, 1867, 1889, 1890, boss, dicehand, fourbit, tokai."),
 ], ids=["six-players", "unknown-game"])
 def test_selfplay_with_bad_arguments_says_why_without_a_traceback(args, code, sentence):
     r = run_bot("selfplay", *args, "--seed", "1")
@@ -115,7 +115,7 @@ LOG_HEAD = {"format": "boardbot-log", "game": "dicehand", "data_version": 1, "pl
     ('{"hello": "world"}', "This file is not a game log exported by the bot."),
     ("[1, 2]", "This file is not a game log exported by the bot."),
     (json.dumps(LOG_HEAD | {"game": "chess", "options": {}, "seats": 2, "actions": []}),
-     "No game called 'chess'; known games: 1867, 1889, 1890, boss, dicehand, fourbit, tokai."),
+     "No game called 'chess'; known games: 1807, 1867, 1889, 1890, boss, dicehand, fourbit, tokai."),
     (json.dumps(LOG_HEAD | {"options": {"rounds": 9}, "seats": 2, "actions": []}),
      "Option rounds must be one of 1, 2, 3, 4, 5."),
     (json.dumps(LOG_HEAD | {"options": {}, "seats": 7, "actions": []}), "Dice & Hands takes 2 to 5 players."),

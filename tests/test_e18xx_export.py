@@ -88,8 +88,8 @@ def test_selfplay_writes_each_game_for_the_site(tmp_path):
         assert doc["result"] == {str(i + 1): s for i, s in enumerate(line["scores"])}
     assert len({line["export"] for line in lines}) == 2
     r = run_bot("selfplay", "dicehand", "--players", "3", "--seed", "4", "--export", str(tmp_path))
-    assert (r.returncode, r.stderr) == (1, "error: Only an 18xx title is exported for 18xx.games (1889, 1867), not "
-                                           "dicehand.\n")
+    assert (r.returncode, r.stderr) == (1, "error: Only an 18xx title is exported for 18xx.games (1889, 1867, "
+                                           "1807), not dicehand.\n")
 
 
 async def test_export_prints_a_stored_table_in_the_sites_format(tmp_path):

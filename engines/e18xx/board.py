@@ -85,6 +85,11 @@ class MapDef:
     # Osaka Nishi takes only #12 then #839, Nara's two cities merge on a green #14 or #15)
     hex_tiles: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     tile_hexes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # tile -> the only hexes it goes on
+    # 1807's London inset: (hex, edge) -> the hex across it when that is not the one beside it; hexes joined to
+    # nothing; a hex (the small London hex) a corporation may build on when its network reaches any of the listed
+    links: Mapping[EdgeRef, str] = field(default_factory=dict)
+    severed: frozenset[str] = frozenset()
+    mirrors: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @cached_property
     def _steps(self) -> dict[EdgeRef, tuple[str | None, str | None]]:
@@ -92,8 +97,9 @@ class MapDef:
         steps = {}
         for coord in self.printed:
             for edge in hexes.EDGES:
-                other = hexes.neighbour(coord, edge, self.layout)
-                other = other if other in self.printed else None
+                other = self.links.get((coord, edge)) or hexes.neighbour(coord, edge, self.layout)
+                other = other if other in self.printed and coord not in self.severed and other not in self.severed \
+                    else None
                 border = self.borders.get((coord, edge))
                 steps[coord, edge] = (other, None if border and border.impassable else other)
         return steps
@@ -190,6 +196,10 @@ def map_from_json(data: dict) -> MapDef:
         hex_tiles={h: {colour: tuple(names) for colour, names in by_colour.items()}
                    for h, by_colour in data.get("hex_tiles", {}).items()},
         tile_hexes={t: tuple(hs) for t, hs in data.get("tile_hexes", {}).items()},
+        links={**{(x["hex"], x["edge"]): x["to"] for x in data.get("links", ())},
+               **{(x["to"], x["to_edge"]): x["hex"] for x in data.get("links", ())}},
+        severed=frozenset(data.get("severed", ())),
+        mirrors={coord: tuple(hs) for coord, hs in data.get("mirrors", {}).items()},
     )
 
 
@@ -485,6 +495,9 @@ class Board:
             return False
 
         self._walk(corp, visit)
+        for mirror, targets in self.map.mirrors.items():  # 1807: reaching London's inset reaches the small London hex
+            if any(t in edges or any(ref[0] == t for ref in seen_nodes) for t in targets):
+                edges.setdefault(mirror, set()).update(e for e in hexes.EDGES if self.map.linked(mirror, e))
         return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
 
     def can_token(self, corp: str) -> bool:
@@ -933,7 +946,7 @@ def _lay_problem(
     if board.map.max_exits and (problem := _max_exits_problem(board, coord, new, special, ability_tiles, supply,
                                                               reach, most_exits)):
         return problem
-    if corp is not None and old.paths and not _uses_new_track(board, lay, corp):
+    if corp is not None and old.paths and coord not in board.map.mirrors and not _uses_new_track(board, lay, corp):
         return msg("The new tile must give {corp} new track or change a city's revenue.", corp=corp)
     return None
 

@@ -80,6 +80,8 @@ def _seed_for_deal(title_id: str, state: State, action: Action, players: int) ->
     """A seed whose draw (by the site's generator) gives what this game's deal gave: who gets which private
     (1889's Beginner Game), or which privates leave (1867 with two players)."""
     g = G(state)
+    if g.rules.deal_request(g).kind == "pick":  # 1807: our draw is the site's seed
+        return action["index"] + 1
     kept = g.rules.dealt(g)
     ours = g.rules.deal_matters([kept[i] for i in action.get("order", [])], players)
     title = load_title(title_id)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import CHANCE, Action, Awaiting, ChanceRequest, Engine, Option, RuleError, State
+from engines.base import CHANCE, Action, Awaiting, Engine, Option, RuleError, State
 from engines.e18xx import operating, privates, rounds, stock, trains
 from engines.e18xx.companies import IPO, can_gain, load_title
 from engines.e18xx.state import G, new_state
@@ -82,8 +82,7 @@ class E18xxGame(Engine):
         g = G(state)
         kind = g.round["kind"]
         if kind == "deal":
-            deal = ChanceRequest("shuffle", len(g.rules.dealt(g)), reason=msg("deal the private companies"))
-            return Awaiting(chance=deal)
+            return Awaiting(chance=g.rules.deal_request(g))
         module = g.rules.modules.get(kind)
         if (pending := g.rules.interrupt(g)) is not None:
             return Awaiting(frozenset({pending[0]}), prompt=pending[1])
@@ -182,6 +181,9 @@ class E18xxGame(Engine):
 
     def _deal(self, g: G, action: Action) -> None:
         """The chance seat's shuffle at the start (1889's Beginner Game deal, 1867's two-player draw)."""
+        if g.rules.deal_request(g).kind == "pick":  # 1807: the draw is the seed of 18xx.games's own setup draws
+            g.rules.deal_seed(g, action)
+            return
         if action.get("type") != "shuffle":
             raise RuleError("The private companies are dealt by a shuffle.")
         order = action.get("order")
@@ -460,6 +462,19 @@ class Kansai1890(E18xxGame):
 
 
 TITLES: dict[str, type[E18xxGame]] = {cls.title_id: cls for cls in (Shikoku1889, Canada1867)}
+
+
+class BigFour1807(E18xxGame):
+    title_id = name = "1807"
+    title = "1807: The Big Four"
+    title_ja = "1807 ビッグ・フォー"
+    min_players = 3
+    max_players = 5
+    data_version = 1
+    options = ()
+
+
+TITLES: dict[str, type[E18xxGame]] = {cls.title_id: cls for cls in (Shikoku1889, Canada1867, BigFour1807)}
 
 
 def trusted(state: State) -> State:

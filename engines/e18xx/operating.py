@@ -425,7 +425,8 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
         parsed = []
         for x in routes:
             try:
-                route = route_from_connections(board, x.get("connections") or [], corp=cid)
+                route = route_from_connections(board, x.get("connections") or [], corp=cid,
+                                               accept=lambda r: g.rules.route_problem(g, cid, r) is None)
             except RuleError:
                 raise RuleError("The route of train {train} does not follow track on the board.",
                                 train=x["train"]) from None
@@ -434,6 +435,9 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
             check_runs(board, cid, [(t, route) for t, route, _ in parsed], colours)
             if g.rules.routes_visit_hex_once and not all(hexes_once(route.stops) for _, route, _ in parsed):
                 raise RuleError("A route may not visit a hex twice.")
+            for _, route, _ in parsed:
+                if problem := g.rules.route_problem(g, cid, route):
+                    raise RuleError(problem)
         for t, route, train_id in parsed:
             revenue = g.rules.route_revenue(g, cid, route, t)
             runs.append({"train": train_id, "hexes": list(route.hexes), "revenue": revenue})
@@ -446,7 +450,7 @@ def best_run_action(g: G, cid: str) -> Action:
     """The auto-router's best runs for the corporation's trains, as a run_routes action."""
     owned = g.corp(cid)["trains"]
     total, runs = best_runs(g.board, cid, [g.rules.train(g, t) for t in owned], g.colours,
-                            hexes_distinct=g.rules.routes_visit_hex_once)
+                            hexes_distinct=g.rules.routes_visit_hex_once, excluded=g.rules.excluded_stops(g, cid))
     routes = []
     for train_id, run in zip(owned, runs, strict=True):
         if run.route is not None:

@@ -241,7 +241,8 @@ def _where(board: Board, ref: NodeRef) -> Name:
     return board.map.place_name(ref[0])
 
 
-def route_from_connections(board: Board, connections: Sequence[Sequence[str]], corp: str | None = None) -> Route:
+def route_from_connections(board: Board, connections: Sequence[Sequence[str]], corp: str | None = None,
+                           accept=None) -> Route:
     """A route from 18xx.games' `connections`: chains of hexes, node to node, each in either direction.
 
     Hexes can leave a choice (two cities of one hex on the same track): the first reading that joins up is taken,
@@ -258,7 +259,8 @@ def route_from_connections(board: Board, connections: Sequence[Sequence[str]], c
     # game without checking its routes (5033.json #630 crosses D9-E8 on two tracks); route_problem judges them.
     for disjoint in (True, False):
         for route in _readings(options, disjoint):
-            if corp is None or route_problem(board, corp, route, Train("any", UNLIMITED)) is None:
+            if (corp is None or route_problem(board, corp, route, Train("any", UNLIMITED)) is None) and (
+                    accept is None or accept(route)):  # accept: the title's own rules (1807's London)
                 return route
             first = first or route
         if first is not None:
@@ -330,7 +332,8 @@ def exhaustive_best(board: Board, corp: str, trains: Sequence[Train], colours: S
 
 
 def best_runs(
-    board: Board, corp: str, trains: Iterable[Train | str], colours: Sequence[str], hexes_distinct: bool = False
+    board: Board, corp: str, trains: Iterable[Train | str], colours: Sequence[str], hexes_distinct: bool = False,
+    excluded: frozenset[NodeRef] = frozenset(),
 ) -> tuple[int, list[Run]]:
     """The most revenue `corp`'s trains can earn together, and one way to earn it (exact search).
 
@@ -346,6 +349,8 @@ def best_runs(
     counts = frozenset().union(*(t.counts for t in trains))
     found = graph.enumerate(max(t.distance for t in trains), counts)
     refs = graph.refs
+    if excluded:  # stops the title forbids this corporation (1807: London without its token)
+        found = [f for f in found if not any(refs[i] in excluded for i in f[2])]
     if graph.grouped or hexes_distinct:
         found = [f for f in found if distinct_groups(board, [refs[i] for i in f[2]])
                  and (not hexes_distinct or hexes_once([refs[i] for i in f[2]]))]

@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from engines.e18xx.route import Train, train_from_def
-from engines.text import N_
+from engines.text import N_, msg
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -64,6 +64,19 @@ class Rules:
             g.event("[0] is dealt {private} and pays {price}.", seat, private=g.private_name(pid),
                     price=g.amount(g.s["privates"][pid]["value"]))
         stock.start(g, 1)
+
+    def deal_request(self, g: G):
+        """What the chance seat draws in the "deal" round: 1889 and 1867 shuffle the privates `dealt` gives."""
+        from engines.base import ChanceRequest
+        return ChanceRequest("shuffle", len(self.dealt(g)), reason=msg("deal the private companies"))
+
+    def deal_seed(self, g: G, action: dict[str, Any]) -> None:
+        """A "pick" deal (1807): the drawn number is a seed of 18xx.games's generator, which draws the setup."""
+        raise NotImplementedError
+
+    def site_seed(self, g: G) -> int | None:
+        """The 18xx.games seed this game's setup was drawn with, when it was drawn with one (1807)."""
+        return None
 
     def site_deal(self, title, seed: int, players: int) -> list[str]:
         """The privates in the order 18xx.games's seeded generator draws them for this deal."""
@@ -234,6 +247,17 @@ class Rules:
         """What a token placed on `coord` costs, the next token's printed cost being `base`."""
         return base
 
+    def route_problem(self, g: G, cid: str, route: Route) -> str | None:
+        """Why the title forbids `cid` this route beyond the shared rules (1807: London), or None."""
+        return None
+
+    def excluded_stops(self, g: G, cid: str) -> frozenset:
+        """Stops the auto-router must leave out of `cid`'s routes (1807: London cities without its token)."""
+        return frozenset()
+
+    def cert_limit(self, g: G) -> int:
+        return g.title.cert_limit[g.n]
+
     def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
         from engines.e18xx.route import route_revenue
         return route_revenue(g.board, route, train, g.colours)
@@ -292,7 +316,8 @@ def _route_train(title: str, name: str) -> Train:
 
 
 #: Titles whose rules differ from 1889's: title -> "module:class" (imported on first use).
-TITLE_RULES = {"1867": "engines.e18xx.g1867.rules:Rules1867", "1890": "engines.e18xx.g1890.rules:Rules1890"}
+TITLE_RULES = {"1867": "engines.e18xx.g1867.rules:Rules1867", "1890": "engines.e18xx.g1890.rules:Rules1890",
+               "1807": "engines.e18xx.g1807.rules:Rules1807"}
 
 
 @cache

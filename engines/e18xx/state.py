@@ -208,7 +208,7 @@ class G:
 
     @property
     def cert_limit(self) -> int:
-        return self.title.cert_limit[self.n]
+        return self.rules.cert_limit(self)
 
     def value(self, seat: int) -> int:
         return self.rules.value(self, seat)

@@ -181,7 +181,8 @@ def majors_free(g: G) -> list[str]:
 
 
 def has_move(g: G, cid: str) -> bool:
-    return can_convert(g, cid) or _any_candidate(g, cid)
+    """Something to do: a conversion or a merger, while some major is still free to be formed (1807 has 11)."""
+    return bool(majors_free(g)) and (can_convert(g, cid) or _any_candidate(g, cid))
 
 
 # ---- actions ----------------------------------------------------------------------------------------------
@@ -491,6 +492,8 @@ def legal(g: G, seat: int) -> list[Action]:
         return [{"type": "pass", "entity": cid}]
     if r["choosing"]:
         return [{"type": "merge", "entity": cid, "corporation": m} for m in majors_free(g)]
+    if not majors_free(g):
+        return [{"type": "pass", "entity": cid}]
     moves: list[Action] = [{"type": "merge", "entity": cid, "corporation": c} for c in candidates(g, cid)]
     if not r["merging"] and can_convert(g, cid):
         moves.append({"type": "convert", "entity": cid})

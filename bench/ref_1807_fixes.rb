@@ -1,0 +1,28 @@
+# frozen_string_literal: true
+
+# The two methods 18xx.games's prealpha 1807 (tobymao/18xx at 111f7f698) names but never defines, so that its
+# engine can load a game at all: without them every action raises NoMethodError (`game_end_check_train?`, asked
+# after each action because GAME_END_CHECK is { train: :one_more_full_or_set }) and the first 4+4 train would too
+# (its `signal_end_game` event). Both do what the site's own texts say: the first 4+4 (or 6G) train ends the game
+# after the current set, a stock round and a set of three operating rounds (EVENTS_TEXT 'signal_end_game'; 1867's
+# game_end_set_final_turn! gives the three). Loaded by bench/e18xx_agreement.py (ruby -r) for 1807 only; the
+# reference itself is never changed.
+require 'set'
+require 'engine'
+
+module Engine
+  module Game
+    module G1807
+      class Game
+        def game_end_check_train?
+          @phase.name.to_i >= 8
+        end
+
+        def event_signal_end_game!
+          @log << 'The first 4+4 or 6G train has been bought: the game ends after this set, a stock round ' \
+                  'and three more operating rounds.'
+        end
+      end
+    end
+  end
+end

@@ -1,0 +1,311 @@
+"""1807's rules hooks (docs/rules/1807.md): what differs from 1867's `Rules1867`.
+
+The setup is drawn with 18xx.games's own generator from one drawn seed (`deal_seed`): the three private railways
+that leave and the three batches of minors, so an export carries that seed and the site draws the same. Minors have
+their home printed on the map; public companies (our kind "major") start from phase 4 by par or from phase 3 by a
+merger; systems (kind "system") are not formed yet (docs/rules/1807.md). There is no nationalisation: a
+corporation that cannot pay its interest pays what it has and its price falls one step, and one that ends its train
+step without a train (when it could buy one) falls one step. The bank never breaks the game: the first 4+4 train
+ends it after the set that follows.
+"""
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from engines.base import ChanceRequest, RuleError
+from engines.e18xx import hexes
+from engines.e18xx.companies import TITLES
+from engines.e18xx.g1867.rules import Rules1867
+from engines.e18xx.route import stop_revenue
+from engines.e18xx.state import BANK
+from engines.text import msg
+
+if TYPE_CHECKING:
+    from engines.e18xx.route import Route, Train
+    from engines.e18xx.state import G
+
+#: The seed is drawn in 1..SEEDS (18xx.games's generator keeps its state modulo 2^31).
+SEEDS = 2**31 - 1
+RAILWAYS_LEFT_OUT = 3
+LONDON_SMALL = "U23"
+LONDON_HEXES = ("K27", "K29", "L26", "L30", "M27", "M29")
+SCOTLAND = frozenset({"A9", "A11", "A13", "C5", "C7", "C11", "D4", "D6", "D8", "D10", "F4", "H2"})
+WALES = frozenset({"N4", "S3", "T10", "U7", "U9", "U11"})
+IRELAND = ("H2", "N4", "S3")
+IRISH_FERRIES = ("F1", "F2", "F3")
+BONUS = {"scotland": "J6", "wales": "L6", "london": "I28", "mine": "G28"}  # the bonuses' printed revenues
+
+
+def _raw() -> dict[str, Any]:
+    return json.loads((TITLES / "g1807" / "companies.json").read_text(encoding="utf-8"))
+
+
+class Rules1807(Rules1867):
+
+    @cached_property
+    def modules(self) -> dict[str, ModuleType]:
+        from engines.e18xx import operating
+        from engines.e18xx.g1807 import stock
+        from engines.e18xx.g1867 import auction, merger
+        return {"auction": auction, "stock": stock, "operating": operating, "merger": merger}
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        return _raw()
+
+    # ---- setup ----------------------------------------------------------------------------------------
+
+    def begin(self, g: G) -> None:
+        from engines.e18xx.g1867 import charter
+        g.s["flags"] = {"green_minors": True, "minors_closed": False, "trainless_majors": [],
+                        "national_reservations": [], "final_turn": None, "batch": {}, "site_seed": None,
+                        "cert_limit_reduced": False}
+        charter.init(g)
+        g.s["round"] = {"kind": "deal"}
+
+    def deal_request(self, g: G) -> ChanceRequest:
+        return ChanceRequest("pick", SEEDS, reason=msg("draw the private railways and the minors in play"))
+
+    def deal_seed(self, g: G, action: dict[str, Any]) -> None:
+        """18xx.games's setup from `seed`: the ten private railways shuffled, the first three leave; minor groups A
+        and B shuffled, the last 4 of A and 8 of B start, the 2 and 4 before them come in stock round 2, the rest
+        with the first 3-train (G1807 setup_companies, setup_minors)."""
+        from engines.e18xx.g1867 import auction
+        from engines.e18xx.importer import SiteRandom
+        index = action.get("index")
+        if action.get("type") != "pick" or not isinstance(index, int) or not 0 <= index < SEEDS:
+            raise RuleError("The setup is drawn by picking a seed.")
+        seed = index + 1
+        rng = SiteRandom(seed)
+        railways = [p["id"] for p in self.data["privates"] if p["type"] == "railway"]
+        gone = rng.shuffle(railways)[:RAILWAYS_LEFT_OUT]
+        for pid in list(g.s["privates"]):
+            if pid in gone or self.kind_of_private(pid) != "railway":
+                del g.s["privates"][pid]  # ferries and undergrounds: not auctioned yet (docs/rules/1807.md)
+        batch = {}
+        for group in ("A", "B"):
+            members = rng.shuffle(self.data["minor_groups"][group])  # in the site's order of the group
+            first, second, _ = self.data["minor_batches"][group]
+            for cid in members[len(members) - first:]:
+                batch[cid] = 1
+            for cid in members[len(members) - first - second:len(members) - first]:
+                batch[cid] = 2
+            for cid in members[:len(members) - first - second]:
+                batch[cid] = 3
+        g.s["flags"].update(batch=batch, site_seed=seed)
+        g.event("The private railways {gone} leave the game.", gone=", ".join(sorted(gone, key=_number)))
+        for n in (1, 2, 3):
+            g.event("Minor batch {n}: {minors}.", n=n, minors=", ".join(sorted(c for c, b in batch.items() if b == n)))
+        auction.start(g)
+
+    def site_seed(self, g: G) -> int | None:
+        return g.s["flags"].get("site_seed")
+
+    def kind_of_private(self, pid: str) -> str:
+        return next(p["type"] for p in self.data["privates"] if p["id"] == pid)
+
+    # ---- rounds ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _end_trigger(g: G) -> str | None:
+        """The first 4+4 train (phase 8): the current set ends, then a stock round and a set of three operating
+        rounds. The bank is unlimited and never ends the game."""
+        flags = g.s["flags"]
+        if g.phase.name == g.title.phases[-1].name and flags.get("end_trigger") is None:
+            flags["end_trigger"] = "final_phase"
+            flags["final_turn"] = g.round.get("turn", 1) + 1
+            g.event("The first 4+4 train has been bought: after this set, a stock round and three more operating "
+                    "rounds end the game.")
+        return flags.get("end_trigger")
+
+    def after_operating_round(self, g: G) -> None:
+        """At the end of each set of operating rounds in phases 4 to 7 the next depot train is exported."""
+        from engines.e18xx import trains
+        r = g.round
+        if "train_export" not in g.phase.status or g.s["over"] or r["or"] < r["of"]:
+            return
+        if self._ends_now(g, self._end_trigger(g)):
+            return
+        upcoming = g.s["depot"]["trains"]
+        if upcoming:
+            train_id = upcoming[0]
+            g.event("Train {train} is exported.", train=train_id)
+            trains.take_from_depot(g, train_id, None)
+            self.after_train_bought(g)
+
+    def after_train_bought(self, g: G) -> None:
+        """No trainless nationalisation in 1807."""
+
+    def stock_round_start(self, g: G) -> None:
+        """Minor batch 2 comes in stock round 2."""
+
+    # ---- companies ------------------------------------------------------------------------------------
+
+    def may_start(self, g: G, cid: str, by_merger: bool = False) -> bool:
+        """Minors of a batch that has come (1 from the start, 2 from stock round 2, 3 from the first 3-train) while
+        minors may start (phases 2-4); public companies from phase 4 (from phase 3 by a merger); systems never by
+        themselves."""
+        cdef, flags = g.cdef(cid), g.s["flags"]
+        if g.corp(cid).get("closed") or g.cell(cid) is not None:
+            return False
+        if cdef.kind == "minor":
+            batch = flags["batch"].get(cid)
+            come = batch == 1 or (batch == 2 and self._stock_turn(g) >= 2) or (batch == 3 and flags.get("batch3"))
+            return bool(come) and "minors_start" in g.phase.status and bool(self.home_cities(g, cid))
+        if cdef.kind == "major":
+            return "minors_convert" in g.phase.status if by_merger else g.phase_index() >= g.phase_index("4")
+        return False
+
+    @staticmethod
+    def _stock_turn(g: G) -> int:
+        r = g.round
+        return r.get("turn", 1) if r["kind"] in ("stock", "operating", "merger") else 1
+
+    def home_cities(self, g: G, cid: str) -> list[tuple[str, int]]:
+        if g.cdef(cid).kind == "minor":
+            coord = g.map.homes[cid]
+            node = g.map.home_nodes.get(cid, 0)
+            return [(coord, node)] if g.board.free_slot(coord, cid, node) is not None else []
+        return super().home_cities(g, cid)
+
+    def rises_when_sold_out(self, g: G, cid: str) -> bool:
+        return False  # "売切れ上がりなし": no rise when sold out
+
+    def cert_limit(self, g: G) -> int:
+        """32/24/19 by players; 21/16/13 from phase 8."""
+        if g.s["flags"].get("cert_limit_reduced"):
+            return self.data["cert_limit_phase_8"][str(g.n)]
+        return g.title.cert_limit[g.n]
+
+    def train_event(self, g: G, event: str) -> None:
+        flags = g.s["flags"]
+        if event == "minors_batch3":
+            flags["batch3"] = True
+            g.event("The last minors can now be started: {minors}.",
+                    minors=", ".join(sorted(c for c, b in flags["batch"].items() if b == 3)))
+        elif event in ("u1_available", "u2_available"):
+            pass  # the undergrounds are not auctioned yet (docs/rules/1807.md)
+        elif event == "cert_limit_reduced":
+            flags["cert_limit_reduced"] = True
+            g.event("The certificate limit is now {limit}.", limit=self.data["cert_limit_phase_8"][str(g.n)])
+            self._close_privates(g)
+        elif event == "signal_end_game":
+            pass  # _end_trigger sees phase 8
+        else:
+            raise NotImplementedError(event)
+
+    def _close_privates(self, g: G) -> None:
+        for pid, p in g.s["privates"].items():
+            if not p["closed"] and g.pdef(pid).ability("closes_on_phase"):
+                p["closed"] = True
+        g.event("The private railways close.")
+
+    # ---- the operating turn ---------------------------------------------------------------------------
+
+    def operating_order(self, g: G) -> list[str]:
+        """Minors, then public companies, then systems, each by share price."""
+        ordered = g.operating_order(g.floated())
+        return [c for kind in ("minor", "major", "system") for c in ordered if g.cdef(c).kind == kind]
+
+    def lays_allowed(self, g: G, cid: str, laid: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """1867's two lays (the second £20 more, yellow if the first upgraded); a system a third yellow for £20."""
+        found = super().lays_allowed(g, cid, laid)
+        if g.cdef(cid).kind == "system" and len(laid) == 2:
+            upgraded = any(x["upgrade"] for x in laid)
+            return [{"upgrade": not upgraded, "cost": 20, "not_on": laid[-1]["hex"]}]
+        return found
+
+    def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
+        """£20 times the distance to the nearest token, London's inset measured from the small London hex."""
+        def on_map(h: str) -> str:
+            return LONDON_SMALL if h in LONDON_HEXES else h
+        placed = [ref[0] for ref in g.board.token_nodes(cid)]
+        if not placed:
+            return base
+        return base * min(hexes.distance(on_map(coord), on_map(other), g.map.layout) for other in placed)
+
+    def london_revenue(self, g: G) -> int:
+        tile = g.board.tile(LONDON_SMALL)
+        return tile.nodes[0].revenue_for(g.colours)
+
+    def route_problem(self, g: G, cid: str, route: Route) -> str | None:
+        """A route may enter a London city only where the corporation has a token (docs/rules/1807.md)."""
+        board = g.board
+        for ref in route.stops:
+            if ref[0] in LONDON_HEXES and cid not in board.slots(*ref):
+                return "A route may visit London only at a city holding one of the corporation's tokens."
+        return None
+
+    def excluded_stops(self, g: G, cid: str) -> frozenset:
+        """The stops the router may not use: London cities without the corporation's token."""
+        board = g.board
+        return frozenset((h, i) for h in LONDON_HEXES for i in board.tile(h).city_indexes()
+                         if cid not in board.slots(h, i))
+
+    def stop_value(self, g: G, ref, train: Train) -> int:
+        if ref[0] in LONDON_HEXES:
+            return self.london_revenue(g)
+        return stop_revenue(g.board, ref, train, g.colours)
+
+    def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
+        """The stops (towns only while the distance has room), plus the border, London-offboard and private
+        bonuses, all times the multiplier (18xx.games's G1807 revenue_for)."""
+        board = g.board
+        must = [ref for ref in route.stops if board.node(ref).kind in train.counts]
+        others = sorted((ref for ref in route.stops if board.node(ref).kind not in train.counts),
+                        key=lambda ref: -self.stop_value(g, ref, train))
+        stops = must + others[:max(0, train.distance - len(must))]
+        m = train.multiplier
+        revenue = sum(self.stop_value(g, ref, train) for ref in stops) * m
+        visited = [ref[0] for ref in stops]
+        bonus = {k: board.tile(h).nodes[0].revenue_for(g.colours) for k, h in BONUS.items()}
+        if set(visited) & SCOTLAND and set(visited) - SCOTLAND:
+            revenue += bonus["scotland"] * m
+        if set(visited) & WALES and set(visited) - WALES:
+            revenue += bonus["wales"] * m
+        if any(board.node(ref).kind == "offboard" for ref in stops) and set(visited) & set(LONDON_HEXES):
+            revenue += bonus["london"] * m
+        for pid in g.privates_of(cid):
+            if pid in IRISH_FERRIES:
+                continue
+            for ability in g.pdef(pid).abilities_of("hex_bonus"):
+                if set(visited) & set(ability["hexes"]):
+                    revenue += ability["amount"] * m
+        return revenue
+
+    def loan_step(self, g: G, cid: str) -> None:
+        """Interest (borrowing for it), then repayments; a corporation that cannot pay pays what it has and its price
+        falls one step (18xx.games's G1807 interest_unpaid!)."""
+        from engines.e18xx.g1867 import loans
+        if not loans.pay_interest_and_repay(g, cid):
+            cash = g.corp(cid)["cash"]
+            if cash:
+                g.pay(cid, BANK, cash)
+            g.move_price(cid, g.title.market.left(g.cell(cid)))
+            g.event("{cid} cannot pay all its interest: it pays {cash} and its price falls to {price}.", cid=cid,
+                    cash=g.money(cash), price=g.money(g.price(cid)))
+
+    def trains_step_done(self, g: G, cid: str) -> None:
+        """A corporation that passes its train step without a train falls one step."""
+        from engines.e18xx import trains
+        if not g.corp(cid)["trains"] and trains.can_buy_train(g, cid):
+            g.move_price(cid, g.title.market.left(g.cell(cid)))
+            g.event("{cid} has no train: its price falls to {price}.", cid=cid, price=g.money(g.price(cid)))
+
+    def must_buy_train(self, g: G, cid: str) -> bool:
+        """1867's rule, for a corporation that may hold a train at all (a minor holds none in phase 8)."""
+        return self.train_limit(g, cid) > 0 and super().must_buy_train(g, cid)
+
+    def interrupt(self, g: G):
+        return None
+
+    def value(self, g: G, seat: int) -> int:
+        """Cash, shares at their price (a minor's certificate at twice its price), privates at face value."""
+        return g.base_value(seat)
+
+
+def _number(pid: str) -> int:
+    return int(pid[1:])

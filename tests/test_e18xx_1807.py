@@ -1,0 +1,153 @@
+"""1807: The Big Four on 1867's rules (engines/e18xx/g1807/, docs/rules/1807.md): the setup drawn as 18xx.games
+draws it, the rules that differ from 1867's, whole selfplay games, and the reference engine loading an export."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import engines
+from bot.selfplay import play_one
+from engines.base import CHANCE, RuleError
+from engines.e18xx import hexes
+from engines.e18xx.board import load_map
+from engines.e18xx.companies import load_title
+from engines.e18xx.export import export_game
+from engines.e18xx.state import G, total_money
+
+ENGINE = engines.get("1807")
+REF = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx"
+FIXES = Path(__file__).resolve().parents[1] / "bench" / "ref_1807_fixes.rb"
+
+
+def dealt(seed: int, players: int = 4) -> dict:
+    state = ENGINE.setup({}, players)
+    assert ENGINE.awaiting(state).chance.kind == "pick"
+    return ENGINE.apply(state, CHANCE, {"type": "pick", "index": seed - 1})
+
+
+def test_setup_seven_railways_drawn_as_the_site_draws_them():
+    """Setup: 3 of the 10 private railways leave (18xx.games, seed 5: P2, P3, P5), the 7 left are auctioned in
+    number order from the card's least bid; ferries and undergrounds are not auctioned at the start."""
+    state = dealt(5)
+    assert list(state["privates"]) == ["P1", "P4", "P6", "P7", "P8", "P9", "P10"]
+    assert state["round"]["kind"] == "auction" and state["round"]["privates"][0] == "P1"
+    assert ENGINE.legal(state, ENGINE.awaiting(state).seats.__iter__().__next__())[0]["price"] == 20
+
+
+def test_setup_minor_batches_as_the_site_draws_them():
+    """Setup: minors in three batches of 12, 6 and 6 (18xx.games, seed 5)."""
+    batch = dealt(5)["flags"]["batch"]
+    first = sorted(c for c, b in batch.items() if b == 1)
+    assert first == ["BE", "BG", "EC", "EG", "GA", "GC", "GJ", "NM", "NU", "SAM", "SE", "TV"]
+    assert sorted(c for c, b in batch.items() if b == 2) == ["EPD", "LH", "LR", "MC", "ND", "VN"]
+    assert sorted(c for c, b in batch.items() if b == 3) == ["EK", "LB", "LS", "LY", "ML", "YNM"]
+
+
+@pytest.mark.parametrize("players,cash,limit", [(3, 630, 32), (4, 470, 24), (5, 375, 19)])
+def test_setup_cash_and_certificate_limits(players, cash, limit):
+    state = dealt(1, players)
+    assert state["cash"] == [cash] * players
+    assert G(state).cert_limit == limit
+    state["flags"]["cert_limit_reduced"] = True  # the first 4+4 (phase 8)
+    assert G(state).cert_limit == {3: 21, 4: 16, 5: 13}[players]
+
+
+def test_market_ruling_600_not_500():
+    """Ruling (docs/rules/1807.md): the site's 500 between 540 and 660 is played as 600."""
+    prices = [c.price for c in load_title("1807").market.rows[0]]
+    assert prices[26:30] == [490, 540, 600, 660]
+    assert prices == sorted(prices)
+
+
+def test_london_inset_joined_to_the_hexes_around_the_small_london_hex():
+    """The six London inset hexes are joined to the hexes around U23; the inset's centre to nothing."""
+    m = load_map("g1807")
+    assert m.across("U21", 4) == "L26" and m.across("L26", 1) == "U21"
+    assert m.across("V22", 3) == "M27"
+    assert all(m.neighbour("L28", e) is None for e in hexes.EDGES)
+
+
+def test_token_cost_from_london_is_measured_from_the_small_hex():
+    """Token: £20 times the distance to the nearest own token, London's inset counted as U23."""
+    state = dealt(1)
+    g = G(state)
+    g.set_board(g.board.place_token("K27", "LH", 0))
+    assert g.rules.token_cost(g, "LH", "U19", 20) == 20 * hexes.distance("U23", "U19", "pointy")
+
+
+def test_route_to_london_needs_a_london_token():
+    """A route may include a London city only where the corporation has a token."""
+    state = dealt(1)
+    g = G(state)
+    route = type("R", (), {"stops": (("K27", 1), ("U19", 0))})()
+    assert g.rules.route_problem(g, "GJ", route)
+    g.set_board(g.board.place_token("K27", "GJ", 1))
+    assert g.rules.route_problem(g, "GJ", route) is None
+
+
+def test_unpaid_interest_moves_the_price_left_without_nationalisation():
+    """Loans: a corporation that cannot pay its interest pays what it has and falls one step."""
+    state = dealt(1)
+    g = G(state)
+    g.s["market"] = g.title.market.with_par(g.s["market"], "BE", next(c for c in g.title.market.cells if c.price == 70))
+    corp = g.corp("BE")
+    corp.update(floated=True, loans=2, cash=3)
+    g.s["bank"] -= 3
+    g.s["round"] = {"kind": "operating", "interest": {"BE": 2}}
+    g.rules.loan_step(g, "BE")
+    assert g.price("BE") == 65 and corp["cash"] == 0 and corp["floated"]
+
+
+@pytest.mark.parametrize("players,seed", [(3, 3), (4, 1), (5, 4)])
+def test_selfplay_ends_with_money_conserved(players, seed):
+    """Selfplay of 3-5 players ends; money is only moved."""
+    played = play_one("1807", players, random.Random(seed), max_actions=20_000)
+    state = played["state"]
+    assert state["over"] in ("final_phase", "dnf")
+    assert total_money(state) == load_title("1807").bank
+    assert all(isinstance(s, int) for s in played["scores"])
+
+
+def test_export_carries_the_drawn_seed():
+    played = play_one("1807", 4, random.Random(1), max_actions=20_000)
+    log = [(e["seat"], e["action"]) for e in played["log"]]
+    doc = export_game("1807", {}, ["a", "b", "c", "d"], log)
+    assert doc["settings"]["seed"] == log[0][1]["index"] + 1
+
+
+@pytest.mark.skipif(shutil.which("ruby") is None or not REF.exists(),
+                    reason="needs Ruby and ../shared/tools/ref18xx (the 18xx.games engine)")
+def test_reference_engine_draws_the_same_setup_and_takes_the_private_auction(tmp_path):
+    """18xx.games's 1807 (with bench/ref_1807_fixes.rb, the two methods the prealpha lacks) loads our export's
+    opening: the same seven railways drawn from the seed and every bid of the private auction accepted, to the same
+    cash."""
+    played = play_one("1807", 4, random.Random(1), max_actions=20_000)
+    log = [(e["seat"], e["action"]) for e in played["log"]]
+    state, opening = ENGINE.setup({}, 4), []
+    for seat, action in log:
+        if state["round"]["kind"] not in ("deal", "auction"):
+            break
+        opening.append((seat, action))
+        state = ENGINE.apply(state, seat, action)
+    doc = export_game("1807", {}, ["P1", "P2", "P3", "P4"], opening)
+    path = tmp_path / "opening.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    out = subprocess.run(["ruby", f"-I{REF / 'shims'}", f"-I{REF / 'lib'}", f"-r{FIXES}", str(REF / "replay.rb"),
+                          str(path)], capture_output=True, text=True,
+                         env={"ONLY_TITLES": "g_1867,g_1807", "ENGINE_LOG_LEVEL": "5", "PATH": "/usr/bin:/bin"})
+    line = json.loads(out.stdout.splitlines()[-1])
+    assert line["exception"] is None, line
+    assert line["actions"] == len(doc["actions"])
+    assert line["result"] == doc["result"]
+
+
+def test_a_refused_move_reads_as_a_sentence():
+    state = dealt(1)
+    seat = next(iter(ENGINE.awaiting(state).seats))
+    with pytest.raises(RuleError):
+        ENGINE.apply(state, seat, {"type": "bid", "company": "P1", "price": 3})
