@@ -1,5 +1,6 @@
-"""The SQLite store: migrations, PRAGMAs, the all-or-nothing commit, the outbox, timers,
-undo, and two connections on one file standing in for two bot processes."""
+"""Both stores, SQLite and PostgreSQL (each test runs on each, the ``db`` fixture): migrations, the all-or-nothing
+commit, the outbox, timers, undo, claims, and two stores on one database standing in for two bot processes; then
+what only SQLite has (PRAGMAs, its thread, its file lock)."""
 from __future__ import annotations
 
 import asyncio
@@ -9,9 +10,13 @@ from importlib import resources
 import pytest
 
 from storage.base import Commit, SeqConflict
-from storage.sqlite import BUSY_TIMEOUT_MS, SqliteStore, migrations
+from storage.schema import migrations
+from storage.sqlite import BUSY_TIMEOUT_MS, SqliteStore
+from tests.stores import dialect, make_store, open_store
 
-MIGRATION_FILES = [p.name for p in (resources.files("storage") / "migrations").iterdir() if p.name.endswith(".sql")]
+MIGRATIONS = resources.files("storage") / "migrations"
+MIGRATION_FILES = [p.name for p in MIGRATIONS.iterdir() if p.name.endswith(".sql")]
+POSTGRES_FILES = [p.name for p in (MIGRATIONS / "postgres").iterdir() if p.name.endswith(".sql")]
 
 
 @pytest.fixture
@@ -20,11 +25,24 @@ def db_path(tmp_path):
 
 
 @pytest.fixture
-async def store(db_path):
+async def store(db):
+    s = await open_store(db)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(db_path):
     s = SqliteStore(db_path)
     await s.open()
     yield s
     await s.close()
+
+
+async def table_names(store) -> set[str]:
+    sql = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()" if dialect(store) == "postgres" else
+           "SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {r[0] for r in await store._rows(sql)}
 
 
 async def new_game(store, now: float = 100.0) -> int:
@@ -46,28 +64,34 @@ async def count(store, table: str, game_id: int) -> int:
 
 
 # --- opening ---------------------------------------------------------------------------------
-async def test_every_migration_is_applied_once_at_open(store):
+def test_each_dialect_has_a_file_for_every_migration_number():
+    """One numbered list: a change to the schema is a number with a file in each dialect's folder."""
     assert MIGRATION_FILES, "storage/migrations holds the schema"
-    assert await store.schema_version() == len(MIGRATION_FILES) == len(migrations())
+    assert [n for n, _ in migrations("sqlite")] == [n for n, _ in migrations("postgres")] == \
+        list(range(1, len(MIGRATION_FILES) + 1))
+    assert sorted(name[:3] for name in POSTGRES_FILES) == sorted(name[:3] for name in MIGRATION_FILES)
+
+
+async def test_every_migration_is_applied_once_at_open(store):
+    assert await store.schema_version() == len(MIGRATION_FILES) == len(migrations(dialect(store)))
     rows = await store._rows("SELECT version FROM schema_version ORDER BY version")
-    assert [r[0] for r in rows] == [n for n, _ in migrations()]
-    tables = {r[0] for r in await store._rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert [r[0] for r in rows] == [n for n, _ in migrations(dialect(store))]
+    tables = await table_names(store)
     assert {"games", "seats", "actions", "undone_actions", "snapshots", "timers", "outbox", "users"} <= tables
 
 
-async def test_wal_busy_timeout_and_foreign_keys_are_set(store):
+async def test_wal_busy_timeout_and_foreign_keys_are_set(sqlite_store):
+    store = sqlite_store
     assert (await store._rows("PRAGMA journal_mode"))[0][0] == "wal"
     assert (await store._rows("PRAGMA busy_timeout"))[0][0] == BUSY_TIMEOUT_MS > 0
     assert (await store._rows("PRAGMA foreign_keys"))[0][0] == 1
 
 
-async def test_reopening_the_file_keeps_data_and_does_not_migrate_again(db_path):
-    first = SqliteStore(db_path)
-    await first.open()
+async def test_reopening_the_database_keeps_data_and_does_not_migrate_again(db):
+    first = await open_store(db)
     gid = await new_game(first)
     await first.close()
-    again = SqliteStore(db_path)
-    await again.open()  # a second CREATE TABLE games would raise here
+    again = await open_store(db)  # a second CREATE TABLE games would raise here
     try:
         rows = await again._rows("SELECT version FROM schema_version")
         assert len(rows) == len(MIGRATION_FILES)
@@ -211,10 +235,11 @@ async def test_each_route_shows_its_oldest_pending_row(store):
     assert [o.id for o in await store.pending(route=("dm", 11))] == [ids[2]]
 
 
-async def test_a_cancellation_during_commit_stays_a_cancellation(store, monkeypatch):
+async def test_a_cancellation_during_commit_stays_a_cancellation(sqlite_store, monkeypatch):
     """A task cancelled while its COMMIT waits in sqlite's thread: the COMMIT still runs there
     before the ROLLBACK, which then fails. The caller must see the cancellation, not that failure:
     the outbox loop treats other errors as a pass to retry and would never stop."""
+    store = sqlite_store
     gid = await new_game(store)
     a = await store.enqueue("dm", 11, gid, {"n": 1}, now=1.0)
     execute = store.db.execute
@@ -286,11 +311,9 @@ async def test_languages_a_table_keeps_its_own_and_a_seat_reads_its_players_chos
     assert (await store.game(await new_game(store))).lang == "en"  # a table made without one: English
 
 
-# --- two processes on one file ------------------------------------------------------------------
-async def test_two_stores_on_one_file_see_each_others_commits(db_path):
-    a, b = SqliteStore(db_path), SqliteStore(db_path)
-    await a.open()
-    await b.open()
+# --- two processes on one database ------------------------------------------------------------------
+async def test_two_stores_on_one_database_see_each_others_commits(db):
+    a, b = await open_store(db), await open_store(db)
     try:
         gid = await new_game(a)
         await a.commit(gid, Commit(first_seq=1, entries=[(0, bet(1))]), now=1.0)
@@ -303,10 +326,8 @@ async def test_two_stores_on_one_file_see_each_others_commits(db_path):
 
 
 @pytest.mark.parametrize("round_", range(5))
-async def test_two_stores_racing_for_the_same_seq_exactly_one_wins(db_path, round_):
-    a, b = SqliteStore(db_path), SqliteStore(db_path)
-    await a.open()
-    await b.open()
+async def test_two_stores_racing_for_the_same_seq_exactly_one_wins(db, round_):
+    a, b = await open_store(db), await open_store(db)
     try:
         gid = await new_game(a)
         await a.commit(gid, Commit(first_seq=1, entries=[(0, bet(0))]), now=1.0)
@@ -326,8 +347,8 @@ async def test_two_stores_racing_for_the_same_seq_exactly_one_wins(db_path, roun
         await b.close()
 
 
-async def test_two_processes_opening_a_new_file_at_once_migrate_it_once(db_path):
-    a, b = SqliteStore(db_path), SqliteStore(db_path)
+async def test_two_processes_opening_a_new_database_at_once_migrate_it_once(db):
+    a, b = make_store(db), make_store(db)
     try:
         await asyncio.gather(a.open(), b.open())
         assert await a.schema_version() == await b.schema_version() == len(MIGRATION_FILES)
