@@ -376,3 +376,94 @@ async def test_a_writer_waits_out_another_process_lock_instead_of_failing(db_pat
     finally:
         raw.close()
         await a.close()
+
+
+# --- several processes: claims, the game lock, racing writers ---------------------------------------------------
+async def test_due_timers_are_claimed_by_exactly_one_of_two_processes_until_the_lease_ends(db):
+    a, b = await open_store(db), await open_store(db)
+    try:
+        games = [await new_game(a) for _ in range(6)]
+        for i, gid in enumerate(games):
+            await a.set_timer(gid, "reminder", 10.0 + i, {"n": i})
+        await a.set_timer(games[0], "window", 500.0, {})  # not due yet
+        got = await asyncio.gather(*(s.claim_timers(100.0, until=160.0, limit=4) for s in (a, b, a, b)))
+        claimed = [(t.game_id, t.kind) for batch in got for t in batch]
+        assert sorted(claimed) == sorted((gid, "reminder") for gid in games), "each due timer once, none twice"
+        assert await b.claim_timers(150.0, until=210.0) == []  # still held
+        assert await a.next_timer_due() == 160.0  # a held timer is not due again before its claim ends
+        again = await b.claim_timers(161.0, until=221.0)  # the claimer died: the lease ran out
+        assert sorted(t.game_id for t in again) == sorted(games)
+        await a.set_timer(games[1], "reminder", 200.0, {})  # set anew (by a move): its claim ends
+        await a.clear_timer(games[2])
+        assert {(t.game_id, t.due_at) for t in await a.timers(games[1])} == {(games[1], 200.0)}
+        assert [t.game_id for t in await a.claim_timers(200.0, until=400.0)] == [games[1]]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_an_outbox_row_is_claimed_by_exactly_one_process_and_sent_rows_never(db):
+    a, b = await open_store(db), await open_store(db)
+    try:
+        gid = await new_game(a)
+        ids = [await a.enqueue("dm", 11 + n % 3, gid, {"n": n}, now=1.0) for n in range(9)]
+        got = await asyncio.gather(a.claim_outbox(ids, 5.0, 65.0), b.claim_outbox(ids, 5.0, 65.0),
+                                   b.claim_outbox(ids[::-1], 5.0, 65.0))
+        assert sorted(i for batch in got for i in batch) == ids, got
+        heads = await b.route_heads()
+        assert [h.claimed_until for h in heads] == [65.0] * 3  # the outbox waits for a held route's head
+        await a.mark_sent(ids[0], now=6.0)
+        await a.mark_failed(ids[1], None, retry_at=30.0)  # a failed try lets go of the row
+        assert await b.claim_outbox(ids, 10.0, 70.0) == [ids[1]]
+        assert await b.claim_outbox(ids, 70.0, 130.0) == ids[1:]  # every lease ran out; the sent row is never claimed
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_the_game_lock_holds_a_table_across_processes(db):
+    """Shared stores (PostgreSQL) hold a table across processes; SQLite's lock is the process's own (none here)."""
+    a, b = await open_store(db), await open_store(db)
+    try:
+        g1, g2 = await new_game(a), await new_game(a)
+        order = []
+
+        async def hold(store, gid, name, pause):
+            async with store.game_lock(gid):
+                order.append(f"{name} in")
+                await store.commit(gid, Commit(first_seq=len(order), entries=[]), now=1.0)  # works under the lock
+                await asyncio.sleep(pause)
+                order.append(f"{name} out")
+
+        first = asyncio.create_task(hold(a, g1, "a", 0.3))
+        await asyncio.sleep(0.1)
+        await asyncio.gather(hold(b, g1, "b", 0), hold(b, g2, "other table", 0))
+        await first
+        if a.shared:
+            assert order.index("b in") > order.index("a out"), order
+            assert order.index("other table in") < order.index("a out"), "another table is not held up"
+        else:
+            assert order.index("b in") < order.index("a out"), order
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.parametrize("round_", range(4))
+async def test_an_undo_and_a_move_racing_in_two_processes_leave_no_gap(db, round_):
+    """The undo of seq 2 and a move computed after it (at seq 3) race: exactly one is stored, never the move on top
+    of an undone action."""
+    a, b = await open_store(db), await open_store(db)
+    try:
+        gid = await new_game(a)
+        for seq in (1, 2):
+            await a.commit(gid, Commit(first_seq=seq, entries=[(seq % 2, bet(seq))], undos=0), now=1.0)
+        calls = [a.undo_last(gid, 2, now=2.0, undos=0),
+                 b.commit(gid, Commit(first_seq=3, entries=[(1, bet(3))], undos=0), now=2.0)]
+        results = await asyncio.gather(*(calls if round_ % 2 else calls[::-1]), return_exceptions=True)
+        assert sum(isinstance(r, SeqConflict) for r in results) == 1 and results.count(None) == 1, results
+        seqs = [x.seq for x in await a.actions(gid)]
+        assert seqs in ([1], [1, 2, 3]), seqs
+    finally:
+        await a.close()
+        await b.close()
