@@ -47,7 +47,7 @@ class ThrowawayServer:
     def drop_database(self, url: str) -> None:
         name = url.rsplit("search_path=", 1)[1]
         try:
-            self.server.psql(f"DROP SCHEMA IF EXISTS {name} CASCADE;")
+            self.server.psql(f"SET client_min_messages TO warning; DROP SCHEMA IF EXISTS {name} CASCADE;")
         except subprocess.CalledProcessError:
             pass  # the server is going away with the process anyway
 
