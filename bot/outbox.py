@@ -10,8 +10,8 @@ table's channel or a player's DM. A failed row waits (its ``due_at``), holding b
 Several processes on one database (PostgreSQL) each run an outbox: a pass claims the rows it is about to send
 (Store.claim_outbox) for ``lease`` seconds, so exactly one process sends each row. Only a route's oldest row is
 ever claimed, so a route stays in order whichever process sends it; a process that dies holding a claim lets
-another send the row when the lease ends. A store one process owns takes no lease (0): a restart after a crash
-sends at once what the crash left.
+another send the row when the lease ends. A store one process owns (SQLite) needs no claim, which would cost a
+durable write a pass, and a restart after a crash sends at once what the crash left.
 
 Waiting for work is the owner's (``rest``, woken by ``wake``), because the bot parks in Client.wait_for, which
 SimCord recognises as idle."""
@@ -43,7 +43,7 @@ class Outbox:
                  now: Callable[[], float], interval: float = 0.0, rate: float = 0.0, lease: float | None = None):
         self.store, self.deliver, self.rest, self.wake, self.now = store, deliver, rest, wake, now
         self.interval, self.rate = interval, rate
-        self.lease = (CLAIM_LEASE if store.shared else 0.0) if lease is None else lease
+        self.lease = CLAIM_LEASE if lease is None else lease
         self.poll = SHARED_POLL if store.shared else SAFETY_POLL
         self._dirty = True  # set when a commit may have queued something
         self._stopping = False
@@ -59,7 +59,7 @@ class Outbox:
                 due = [row for row in heads if self._ready_at(row) <= now]
                 if self.rate:  # at most a second's worth of the overall rate in one pass
                     due = due[:max(1, int(self.rate))]
-                if due:  # another process may be sending some of them: those are its own
+                if due and self.store.shared:  # another process may be sending some of them: those are its own
                     mine = set(await self.store.claim_outbox([row.id for row in due], now, now + self.lease))
                     due = [row for row in due if row.id in mine]
                 if due:

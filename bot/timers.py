@@ -3,7 +3,8 @@ so they survive restarts; this task fires whatever is due.
 
 With several processes on one database each runs a dispatcher: a due timer is claimed (Store.claim_timers) by one
 of them for ``CLAIM_LEASE`` seconds and fired under the table's lock, which every process honours; a process that
-dies holding a claim lets another fire the timer when the lease ends. A store one process owns takes no lease."""
+dies holding a claim lets another fire the timer when the lease ends. A store one process owns (SQLite) needs no
+claim."""
 from __future__ import annotations
 
 import logging
@@ -30,7 +31,8 @@ async def run_due(bot: BoardBot) -> int:
     fired = 0
     store = bot.tables.store
     now = bot.clock.now()
-    for timer in await store.claim_timers(now, now + (CLAIM_LEASE if store.shared else 0.0)):
+    due = await store.claim_timers(now, now + CLAIM_LEASE) if store.shared else await store.due_timers(now)
+    for timer in due:
         try:
             await bot.tables.fire(timer)
         except Exception:

@@ -165,6 +165,14 @@ class PostgresStore(Store):
         async with self._conn() as conn:
             return [tuple(r) for r in await conn.fetch(sql, *args)]
 
+    async def _claim(self, sql: str, *args: Any) -> list[tuple]:
+        """A claim's UPDATE ... RETURNING, committed without waiting for the disk: a claim the server loses in a
+        crash only lets the row or timer be taken again, as when its lease ends; and that wait would cost every
+        pass of the outbox a flush of the log."""
+        async with self._conn() as conn, conn.transaction():
+            await conn.execute("SET LOCAL synchronous_commit = off")
+            return [tuple(r) for r in await conn.fetch(sql, *args)]
+
     async def _val(self, sql: str, *args: Any) -> Any:
         async with self._conn() as conn:
             return await conn.fetchval(sql, *args)
@@ -172,20 +180,26 @@ class PostgresStore(Store):
     async def _tx(self, statements: list[tuple[str, tuple]], lock_game: int | None = None,
                   guard: tuple[int, int] | None = None) -> None:
         """Run statements in one transaction. ``lock_game``: the game's row is locked first (every writer of a game
-        does this, so they queue in one order); ``guard`` (last seq, undos): then refuse with SeqConflict, changing
-        nothing, unless the game's log ends at that seq after that many undos. Consecutive statements with the same
-        SQL go in one executemany."""
+        does this, so they queue in one order); the update of the game's row, if first, is what locks it.
+        ``guard`` (last seq, undos): the first statement must be that update, and it changes the row only if the
+        game's log ends at that seq after that many undos, else SeqConflict and nothing changes. Consecutive
+        statements with the same SQL go in one executemany."""
         async with self._conn() as conn:
             try:
                 async with conn.transaction():
-                    if lock_game is not None:
-                        undos = await conn.fetchval("SELECT undos FROM games WHERE id = $1 FOR UPDATE", lock_game)
-                        if guard is not None:
-                            # a statement of its own: in READ COMMITTED it sees what writers before us committed
-                            last = await conn.fetchval("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = $1",
-                                                       lock_game)
-                            if (last, undos) != guard:
-                                raise SeqConflict("the game's log moved on")
+                    if guard is not None:
+                        await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", lock_game)
+                        # a statement after the lock: in READ COMMITTED it sees what the writers we waited for
+                        # committed (a subquery of the locking statement would not)
+                        (sql, args), statements = statements[0], statements[1:]
+                        n = len(args)
+                        done = await conn.execute(f"{sql} AND undos = ${n + 1} AND (SELECT COALESCE(MAX(seq), 0) "
+                                                  f"FROM actions WHERE game_id = games.id) = ${n + 2}",
+                                                  *args, guard[1], guard[0])
+                        if done != "UPDATE 1":
+                            raise SeqConflict("the game's log moved on")
+                    elif lock_game is not None and not statements[0][0].startswith("UPDATE games "):
+                        await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", lock_game)
                     for sql, same in itertools.groupby(statements, key=lambda statement: statement[0]):
                         batch = [args for _, args in same]
                         if len(batch) == 1:
@@ -255,7 +269,9 @@ class PostgresStore(Store):
     # --- the action log -------------------------------------------------------
     async def commit(self, game_id: int, c: Commit, now: float) -> None:
         guard = (c.first_seq - 1, c.undos) if c.entries and c.undos is not None else None
-        await self._tx(self._commit_stmts(game_id, c, now), lock_game=game_id, guard=guard)
+        statements = self._commit_stmts(game_id, c, now)
+        statements.insert(0, statements.pop())  # the game row's update first: it locks the row
+        await self._tx(statements, lock_game=game_id, guard=guard)
 
     def _commit_stmts(self, game_id: int, c: Commit, now: float) -> list[tuple[str, tuple]]:
         now = float(now)
@@ -330,7 +346,7 @@ class PostgresStore(Store):
 
     async def claim_timers(self, now: float, until: float, limit: int = 100) -> list[TimerRow]:
         # SKIP LOCKED: a timer another process is claiming this instant is left to it, not waited for
-        rows = await self._fetch(
+        rows = await self._claim(
             "UPDATE timers t SET claimed_until = $2 FROM (SELECT game_id, kind FROM timers WHERE due_at <= $1 AND "
             "claimed_until <= $1 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED) due "
             "WHERE t.game_id = due.game_id AND t.kind = due.kind RETURNING t.game_id, t.kind, t.due_at, t.payload",
@@ -361,7 +377,7 @@ class PostgresStore(Store):
             return []
         # SKIP LOCKED: a row another process is claiming this instant is its; FOR UPDATE checks the row again
         # as that process committed it (sent, or claimed), so a row is never claimed twice
-        rows = await self._fetch(
+        rows = await self._claim(
             "UPDATE outbox SET claimed_until = $3 WHERE id IN (SELECT id FROM outbox WHERE id = ANY($1::bigint[]) AND "
             "sent_at IS NULL AND failed IS NULL AND claimed_until <= $2 FOR UPDATE SKIP LOCKED) RETURNING id",
             list(ids), float(now), float(until))
