@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when run as a script
@@ -154,6 +155,7 @@ def main() -> None:
         rows.append(("SQLite", 1, r))
         server, folder = None, None
         if not args.url:
+            warnings.filterwarnings("ignore", "XDG_RUNTIME_DIR is not set")  # pgserver's runtime folder: not needed
             import pgserver
 
             folder = Path(tempfile.mkdtemp(prefix="boardbot-bench-pg-"))
