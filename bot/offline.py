@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import signal
 import sys
 import time
@@ -61,7 +62,8 @@ async def restore_tables(bot, channel_id: int) -> None:
 async def serve(settings: Settings) -> None:
     import simcord
 
-    bot = create_bot(settings, sync_on_start=True)
+    # one simulated Discord has no shards: shard settings meant for the real bot are left out
+    bot = create_bot(dataclasses.replace(settings, shard_count=None, shard_ids=None), sync_on_start=True)
     async with simcord.run(bot, check_errors=False) as env:
         guild = env.create_guild("Offline table")
         channel = guild.create_text_channel("table")
