@@ -87,20 +87,25 @@ async def player_moves(db: str, gids: list[int]) -> set[tuple[int, int]]:
 
 def shared_crash_run(db: str, tmp: Path, kills: int, burst: int, seed: int,
                      pause: tuple[float, float] = (0.05, 0.4)) -> dict:
-    """Two processes share the bursts; at each round one of them is killed and started again."""
+    """Two processes share the bursts; at each round one of them is killed and started again. Tables that end are
+    replaced by new ones, so six are always in play."""
     rnd, ids, sink = random.Random(seed), itertools.count(1), tmp / "sink.jsonl"
     acked: list[dict] = []
+    over: set[int] = set()
     workers = start(db, sink, [seed * 1000, seed * 1000 + 1])
     live = new_tables(workers[0], ids, 6, rnd)
     for k in range(kills):
+        over |= {x["gid"] for w in workers for x in w.lines if x.get("refused") == "over"}
+        live = [g for g in live if g not in over]
+        live += new_tables(workers[0], ids, 6 - len(live), rnd) if len(live) < 6 else []
         for _ in range(burst):
             rnd.choice(workers).send({"id": next(ids), "op": "play", "gid": rnd.choice(live)})
         time.sleep(rnd.uniform(*pause))
         victim = rnd.randrange(2)
-        collect(workers[victim].kill(), acked, live)
+        collect(workers[victim].kill(), acked, [])
         workers[victim] = start(db, sink, [seed * 1000 + 2 + k])[0]
     for w in workers:
-        collect(w.finish(), acked, live)
+        collect(w.finish(), acked, [])
     return {"acked": acked, "db": db, "sink": sink, "kills": kills}
 
 
