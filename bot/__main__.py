@@ -1,4 +1,4 @@
-"""python -m bot [run|sync|replay|selfplay|export] — see README.md."""
+"""python -m bot [run|sync|replay|selfplay|export|migrate] — see README.md."""
 from __future__ import annotations
 
 import argparse
@@ -26,22 +26,45 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+def _password(url: str | None) -> str:
+    from urllib.parse import urlsplit
+
+    try:
+        return (urlsplit(url).password or "") if url else ""
+    except ValueError:
+        return ""
+
+
 def setup_logging(settings: Settings) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactSecrets([settings.token or ""]))
+    handler.addFilter(RedactSecrets([settings.token or "", _password(settings.db_url)]))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level)
 
 
+def check_store(settings: Settings) -> None:
+    """Before the bot starts: the database it is set to can serve it (DatabaseUnusable says why not)."""
+    if settings.db_url:
+        from storage.postgres import check_postgres
+
+        asyncio.run(check_postgres(settings.db_url))
+    else:
+        from storage.sqlite import check_database
+
+        check_database(settings.db_path)
+
+
 def cmd_run(settings: Settings) -> int:
-    from storage.sqlite import DatabaseUnusable, check_database
+    from storage.base import DatabaseUnusable
 
     try:
-        check_database(settings.db_path)
+        check_store(settings)
     except DatabaseUnusable as e:  # a supervisor sees the exit status; the admin reads why
-        print(f"error: the database cannot be used: {e} Set BOT_DB_PATH to a writable file.", file=sys.stderr)
+        fix = "Set BOT_DB_URL to a PostgreSQL server that answers." if settings.db_url else \
+            "Set BOT_DB_PATH to a writable file."
+        print(f"error: the database cannot be used: {e} {fix}", file=sys.stderr)
         return 3
     if settings.token is None:
         from bot.offline import serve
@@ -111,10 +134,11 @@ def cmd_export(settings: Settings, game_id: int) -> int:
     from bot.clock import SystemClock
     from bot.errors import Refusal
     from bot.tables import TableService
-    from storage.sqlite import DatabaseUnusable, SqliteStore, check_database
+    from storage import store_for
+    from storage.base import DatabaseUnusable
 
     async def go() -> dict:
-        store = SqliteStore(settings.db_path)
+        store = store_for(settings.db_url, settings.db_path)
         await store.open()
         try:
             return await TableService(store, SystemClock()).export(game_id)
@@ -122,12 +146,36 @@ def cmd_export(settings: Settings, game_id: int) -> int:
             await store.close()
 
     try:
-        check_database(settings.db_path)
+        check_store(settings)
         doc = asyncio.run(go())
     except (DatabaseUnusable, Refusal) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     print(json.dumps(doc, ensure_ascii=False))
+    return 0
+
+
+def cmd_migrate(settings: Settings, url: str, source: str | None) -> int:
+    """Copy every game of the SQLite file into PostgreSQL and check each there; a JSON report on standard output."""
+    from bot.migrate import migrate
+    from storage.base import DatabaseUnusable
+    from storage.postgres import is_postgres_url, safe_url
+    from storage.transfer import NotEmpty
+
+    if not is_postgres_url(url):
+        print("error: --to takes a PostgreSQL URL (postgresql://user:password@host/database).", file=sys.stderr)
+        return 2
+    path = source or settings.db_path
+    try:
+        report = asyncio.run(migrate(path, url))
+    except (DatabaseUnusable, NotEmpty) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps({"from": str(path), "to": safe_url(url), **report}))
+    if report["mismatched"]:
+        print(f"error: {len(report['mismatched'])} table(s) read back differently in PostgreSQL: "
+              f"{', '.join(map(str, report['mismatched']))}. Keep running on the SQLite file.", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -148,6 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option, e.g. scenario=full")
     p = sub.add_parser("export", help="print a stored table's whole log as JSON (18xx: in 18xx.games's format)")
     p.add_argument("game_id", type=int)
+    p = sub.add_parser("migrate", help="copy every game of the SQLite file into PostgreSQL and check each replays "
+                                       "to the same state there")
+    p.add_argument("--to", required=True, metavar="URL", help="the PostgreSQL database (empty): postgresql://...")
+    p.add_argument("--from", dest="source", metavar="PATH", help="the SQLite file (default: BOT_DB_PATH)")
     args = parser.parse_args(argv)
     if args.cmd == "replay":
         return cmd_replay(args.log)
@@ -163,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_sync(settings, args.guild or settings.dev_guild)
     if args.cmd == "export":
         return cmd_export(settings, args.game_id)
+    if args.cmd == "migrate":
+        return cmd_migrate(settings, args.to, args.source)
     return cmd_run(settings)
 
 

@@ -1,6 +1,12 @@
 """The bot process: builds the commands.Bot with storage, the table service, delivery,
 timers and every cog. ``create_bot`` is what ``python -m bot``, the offline table and
-the tests all use."""
+the tests all use.
+
+With shard settings (BOT_SHARD_COUNT, BOT_SHARD_IDS) the bot is discord.py's AutoShardedBot running those shards,
+one process per group of shards, all on one database (BOT_DB_URL, PostgreSQL). Nothing else differs: every table
+is found through the store, so an interaction reaches its table whichever process receives it (DMs all arrive on
+shard 0's process), the store's game lock puts a table's actions in one order across processes, and each due timer
+or outbox row is claimed by one process (bot/timers.py, bot/outbox.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -21,7 +27,7 @@ from bot.table_ui import DYNAMIC_ITEMS
 from bot.tables import Change, TableService
 from bot.timers import WAKE_EVENT, dispatcher
 from bot.translator import CatalogTranslator
-from storage.sqlite import SqliteStore
+from storage import store_for
 
 log = logging.getLogger("bot")
 
@@ -46,8 +52,10 @@ class Tree(app_commands.CommandTree):
 class BoardBot(commands.Bot):
     def __init__(self, settings: Settings, clock=None, rng=None, sync_on_start: bool = False):
         intents = discord.Intents.default()
+        shards = {"shard_count": settings.shard_count, "shard_ids": list(settings.shard_ids)} \
+            if settings.shard_ids is not None else {}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=Tree,
-                         help_command=None)
+                         help_command=None, **shards)
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rng = rng
@@ -58,7 +66,7 @@ class BoardBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self._stop_runtime()  # a restart of the same object starts clean
-        store = SqliteStore(self.settings.db_path)
+        store = store_for(self.settings.db_url, self.settings.db_path)
         await store.open()
         self.tables = TableService(store, self.clock, rng=self.rng)
         self.delivery = Delivery(self)
@@ -101,5 +109,12 @@ class BoardBot(commands.Bot):
         await super().close()
 
 
+class ShardedBoardBot(BoardBot, commands.AutoShardedBot):
+    """The bot running some of Discord's shards (settings.shard_ids of settings.shard_count)."""
+
+
 def create_bot(settings: Settings | None = None, **kwargs) -> BoardBot:
-    return BoardBot(settings or Settings.from_env(), **kwargs)
+    settings = settings or Settings.from_env()
+    if settings.shard_ids is not None:
+        return ShardedBoardBot(settings, **kwargs)
+    return BoardBot(settings, **kwargs)

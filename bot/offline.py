@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import signal
 import sys
@@ -101,7 +102,8 @@ async def serve(settings: Settings, lang: str | None = None) -> None:
 
     lang = offline_lang(lang)
     locale = LOCALES[lang]
-    bot = create_bot(settings, sync_on_start=True)
+    # one simulated Discord has no shards: shard settings meant for the real bot are left out
+    bot = create_bot(dataclasses.replace(settings, shard_count=None, shard_ids=None), sync_on_start=True)
     async with simcord.run(bot, check_errors=False) as env:
         channel, members = offline_world(env, locale)
         with client_locales({m.id: locale for m in members.values()}):

@@ -7,6 +7,12 @@ channel is a route whose messages go in order, no closer together than ``interva
 all of them together no faster than ``rate`` messages a second. A busy table therefore never holds up another
 table's channel or a player's DM. A failed row waits (its ``due_at``), holding back only its own route.
 
+Several processes on one database (PostgreSQL) each run an outbox: a pass claims the rows it is about to send
+(Store.claim_outbox) for ``lease`` seconds, so exactly one process sends each row. Only a route's oldest row is
+ever claimed, so a route stays in order whichever process sends it; a process that dies holding a claim lets
+another send the row when the lease ends. A store one process owns (SQLite) needs no claim, which would cost a
+durable write a pass, and a restart after a crash sends at once what the crash left.
+
 Waiting for work is the owner's (``rest``, woken by ``wake``), because the bot parks in Client.wait_for, which
 SimCord recognises as idle."""
 from __future__ import annotations
@@ -22,6 +28,10 @@ log = logging.getLogger("bot.outbox")
 
 #: poke() makes the loop look again at once; this slow poll only catches rows another process queued.
 SAFETY_POLL = 3600.0
+#: With other processes on the database: how often to look for rows they queued, or left claimed when they died.
+SHARED_POLL = 30.0
+#: How long a claimed row is the claimer's: far longer than sending one row takes (its pictures, its pacing).
+CLAIM_LEASE = 120.0
 RETRY_AFTER = 30.0
 #: Routes looked at in one pass (the oldest first); the rest wait for the next pass.
 ROUTES_PER_PASS = 200
@@ -30,9 +40,11 @@ ROUTES_PER_PASS = 200
 class Outbox:
     def __init__(self, store: Store, deliver: Callable[[OutboxRow], Awaitable[None]],
                  rest: Callable[[float], Awaitable[None]], wake: Callable[[], None], *,
-                 now: Callable[[], float], interval: float = 0.0, rate: float = 0.0):
+                 now: Callable[[], float], interval: float = 0.0, rate: float = 0.0, lease: float | None = None):
         self.store, self.deliver, self.rest, self.wake, self.now = store, deliver, rest, wake, now
         self.interval, self.rate = interval, rate
+        self.lease = CLAIM_LEASE if lease is None else lease
+        self.poll = SHARED_POLL if store.shared else SAFETY_POLL
         self._dirty = True  # set when a commit may have queued something
         self._stopping = False
         self._route_free: dict[tuple[str, int], float] = {}  # route -> when it may send again
@@ -47,6 +59,9 @@ class Outbox:
                 due = [row for row in heads if self._ready_at(row) <= now]
                 if self.rate:  # at most a second's worth of the overall rate in one pass
                     due = due[:max(1, int(self.rate))]
+                if due and self.store.shared:  # another process may be sending some of them: those are its own
+                    mine = set(await self.store.claim_outbox([row.id for row in due], now, now + self.lease))
+                    due = [row for row in due if row.id in mine]
                 if due:
                     await asyncio.gather(*(self._one(row) for row in due))
                     self._forget_idle_routes()
@@ -59,10 +74,10 @@ class Outbox:
                 continue
             if not self._dirty:
                 later = min((self._ready_at(row) for row in heads), default=math.inf)
-                await self.rest(min(SAFETY_POLL, later - now))
+                await self.rest(min(self.poll, later - now))
 
     def _ready_at(self, row: OutboxRow) -> float:
-        return max(row.due_at, self._route_free.get(row.route, 0.0))
+        return max(row.due_at, row.claimed_until, self._route_free.get(row.route, 0.0))
 
     async def _one(self, row: OutboxRow) -> None:
         if self._stopping:

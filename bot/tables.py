@@ -240,11 +240,13 @@ class TableService:
 
     @contextlib.asynccontextmanager
     async def lock(self, game_id: int):
-        """Hold a table's lock: its moves, votes and timers run one at a time."""
+        """Hold a table's lock: its moves, votes and timers run one at a time, in this process (the asyncio lock)
+        and across every process on the database (the store's game lock, taken by one task of a process at a
+        time)."""
         entry = self._locks.setdefault(game_id, [asyncio.Lock(), 0])
         entry[1] += 1
         try:
-            async with entry[0]:
+            async with entry[0], self.store.game_lock(game_id):
                 yield
         finally:
             entry[1] -= 1
@@ -498,6 +500,9 @@ class TableService:
     async def fire(self, timer: TimerRow) -> None:
         """Run a due timer: a reminder, an auto-pass or the end of a choice window."""
         async with self.lock(timer.game_id):
+            now_set = await self.store.timers(timer.game_id)
+            if not any(t.kind == timer.kind and t.due_at == timer.due_at for t in now_set):
+                return  # fired by another process meanwhile, or set anew by a move: the new one fires when due
             table = await self.load(timer.game_id)
             if table.game.status == "active":
                 table = await self._settle(table)

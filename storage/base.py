@@ -1,10 +1,16 @@
-"""The storage interface. Cogs and the table service speak only this; SQLite is one
-implementation (storage/sqlite.py), a server database could be another."""
+"""The storage interface. Cogs and the table service speak only this; SQLite (storage/sqlite.py) is the
+embedded default, PostgreSQL (storage/postgres.py) the database several bot processes share."""
 from __future__ import annotations
 
 import abc
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+
+class DatabaseUnusable(Exception):
+    """The database cannot serve the bot; the message says why, for the admin."""
 
 
 class SeqConflict(Exception):
@@ -102,6 +108,7 @@ class OutboxRow:
     payload: dict[str, Any]
     attempts: int
     due_at: float = 0.0  # not before: a failed message waits before it is tried again
+    claimed_until: float = 0.0  # a process is sending it until then (claim_outbox); nobody else may
 
     @property
     def route(self) -> tuple[str, int]:
@@ -118,6 +125,10 @@ class TimerRow:
 
 
 class Store(abc.ABC):
+    #: Other processes use this database at the same time (PostgreSQL): the loops that wait for work look at it
+    #: more often, since work another process queued wakes only that process.
+    shared: bool = False
+
     @abc.abstractmethod
     async def open(self) -> None: ...
     @abc.abstractmethod
@@ -159,6 +170,12 @@ class Store(abc.ABC):
     async def latest_snapshot(self, game_id: int, at_most: int | None = None) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot (of the state after its seq), or the newest at or before ``at_most``."""
 
+    @contextlib.asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold a table across processes: the table service takes it inside its own per-game lock, so a game's
+        actions run one at a time in every process. A store that one process owns needs none."""
+        yield
+
     # timers
     @abc.abstractmethod
     async def set_timer(self, game_id: int, kind: str, due_at: float, payload: dict[str, Any]) -> None: ...
@@ -170,7 +187,12 @@ class Store(abc.ABC):
     async def timers(self, game_id: int) -> list[TimerRow]:
         """A table's timers, due or not."""
     @abc.abstractmethod
-    async def next_timer_due(self) -> float | None: ...
+    async def next_timer_due(self) -> float | None:
+        """When the next timer may be fired: its due time, or the end of its claim if a process holds it."""
+    @abc.abstractmethod
+    async def claim_timers(self, now: float, until: float, limit: int = 100) -> list[TimerRow]:
+        """Due timers no process holds, soonest first, now held by the caller until ``until``: two processes never
+        get the same one. Setting a timer again (or clearing it) ends its claim."""
 
     # outbox
     @abc.abstractmethod
@@ -183,11 +205,15 @@ class Store(abc.ABC):
     async def route_heads(self, limit: int = 500) -> list[OutboxRow]:
         """The oldest unsent row of each route, oldest first."""
     @abc.abstractmethod
+    async def claim_outbox(self, ids: list[int], now: float, until: float) -> list[int]:
+        """Of these unsent rows, those no process holds, now held by the caller until ``until`` (the others are
+        being sent by another process, or were sent): exactly one process sends a row."""
+    @abc.abstractmethod
     async def mark_sent(self, outbox_id: int, now: float) -> None: ...
     @abc.abstractmethod
     async def mark_failed(self, outbox_id: int, why: str | None, retry_at: float = 0.0) -> None:
         """Count a failed attempt; with ``why`` the message is given up for good, else it waits until
-        ``retry_at``."""
+        ``retry_at`` (its claim ends: any process may try it then)."""
 
     # users
     @abc.abstractmethod

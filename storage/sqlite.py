@@ -5,13 +5,16 @@ import asyncio
 import itertools
 import json
 import sqlite3
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from storage.base import ActionRow, Commit, GameRow, OutboxRow, SeatRow, SeqConflict, Store, TimerRow
+from storage import schema
+from storage.base import ActionRow, Commit, DatabaseUnusable, GameRow, OutboxRow, SeatRow, SeqConflict, Store, TimerRow
+from storage.schema import migrations
+
+__all__ = ["SqliteStore", "DatabaseUnusable", "check_database", "migrations", "BUSY_TIMEOUT_MS"]
 
 BUSY_TIMEOUT_MS = 5000
 MAX_SEQ = 2**63 - 1
@@ -29,17 +32,6 @@ _GAME_SELECT = (f"SELECT {_GAME_COLUMNS}, "
                 "(SELECT json_group_array(kind) FROM timers WHERE timers.game_id = games.id) FROM games")
 _UPDATABLE = {"status", "message_id", "last_ping_key", "pending", "options", "random_seats",
               "reminder_hours", "autopass_hours", "lang"}
-
-
-def migrations() -> list[tuple[int, str]]:
-    """(number, sql) for every file named NNN_*.sql in storage/migrations, in order."""
-    folder = resources.files("storage") / "migrations"
-    found = [(int(p.name[:3]), p.read_text(encoding="utf-8")) for p in folder.iterdir() if p.name.endswith(".sql")]
-    return sorted(found)
-
-
-class DatabaseUnusable(Exception):
-    """The database file cannot serve the bot; the message says why, for the admin."""
 
 
 def check_database(path: str | Path) -> None:
@@ -106,10 +98,9 @@ class SqliteStore(Store):
                     current = (await cur.fetchone())[0] or 0
                 for number, sql in migrations():
                     if number > current:
-                        for statement in sql.split(";"):
-                            if statement.strip():
-                                async with self.db.execute(statement):
-                                    pass
+                        for statement in schema.statements(sql):
+                            async with self.db.execute(statement):
+                                pass
                         await self.db.execute("INSERT INTO schema_version VALUES (?)", (number,))
                 await self.db.execute("COMMIT")
             except BaseException:
@@ -149,6 +140,11 @@ class SqliteStore(Store):
 
     async def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
         return list(await self.db.execute_fetchall(sql, args))
+
+    async def _write_rows(self, sql: str, args: tuple) -> list[tuple]:
+        """One statement that writes and returns rows (UPDATE ... RETURNING), its own transaction."""
+        async with self._write:
+            return list(await self.db.execute_fetchall(sql, args))
 
     # --- games and seats ---------------------------------------------------
     async def create_game(self, *, guild_id, channel_id, engine, data_version, options, creator_id,
@@ -293,33 +289,48 @@ class SqliteStore(Store):
         return [TimerRow(g, k, d, json.loads(p)) for g, k, d, p in rows]
 
     async def next_timer_due(self) -> float | None:
-        rows = await self._rows("SELECT MIN(due_at) FROM timers")
+        rows = await self._rows("SELECT MIN(MAX(due_at, claimed_until)) FROM timers")
         return rows[0][0]
+
+    async def claim_timers(self, now: float, until: float, limit: int = 100) -> list[TimerRow]:
+        rows = await self._write_rows(
+            "UPDATE timers SET claimed_until = ? WHERE rowid IN (SELECT rowid FROM timers WHERE due_at <= ? AND "
+            "claimed_until <= ? ORDER BY due_at LIMIT ?) RETURNING game_id, kind, due_at, payload",
+            (until, now, now, limit))
+        return sorted((TimerRow(g, k, d, json.loads(p)) for g, k, d, p in rows), key=lambda t: (t.due_at, t.game_id))
 
     # --- outbox ----------------------------------------------------------------
     async def enqueue(self, kind, target_id, game_id, payload, now) -> int:
         return await self._insert("INSERT INTO outbox (kind, target_id, game_id, payload, created_at) "
                                   "VALUES (?, ?, ?, ?, ?)", (kind, target_id, game_id, json.dumps(payload), now))
 
-    _OUTBOX = "SELECT id, kind, target_id, game_id, payload, attempts, due_at FROM outbox "
+    _OUTBOX = "SELECT id, kind, target_id, game_id, payload, attempts, due_at, claimed_until FROM outbox "
 
     async def pending(self, limit: int = 50, route: tuple[str, int] | None = None) -> list[OutboxRow]:
         where, args = ("AND kind = ? AND target_id = ? ", route) if route else ("", ())
         rows = await self._rows(self._OUTBOX + "WHERE sent_at IS NULL AND failed IS NULL " + where +
                                 "ORDER BY id LIMIT ?", (*args, limit))
-        return [OutboxRow(i, k, t, g, json.loads(p), a, d) for i, k, t, g, p, a, d in rows]
+        return [OutboxRow(i, k, t, g, json.loads(p), a, d, c) for i, k, t, g, p, a, d, c in rows]
 
     async def route_heads(self, limit: int = 500) -> list[OutboxRow]:
         rows = await self._rows(self._OUTBOX + "WHERE id IN (SELECT MIN(id) FROM outbox WHERE sent_at IS NULL AND "
                                 "failed IS NULL GROUP BY kind, target_id) ORDER BY id LIMIT ?", (limit,))
-        return [OutboxRow(i, k, t, g, json.loads(p), a, d) for i, k, t, g, p, a, d in rows]
+        return [OutboxRow(i, k, t, g, json.loads(p), a, d, c) for i, k, t, g, p, a, d, c in rows]
+
+    async def claim_outbox(self, ids: list[int], now: float, until: float) -> list[int]:
+        if not ids:
+            return []
+        rows = await self._write_rows(
+            f"UPDATE outbox SET claimed_until = ? WHERE id IN ({', '.join('?' * len(ids))}) AND sent_at IS NULL "
+            "AND failed IS NULL AND claimed_until <= ? RETURNING id", (until, *ids, now))
+        return sorted(r[0] for r in rows)
 
     async def mark_sent(self, outbox_id: int, now: float) -> None:
         await self._tx([("UPDATE outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?", (now, outbox_id))])
 
     async def mark_failed(self, outbox_id: int, why: str | None, retry_at: float = 0.0) -> None:
-        await self._tx([("UPDATE outbox SET attempts = attempts + 1, failed = ?, due_at = ? WHERE id = ?",
-                         (why, retry_at, outbox_id))])
+        await self._tx([("UPDATE outbox SET attempts = attempts + 1, failed = ?, due_at = ?, claimed_until = 0 "
+                         "WHERE id = ?", (why, retry_at, outbox_id))])
 
     # --- users -------------------------------------------------------------------
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:

@@ -5,6 +5,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
+from tests.pg_server import ThrowawayServer
 
 
 @pytest.fixture
@@ -35,3 +36,27 @@ async def _close_the_bots_database(request):
     bot = (getattr(request.node, "funcargs", None) or {}).get("simcord_bot")
     if bot is not None and bot.tables is not None:
         await bot.tables.store.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """This test process's PostgreSQL server (tests/pg_server.py), started the first time a test needs it."""
+    server = ThrowawayServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A new empty PostgreSQL database for this test: its URL."""
+    url = pg_server.new_database()
+    yield url
+    pg_server.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request, tmp_path):
+    """Where a test's store lives, once per store: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "store.sqlite3"
+    return request.getfixturevalue("pg_url")

@@ -1,6 +1,10 @@
-"""A table service in a process of its own, for the crash test (tests/test_crash_recovery.py) to kill -9.
+"""A table service in a process of its own, for the crash test (tests/test_crash_recovery.py) to kill -9, and
+for the test of two processes racing on one PostgreSQL database.
 
-    python -m tests.crash_worker DB SINK SEED
+    python -m tests.crash_worker DB SINK SEED [LEASE]
+
+DB is a SQLite file or a postgresql:// URL; LEASE the seconds a claimed outbox row stays this process's (the
+bot's default otherwise), short in the tests so a killed process's claims are soon taken over.
 
 It prints {"ready": true} once it has done what the bot does at start (draw any chance a table awaits,
 run the outbox), with no Discord: the outbox's deliver renders each announcement from the log
@@ -10,7 +14,8 @@ commands as JSON lines on stdin, each run at once (a burst interleaves across ta
 line per command only after its commit:
 - {"id", "op": "new", "engine", "players"}: create, seat and start a table -> {"id", "gid"}
 - {"id", "op": "play", "gid"}: an awaited seat plays a random legal move -> {"id", "gid", "seq", "seat",
-  "action"} (the move is stored at seq), or {"id", "refused"}
+  "action", "t0", "t1"} (the move is stored at seq; t0 and t1 are the machine's monotonic clock before the move
+  was sent and after it was stored), or {"id", "refused"}
 - {"id", "op": "drain"}: wait until the outbox is empty -> {"id", "drained": true}
 """
 from __future__ import annotations
@@ -19,18 +24,19 @@ import asyncio
 import json
 import random
 import sys
+import time
 from collections import defaultdict
 
 from bot.clock import SystemClock
 from bot.errors import Refusal
 from bot.outbox import Outbox
 from bot.tables import TableService
-from storage.sqlite import SqliteStore
+from engines.base import RuleError
+from tests.stores import open_store
 
 
-async def main(db: str, sink_path: str, seed: int) -> None:
-    store = SqliteStore(db)
-    await store.open()
+async def main(db: str, sink_path: str, seed: int, lease: float | None = None) -> None:
+    store = await open_store(db)
     rng = random.Random(seed)
     svc = TableService(store, SystemClock(), rng=random.Random(seed + 1))
     wake = asyncio.Event()
@@ -52,9 +58,11 @@ async def main(db: str, sink_path: str, seed: int) -> None:
             pass
         wake.clear()
 
-    outbox = Outbox(store, deliver, rest, wake.set, now=svc.clock.now)
+    outbox = Outbox(store, deliver, rest, wake.set, now=svc.clock.now, lease=lease)
+    committed: dict[asyncio.Task, list] = {}  # the entries each task's last commit stored (seq, seat, action)
 
     async def told(change) -> None:
+        committed[asyncio.current_task()] = change.entries  # listeners run in the task that committed
         outbox.poke()
 
     svc.listeners.append(told)
@@ -84,8 +92,14 @@ async def main(db: str, sink_path: str, seed: int) -> None:
                         return say({"id": cmd["id"], "gid": t.game.id, "refused": "over"})
                     seat = rng.choice(sorted(t.engine.awaiting(t.state).seats))
                     move = rng.choice(t.engine.legal(t.state, seat))
-                    await svc.act(t.game.id, t.game.user_at(seat).user_id, move, chosen_at=t.seq)
-                    say({"id": cmd["id"], "gid": t.game.id, "seq": t.seq + 1, "seat": seat, "action": move})
+                    t0 = time.monotonic()
+                    try:
+                        await svc.act(t.game.id, t.game.user_at(seat).user_id, move, chosen_at=t.seq)
+                    except RuleError as e:  # another process moved first and the move is no longer legal
+                        return say({"id": cmd["id"], "refused": str(e)})
+                    seq = committed.pop(asyncio.current_task())[0][0]  # where the move went (another process
+                    say({"id": cmd["id"], "gid": t.game.id, "seq": seq, "seat": seat, "action": move, "t0": t0,
+                         "t1": time.monotonic()})  # may have stored secret choices first)
             elif cmd["op"] == "drain":  # after every other command has answered
                 while len(tasks) > 1 or await store.pending():
                     wake.set()
@@ -111,4 +125,4 @@ async def main(db: str, sink_path: str, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]) if len(sys.argv) > 4 else None))

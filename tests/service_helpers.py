@@ -1,5 +1,5 @@
-"""A TableService on a real SQLite file, without Discord: seating players and choosing
-legal moves the way the move panel offers them."""
+"""A TableService on a real store (a SQLite file, or a PostgreSQL database's URL), without Discord: seating
+players and choosing legal moves the way the move panel offers them."""
 from __future__ import annotations
 
 import random
@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.clock import FakeClock
 from bot.tables import Table, TableService
-from storage.sqlite import SqliteStore
+from tests.stores import make_store
 
 PLAYERS = [(101, "ann"), (102, "ben"), (103, "cat"), (104, "dan"), (105, "eve")]
 CHANNEL = 555
@@ -16,7 +16,7 @@ CHANNEL = 555
 
 async def open_service(path: str | Path, *, seed: int = 0, snapshot_every: int = 20,
                        clock: FakeClock | None = None) -> TableService:
-    store = SqliteStore(path)
+    store = make_store(path)
     await store.open()
     return TableService(store, clock or FakeClock(), rng=random.Random(seed), snapshot_every=snapshot_every)
 

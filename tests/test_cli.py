@@ -151,9 +151,9 @@ def test_replay_of_a_file_that_is_not_json_says_it_cannot_be_read(tmp_path):
 def test_help_lists_every_command():
     r = run_bot("--help")
     assert r.returncode == 0
-    for cmd in ("run", "sync", "replay", "selfplay", "export"):
+    for cmd in ("run", "sync", "replay", "selfplay", "export", "migrate"):
         assert cmd in r.stdout
-    assert "{run,sync,replay,selfplay,export}" in r.stdout
+    assert "{run,sync,replay,selfplay,export,migrate}" in r.stdout
 
 
 def test_sync_without_a_token_exits_2_with_a_sentence(tmp_path):

@@ -11,6 +11,9 @@ at the end it drains its outbox. Then:
   twice only when a kill fell between its delivery and its mark (at most one row per route per kill, routes
   sending side by side; Discord's nonce makes that second post a no-op).
 
+On PostgreSQL two such processes share the database and one of them is killed at a time while the other goes
+on (tests/test_processes.py), with the same checks.
+
 CI runs it small; `python -m pytest -m slow tests/test_crash_recovery.py` runs it at full size (60 kills)."""
 from __future__ import annotations
 
@@ -30,15 +33,16 @@ import pytest
 
 from bot.clock import SystemClock
 from bot.tables import TableService
-from storage.sqlite import SqliteStore
+from tests.stores import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = (("dicehand", 2), ("dicehand", 3), ("fourbit", 2), ("fourbit", 3))
 
 
 class Worker:
-    def __init__(self, db: Path, sink: Path, seed: int):
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.crash_worker", str(db), str(sink), str(seed)],
+    def __init__(self, db: Path | str, sink: Path, seed: int, lease: float | None = None):
+        args = [str(db), str(sink), str(seed)] + ([str(lease)] if lease is not None else [])
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.crash_worker", *args],
                                      cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.lines: list[dict] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -79,6 +83,18 @@ class Worker:
         return self.lines
 
 
+def collect(lines: list[dict], acked: list[dict], live: list[int]) -> None:
+    """A worker's answers: acknowledged moves into ``acked``; new tables into ``live``, ended ones out."""
+    for x in lines:
+        if x.get("refused") == "over":
+            if x["gid"] in live:
+                live.remove(x["gid"])
+        elif "seq" in x:
+            acked.append(x)
+        elif "gid" in x:
+            live.append(x["gid"])
+
+
 def crash_run(tmp: Path, kills: int, burst: int, seed: int, pause: tuple[float, float] = (0.01, 0.4)) -> dict:
     db, sink = tmp / "games.sqlite3", tmp / "sink.jsonl"
     rnd = random.Random(seed)
@@ -98,20 +114,12 @@ def crash_run(tmp: Path, kills: int, burst: int, seed: int, pause: tuple[float, 
             lines = w.kill()
         else:
             lines = w.finish()
-        for x in lines:
-            if x.get("refused") == "over":
-                if x["gid"] in live:
-                    live.remove(x["gid"])
-            elif "seq" in x:
-                acked.append(x)
-            elif "gid" in x:
-                live.append(x["gid"])
+        collect(lines, acked, live)
     return {"acked": acked, "db": db, "sink": sink, "kills": kills}
 
 
 async def check(run: dict) -> dict:
-    store = SqliteStore(run["db"])
-    await store.open()
+    store = await open_store(run["db"])
     svc = TableService(store, SystemClock())
     try:
         # nothing acknowledged is lost

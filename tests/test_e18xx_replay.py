@@ -207,7 +207,8 @@ def test_an_unknown_title_is_refused_with_a_sentence(tmp_path):
     r = subprocess.run([sys.executable, "-m", "bot", "replay", str(path)], cwd=REPO, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 1
-    assert json.loads(r.stdout) == {"error": "This bot has no rules for the 18xx title '1830'; it knows 1889, 1867, 1807."}
+    said = "This bot has no rules for the 18xx title '1830'; it knows 1889, 1867, 1807."
+    assert json.loads(r.stdout) == {"error": said}
 
 
 def test_an_export_is_recognised_by_its_title_and_entity_types():

@@ -9,8 +9,8 @@ from tests.service_helpers import open_service, started_table, user_at
 
 
 @pytest.fixture
-async def service(tmp_path):
-    s = await open_service(tmp_path / "g.sqlite3", seed=2)
+async def service(db):
+    s = await open_service(db, seed=2)
     yield s
     await s.store.close()
 

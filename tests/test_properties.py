@@ -1,5 +1,6 @@
 """Hypothesis: random legal games of Dice & Hands keep their invariants, replay exactly,
-never leak a secret, and load the same from any snapshot through storage and the service."""
+never leak a secret, and load the same from any snapshot through storage and the service (on SQLite, and on
+PostgreSQL with fewer examples: each needs a schema of its own)."""
 from __future__ import annotations
 
 import asyncio
@@ -18,8 +19,8 @@ from engines.chance import draw
 from engines.dicehand import DECK_SIZE, DiceHand
 from engines.log import replay
 from storage.base import Commit
-from storage.sqlite import SqliteStore
 from tests.service_helpers import PLAYERS, open_service, random_move, started_table, user_at
+from tests.stores import make_store
 
 E = DiceHand()
 ALL_CARDS = list(range(1, DECK_SIZE + 1))
@@ -30,6 +31,7 @@ PLAYABLE = [(n, r) for n in range(2, 6) for r in range(1, 6)]
 LARGE_OK = [HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large]
 FAST = settings(max_examples=50, deadline=None, suppress_health_check=LARGE_OK)
 SLOW = settings(max_examples=40, deadline=None, suppress_health_check=LARGE_OK)
+ON_POSTGRES = settings(max_examples=8, deadline=None, suppress_health_check=LARGE_OK)
 
 tables = st.tuples(st.sampled_from(PLAYABLE), st.sampled_from([0, 1]))
 
@@ -122,9 +124,9 @@ def test_random_legal_games_keep_invariants_and_replay_exactly(table, rnd):
 
 
 # --- (b) storage: latest snapshot + the actions after it == the whole log ---------------------
-async def commit_in_batches(path: Path, n: int, options: dict, log, states, snapshot_every: int,
+async def commit_in_batches(path: Path | str, n: int, options: dict, log, states, snapshot_every: int,
                             rnd: random.Random) -> None:
-    store = SqliteStore(path)
+    store = make_store(path)
     await store.open()
     try:
         gid = await store.create_game(guild_id=None, channel_id=1, engine="dicehand", data_version=1,
@@ -167,6 +169,20 @@ def test_latest_snapshot_plus_tail_equals_the_full_replay(table, snapshot_every,
         asyncio.run(commit_in_batches(Path(tmp) / "g.sqlite3", n, options, log, states, snapshot_every, rnd))
 
 
+@ON_POSTGRES
+@given(tables, st.integers(1, 7), st.randoms(use_true_random=False))
+def test_latest_snapshot_plus_tail_equals_the_full_replay_on_postgresql(pg_server, table, snapshot_every, rnd):
+    (n, rounds), window = table
+    options = {"rounds": rounds, "window_minutes": window}
+    states = []
+    _, log = play_random_game(n, options, rnd, check=lambda s, d: states.append(s))
+    url = pg_server.new_database()
+    try:
+        asyncio.run(commit_in_batches(url, n, options, log, states, snapshot_every, rnd))
+    finally:
+        pg_server.drop_database(url)
+
+
 # --- (b) the table service: a cold load equals the full replay ---------------------------------
 async def undo_last_move(service, gid: int, user_id: int) -> None:
     """Ask to undo; if a vote opens, every needed seat agrees. Refusals (chance, reveals) are fine."""
@@ -179,7 +195,7 @@ async def undo_last_move(service, gid: int, user_id: int) -> None:
         await service.vote_undo(gid, user_at(table, seat), vote, True)
 
 
-async def play_through_service(path: Path, n: int, options: dict, seed: int, snapshot_every: int,
+async def play_through_service(path: Path | str, n: int, options: dict, seed: int, snapshot_every: int,
                                rnd: random.Random) -> None:
     service = await open_service(path, seed=seed, snapshot_every=snapshot_every)
     try:
@@ -217,3 +233,15 @@ def test_service_load_from_snapshots_equals_full_replay(table, snapshot_every, s
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(play_through_service(Path(tmp) / "g.sqlite3", n, options, seed, snapshot_every,
                                          random.Random(seed)))
+
+
+@ON_POSTGRES
+@given(tables, st.integers(1, 7), st.integers(0, 2**32))
+def test_service_load_from_snapshots_equals_full_replay_on_postgresql(pg_server, table, snapshot_every, seed):
+    (n, rounds), window = table
+    options = {"rounds": rounds, "window_minutes": window}
+    url = pg_server.new_database()
+    try:
+        asyncio.run(play_through_service(url, n, options, seed, snapshot_every, random.Random(seed)))
+    finally:
+        pg_server.drop_database(url)

@@ -12,8 +12,8 @@ from tests.service_helpers import open_service, random_move, started_table
 
 
 @pytest.fixture
-async def service(tmp_path):
-    s = await open_service(tmp_path / "g.sqlite3", seed=4, snapshot_every=5)
+async def service(db):
+    s = await open_service(db, seed=4, snapshot_every=5)
     yield s
     await s.store.close()
 

@@ -1,6 +1,10 @@
-"""Moves arriving at the same moment through the TableService (no Discord): in one process
+"""Moves arriving at the same moment through the TableService (no Discord), on both stores: in one process
 the per-game lock orders them, across two processes the unique seq decides; no move is lost
-or applied twice, and a refused one says why."""
+or applied twice, and a refused one says why.
+
+On PostgreSQL the table's lock also holds across processes (Store.game_lock), so two processes never race on a
+table at all (tests/test_shared_tables.py). The races below are made by processes that do not take it: they show
+that the database's guard alone still refuses the second writer."""
 from __future__ import annotations
 
 import asyncio
@@ -9,6 +13,7 @@ import pytest
 
 from bot.errors import Refusal
 from engines.base import CHANCE, RuleError
+from storage.base import Store
 from tests.service_helpers import PLAYERS, open_service, started_table, user_at
 
 STALE = ("The game has moved on since these choices were shown; open them again to see your moves now.")
@@ -25,17 +30,20 @@ def pick(card):
 
 
 @pytest.fixture
-async def service(tmp_path):
-    s = await open_service(tmp_path / "g.sqlite3", seed=3)
+async def service(db):
+    s = await open_service(db, seed=3)
     yield s
     await s.store.close()
 
 
 @pytest.fixture
-async def two_processes(tmp_path):
-    """Two services on one database file, as two bot processes would be."""
-    a = await open_service(tmp_path / "g.sqlite3", seed=1)
-    b = await open_service(tmp_path / "g.sqlite3", seed=2)
+async def two_processes(db):
+    """Two services on one database, as two bot processes would be, without the lock a shared store holds a table
+    with across processes (see the module's docstring)."""
+    a = await open_service(db, seed=1)
+    b = await open_service(db, seed=2)
+    for s in (a, b):
+        s.store.game_lock = Store.game_lock.__get__(s.store)
     yield a, b
     await a.store.close()
     await b.store.close()
@@ -353,7 +361,7 @@ async def test_a_cached_table_reads_its_log_only_when_another_process_added_to_i
         s.position for s in seen.game.seats)
 
 
-async def test_the_table_a_move_returns_is_the_one_a_new_read_finds(service, tmp_path):
+async def test_the_table_a_move_returns_is_the_one_a_new_read_finds(service, db):
     """A move builds its table from what it committed, without reading the row back: every field (status at the
     end, the ping key, a pending undo vote, whose DMs are closed) is what a fresh process reads."""
     import random
@@ -365,7 +373,7 @@ async def test_the_table_a_move_returns_is_the_one_a_new_read_finds(service, tmp
     while table.game.status == "active":
         user, _, move = random_move(table, rng)
         table = await service.act(gid, user, move)
-        other = await open_service(tmp_path / "g.sqlite3")
+        other = await open_service(db)
         fresh = await other.load(gid)
         await other.store.close()
         assert (table.game, table.seq, table.state) == (fresh.game, fresh.seq, fresh.state)

@@ -1,5 +1,6 @@
-"""The SQLite store: migrations, PRAGMAs, the all-or-nothing commit, the outbox, timers,
-undo, and two connections on one file standing in for two bot processes."""
+"""Both stores, SQLite and PostgreSQL (each test runs on each, the ``db`` fixture): migrations, the all-or-nothing
+commit, the outbox, timers, undo, claims, and two stores on one database standing in for two bot processes; then
+what only SQLite has (PRAGMAs, its thread, its file lock)."""
 from __future__ import annotations
 
 import asyncio
@@ -9,9 +10,13 @@ from importlib import resources
 import pytest
 
 from storage.base import Commit, SeqConflict
-from storage.sqlite import BUSY_TIMEOUT_MS, SqliteStore, migrations
+from storage.schema import migrations
+from storage.sqlite import BUSY_TIMEOUT_MS, SqliteStore
+from tests.stores import dialect, make_store, open_store
 
-MIGRATION_FILES = [p.name for p in (resources.files("storage") / "migrations").iterdir() if p.name.endswith(".sql")]
+MIGRATIONS = resources.files("storage") / "migrations"
+MIGRATION_FILES = [p.name for p in MIGRATIONS.iterdir() if p.name.endswith(".sql")]
+POSTGRES_FILES = [p.name for p in (MIGRATIONS / "postgres").iterdir() if p.name.endswith(".sql")]
 
 
 @pytest.fixture
@@ -20,11 +25,24 @@ def db_path(tmp_path):
 
 
 @pytest.fixture
-async def store(db_path):
+async def store(db):
+    s = await open_store(db)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(db_path):
     s = SqliteStore(db_path)
     await s.open()
     yield s
     await s.close()
+
+
+async def table_names(store) -> set[str]:
+    sql = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()" if dialect(store) == "postgres" else
+           "SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {r[0] for r in await store._rows(sql)}
 
 
 async def new_game(store, now: float = 100.0) -> int:
@@ -46,28 +64,34 @@ async def count(store, table: str, game_id: int) -> int:
 
 
 # --- opening ---------------------------------------------------------------------------------
-async def test_every_migration_is_applied_once_at_open(store):
+def test_each_dialect_has_a_file_for_every_migration_number():
+    """One numbered list: a change to the schema is a number with a file in each dialect's folder."""
     assert MIGRATION_FILES, "storage/migrations holds the schema"
-    assert await store.schema_version() == len(MIGRATION_FILES) == len(migrations())
+    assert [n for n, _ in migrations("sqlite")] == [n for n, _ in migrations("postgres")] == \
+        list(range(1, len(MIGRATION_FILES) + 1))
+    assert sorted(name[:3] for name in POSTGRES_FILES) == sorted(name[:3] for name in MIGRATION_FILES)
+
+
+async def test_every_migration_is_applied_once_at_open(store):
+    assert await store.schema_version() == len(MIGRATION_FILES) == len(migrations(dialect(store)))
     rows = await store._rows("SELECT version FROM schema_version ORDER BY version")
-    assert [r[0] for r in rows] == [n for n, _ in migrations()]
-    tables = {r[0] for r in await store._rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert [r[0] for r in rows] == [n for n, _ in migrations(dialect(store))]
+    tables = await table_names(store)
     assert {"games", "seats", "actions", "undone_actions", "snapshots", "timers", "outbox", "users"} <= tables
 
 
-async def test_wal_busy_timeout_and_foreign_keys_are_set(store):
+async def test_wal_busy_timeout_and_foreign_keys_are_set(sqlite_store):
+    store = sqlite_store
     assert (await store._rows("PRAGMA journal_mode"))[0][0] == "wal"
     assert (await store._rows("PRAGMA busy_timeout"))[0][0] == BUSY_TIMEOUT_MS > 0
     assert (await store._rows("PRAGMA foreign_keys"))[0][0] == 1
 
 
-async def test_reopening_the_file_keeps_data_and_does_not_migrate_again(db_path):
-    first = SqliteStore(db_path)
-    await first.open()
+async def test_reopening_the_database_keeps_data_and_does_not_migrate_again(db):
+    first = await open_store(db)
     gid = await new_game(first)
     await first.close()
-    again = SqliteStore(db_path)
-    await again.open()  # a second CREATE TABLE games would raise here
+    again = await open_store(db)  # a second CREATE TABLE games would raise here
     try:
         rows = await again._rows("SELECT version FROM schema_version")
         assert len(rows) == len(MIGRATION_FILES)
@@ -211,10 +235,11 @@ async def test_each_route_shows_its_oldest_pending_row(store):
     assert [o.id for o in await store.pending(route=("dm", 11))] == [ids[2]]
 
 
-async def test_a_cancellation_during_commit_stays_a_cancellation(store, monkeypatch):
+async def test_a_cancellation_during_commit_stays_a_cancellation(sqlite_store, monkeypatch):
     """A task cancelled while its COMMIT waits in sqlite's thread: the COMMIT still runs there
     before the ROLLBACK, which then fails. The caller must see the cancellation, not that failure:
     the outbox loop treats other errors as a pass to retry and would never stop."""
+    store = sqlite_store
     gid = await new_game(store)
     a = await store.enqueue("dm", 11, gid, {"n": 1}, now=1.0)
     execute = store.db.execute
@@ -286,11 +311,9 @@ async def test_languages_a_table_keeps_its_own_and_a_seat_reads_its_players_chos
     assert (await store.game(await new_game(store))).lang == "en"  # a table made without one: English
 
 
-# --- two processes on one file ------------------------------------------------------------------
-async def test_two_stores_on_one_file_see_each_others_commits(db_path):
-    a, b = SqliteStore(db_path), SqliteStore(db_path)
-    await a.open()
-    await b.open()
+# --- two processes on one database ------------------------------------------------------------------
+async def test_two_stores_on_one_database_see_each_others_commits(db):
+    a, b = await open_store(db), await open_store(db)
     try:
         gid = await new_game(a)
         await a.commit(gid, Commit(first_seq=1, entries=[(0, bet(1))]), now=1.0)
@@ -303,10 +326,8 @@ async def test_two_stores_on_one_file_see_each_others_commits(db_path):
 
 
 @pytest.mark.parametrize("round_", range(5))
-async def test_two_stores_racing_for_the_same_seq_exactly_one_wins(db_path, round_):
-    a, b = SqliteStore(db_path), SqliteStore(db_path)
-    await a.open()
-    await b.open()
+async def test_two_stores_racing_for_the_same_seq_exactly_one_wins(db, round_):
+    a, b = await open_store(db), await open_store(db)
     try:
         gid = await new_game(a)
         await a.commit(gid, Commit(first_seq=1, entries=[(0, bet(0))]), now=1.0)
@@ -326,8 +347,8 @@ async def test_two_stores_racing_for_the_same_seq_exactly_one_wins(db_path, roun
         await b.close()
 
 
-async def test_two_processes_opening_a_new_file_at_once_migrate_it_once(db_path):
-    a, b = SqliteStore(db_path), SqliteStore(db_path)
+async def test_two_processes_opening_a_new_database_at_once_migrate_it_once(db):
+    a, b = make_store(db), make_store(db)
     try:
         await asyncio.gather(a.open(), b.open())
         assert await a.schema_version() == await b.schema_version() == len(MIGRATION_FILES)
@@ -355,3 +376,94 @@ async def test_a_writer_waits_out_another_process_lock_instead_of_failing(db_pat
     finally:
         raw.close()
         await a.close()
+
+
+# --- several processes: claims, the game lock, racing writers ---------------------------------------------------
+async def test_due_timers_are_claimed_by_exactly_one_of_two_processes_until_the_lease_ends(db):
+    a, b = await open_store(db), await open_store(db)
+    try:
+        games = [await new_game(a) for _ in range(6)]
+        for i, gid in enumerate(games):
+            await a.set_timer(gid, "reminder", 10.0 + i, {"n": i})
+        await a.set_timer(games[0], "window", 500.0, {})  # not due yet
+        got = await asyncio.gather(*(s.claim_timers(100.0, until=160.0, limit=4) for s in (a, b, a, b)))
+        claimed = [(t.game_id, t.kind) for batch in got for t in batch]
+        assert sorted(claimed) == sorted((gid, "reminder") for gid in games), "each due timer once, none twice"
+        assert await b.claim_timers(150.0, until=210.0) == []  # still held
+        assert await a.next_timer_due() == 160.0  # a held timer is not due again before its claim ends
+        again = await b.claim_timers(161.0, until=221.0)  # the claimer died: the lease ran out
+        assert sorted(t.game_id for t in again) == sorted(games)
+        await a.set_timer(games[1], "reminder", 200.0, {})  # set anew (by a move): its claim ends
+        await a.clear_timer(games[2])
+        assert {(t.game_id, t.due_at) for t in await a.timers(games[1])} == {(games[1], 200.0)}
+        assert [t.game_id for t in await a.claim_timers(200.0, until=400.0)] == [games[1]]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_an_outbox_row_is_claimed_by_exactly_one_process_and_sent_rows_never(db):
+    a, b = await open_store(db), await open_store(db)
+    try:
+        gid = await new_game(a)
+        ids = [await a.enqueue("dm", 11 + n % 3, gid, {"n": n}, now=1.0) for n in range(9)]
+        got = await asyncio.gather(a.claim_outbox(ids, 5.0, 65.0), b.claim_outbox(ids, 5.0, 65.0),
+                                   b.claim_outbox(ids[::-1], 5.0, 65.0))
+        assert sorted(i for batch in got for i in batch) == ids, got
+        heads = await b.route_heads()
+        assert [h.claimed_until for h in heads] == [65.0] * 3  # the outbox waits for a held route's head
+        await a.mark_sent(ids[0], now=6.0)
+        await a.mark_failed(ids[1], None, retry_at=30.0)  # a failed try lets go of the row
+        assert await b.claim_outbox(ids, 10.0, 70.0) == [ids[1]]
+        assert await b.claim_outbox(ids, 70.0, 130.0) == ids[1:]  # every lease ran out; the sent row is never claimed
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_the_game_lock_holds_a_table_across_processes(db):
+    """Shared stores (PostgreSQL) hold a table across processes; SQLite's lock is the process's own (none here)."""
+    a, b = await open_store(db), await open_store(db)
+    try:
+        g1, g2 = await new_game(a), await new_game(a)
+        order = []
+
+        async def hold(store, gid, name, pause):
+            async with store.game_lock(gid):
+                order.append(f"{name} in")
+                await store.commit(gid, Commit(first_seq=len(order), entries=[]), now=1.0)  # works under the lock
+                await asyncio.sleep(pause)
+                order.append(f"{name} out")
+
+        first = asyncio.create_task(hold(a, g1, "a", 0.3))
+        await asyncio.sleep(0.1)
+        await asyncio.gather(hold(b, g1, "b", 0), hold(b, g2, "other table", 0))
+        await first
+        if a.shared:
+            assert order.index("b in") > order.index("a out"), order
+            assert order.index("other table in") < order.index("a out"), "another table is not held up"
+        else:
+            assert order.index("b in") < order.index("a out"), order
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.parametrize("round_", range(4))
+async def test_an_undo_and_a_move_racing_in_two_processes_leave_no_gap(db, round_):
+    """The undo of seq 2 and a move computed after it (at seq 3) race: exactly one is stored, never the move on top
+    of an undone action."""
+    a, b = await open_store(db), await open_store(db)
+    try:
+        gid = await new_game(a)
+        for seq in (1, 2):
+            await a.commit(gid, Commit(first_seq=seq, entries=[(seq % 2, bet(seq))], undos=0), now=1.0)
+        calls = [a.undo_last(gid, 2, now=2.0, undos=0),
+                 b.commit(gid, Commit(first_seq=3, entries=[(1, bet(3))], undos=0), now=2.0)]
+        results = await asyncio.gather(*(calls if round_ % 2 else calls[::-1]), return_exceptions=True)
+        assert sum(isinstance(r, SeqConflict) for r in results) == 1 and results.count(None) == 1, results
+        seqs = [x.seq for x in await a.actions(gid)]
+        assert seqs in ([1], [1, 2, 3]), seqs
+    finally:
+        await a.close()
+        await b.close()

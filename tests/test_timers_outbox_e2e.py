@@ -1,14 +1,33 @@
 """Timers and the outbox in SimCord: reminders across a restart, auto-pass, choice windows,
-and every DM sent exactly once across a restart."""
+and every DM sent exactly once across a restart; on both stores (SQLite, then PostgreSQL)."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
+import bot.outbox
+import bot.timers
 from bot.app import create_bot
 from bot.config import Settings
 from tests.helpers import start_table
+
+
+@pytest.fixture
+def settings(db) -> Settings:
+    """The bot's settings on each store in turn (``db``: a SQLite file, then a PostgreSQL database)."""
+    if isinstance(db, str):
+        return Settings(token=None, db_url=db, dm_interval=0, send_rate=0)
+    return Settings(token=None, db_path=db, dm_interval=0, send_rate=0)
+
+
+@pytest.fixture(autouse=True)
+def _one_process(monkeypatch):
+    """SimCord runs one bot: its polls for work other processes left in a shared database (every minute of virtual
+    time) would make advancing hours of it thousands of steps, so they poll as seldom as with SQLite."""
+    monkeypatch.setattr(bot.outbox, "SHARED_POLL", bot.outbox.SAFETY_POLL)
+    monkeypatch.setattr(bot.timers, "SHARED_SLEEP", bot.timers.MAX_SLEEP)
 
 
 def reminders(ch, gid):
@@ -62,7 +81,7 @@ async def test_choice_window_expires_into_lowest_cards_without_revealing_who(wor
 @pytest.fixture
 def slow_outbox(settings):
     # 10 s between two messages on one route: longer than SimCord's settle time, so a restart lands mid-burst
-    return create_bot(Settings(token=None, db_path=settings.db_path, dm_interval=10), sync_on_start=True,
+    return create_bot(dataclasses.replace(settings, dm_interval=10, send_rate=40), sync_on_start=True,
                       rng=random.Random(2))
 
 
