@@ -21,7 +21,7 @@ from engines.text import CURRENCIES, N_, Money, from_json, plural
 # --- words ----------------------------------------------------------------------------------------------------
 #: A title's own words (module name): its hooks round_lines, todo, move_text and corp_extra answer None where the
 #: shared words (1889's) say it. Every function here takes the reader's language, `lang` ("en" by default).
-TITLE_WORDS = {"1867": "cogs.e18xx.words_1867"}
+TITLE_WORDS = {"1867": "cogs.e18xx.words_1867", "1890": "cogs.e18xx.words_1890"}
 
 #: The title's currency format -> engines.text.Money's currency.
 CURRENCY = {"¥{}": "yen", "${}": "dollar", "£{}": "pound"}

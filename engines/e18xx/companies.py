@@ -400,6 +400,8 @@ def transfer_shares(
         new[source].remove(cert)
         new.setdefault(target, []).append(cert)
 
+    if corp.president_cert in new.get(IPO, ()):
+        return new, None  # the president's certificate is unsold (1890's Kinki before it forms): nobody presides
     counted = player_percents(corp, new)
     if is_player(source):
         counted[source] = counted.get(source, 0) + left_over

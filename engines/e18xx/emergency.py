@@ -62,8 +62,9 @@ def emergency_sale(g: G, seat: int, cid: str, action: Action) -> None:
 def resort(g: G) -> None:
     """After a price fell, corporations still to operate this round are put back in price order."""
     r = g.round
-    done = r["order"][: r["index"] + 1]
-    r["order"] = done + g.operating_order(r["order"][r["index"] + 1:])
+    done, rest = r["order"][: r["index"] + 1], r["order"][r["index"] + 1:]
+    unpriced = [c for c in rest if g.cell(c) is None]  # 1890's minors: they keep their places, first
+    r["order"] = done + unpriced + g.operating_order([c for c in rest if g.cell(c) is not None])
 
 
 def sellable(g: G, seat: int, cid: str) -> list[Action]:

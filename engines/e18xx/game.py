@@ -446,6 +446,12 @@ class Kansai1890(E18xxGame):
     options = (
         Option("scenario", N_("the scenario: hanshin (2-4 players), keihanshin (2-4), full (2-7) or simplified (2-7)"),
                "hanshin", tuple(SCENARIOS)),
+        Option("jr_privatization", N_("variant: JR pays full dividends in phase 6"), False, (False, True)),
+        Option("d_as_8", N_("variant: D-trains run to 8 stops"), False, (False, True)),
+        Option("kobe_elec_converts", N_("variant: Kobe Electric must convert into a late private at phase 5"), False,
+               (False, True)),
+        Option("no_late_abilities", N_("variant: late privates have no abilities; Kobe Rapid Transit pays 50"),
+               False, (False, True)),
     )
 
     def setup(self, options: dict[str, Any], seats: int) -> State:
@@ -456,6 +462,7 @@ class Kansai1890(E18xxGame):
             raise RuleError("{title} is for {low} to {high} players.", title=title.name, low=title.min_players,
                             high=title.max_players)
         state = new_state(title_id, seats, False)
+        state["opts"].update({k: v for k, v in opts.items() if k != "scenario" and v})  # the variants chosen
         g = G(state)
         g.rules.begin(g)
         return state

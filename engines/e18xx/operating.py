@@ -171,6 +171,8 @@ def lay_slot(g: G, cid: str, coord: str) -> dict[str, Any] | None:
 def lay_price(g: G, cid: str, coord: str, tile: str, rotation: int) -> int:
     """What a lay costs `cid` now: terrain and borders, and the title's price of the lay it is (1867's second)."""
     slot = lay_slot(g, cid, coord)
+    if slot and slot.get("free"):
+        return 0  # 1890: the Subway's first tile in Osaka costs nothing
     return lays.lay_cost(g, cid, coord, tile, rotation) + (slot["cost"] if slot else 0)
 
 
@@ -318,7 +320,7 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
                               optional_rules=g.optional_rules)
         if problem:
             raise RuleError(problem)
-    cost = lays.lay_cost(g, cid, coord, tile, rotation) + slot["cost"]
+    cost = 0 if slot.get("free") else lays.lay_cost(g, cid, coord, tile, rotation) + slot["cost"]
     g.rules.raise_cash(g, cid, cost)
     g.pay(cid, BANK, cost)
     g.set_board(board.lay_tile(coord, tile, rotation))
@@ -414,7 +416,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
     if any(t not in owned for t in used) or len(set(used)) != len(used):
         raise RuleError("Each route needs one of {corp}'s trains ({trains}), once.", corp=cid,
                         trains=", ".join(owned) or msg("none"))
-    board, colours = g.board, g.colours
+    board, colours = g.rules.route_board(g, cid), g.colours
     runs, total = [], 0
     if g.trusted and all(isinstance(x.get("revenue"), int) for x in routes):
         # 18xx.games trusts a recorded route's revenue while loading a game, and so do we.
@@ -442,6 +444,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
             revenue = g.rules.route_revenue(g, cid, route, t)
             runs.append({"train": train_id, "hexes": list(route.hexes), "revenue": revenue})
             total += revenue
+    total += g.rules.runs_made(g, cid, runs)
     g.round["runs"], g.round["revenue"] = runs, total
     g.event("{corp}'s trains earn {revenue}.", corp=cid, revenue=g.amount(total))
 
@@ -449,7 +452,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
 def best_run_action(g: G, cid: str) -> Action:
     """The auto-router's best runs for the corporation's trains, as a run_routes action."""
     owned = g.corp(cid)["trains"]
-    total, runs = best_runs(g.board, cid, [g.rules.train(g, t) for t in owned], g.colours,
+    total, runs = best_runs(g.rules.route_board(g, cid), cid, [g.rules.train(g, t) for t in owned], g.colours,
                             hexes_distinct=g.rules.routes_visit_hex_once, excluded=g.rules.excluded_stops(g, cid))
     routes = []
     for train_id, run in zip(owned, runs, strict=True):

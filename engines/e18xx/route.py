@@ -33,6 +33,7 @@ class Train:
     diesel: bool = False  # pays the "diesel" revenue of offboards
     counts: frozenset[str] = ALL_KINDS  # the stop kinds that count toward the distance
     multiplier: int = 1  # 2+2, 5+5E: every stop pays double
+    towns: int = 0  # 1890's 2+2 and 3+3: besides `distance` counted stops, up to this many towns, all paid
 
     def optional(self, kind: str) -> bool:
         """A stop it may pass without counting it, paid only while the distance has room (1867's towns)."""
@@ -153,6 +154,8 @@ def paid_stops(board: Board, stops: Sequence[NodeRef], train_: Train, colours: S
     must = [ref for ref in stops if board.node(ref).kind in train_.counts]
     others = sorted((ref for ref in stops if board.node(ref).kind not in train_.counts),
                     key=lambda ref: -stop_revenue(board, ref, train_, colours))
+    if train_.towns:
+        return must + others[:train_.towns]
     return must + others[:max(0, train_.distance - len(must))]
 
 
@@ -186,6 +189,9 @@ def route_problem(board: Board, corp: str, route: Route, train_: Train) -> Msg |
     if counted(board, stops, train_) > train_.distance:
         return msg("A {train}-train runs to {distance} stops; this route has {stops}.", train=train_.name,
                    distance=train_.distance, stops=counted(board, stops, train_))
+    if train_.towns and len(stops) - counted(board, stops, train_) > train_.towns:
+        return msg("A {train}-train runs to {towns} towns; this route has {stops}.", train=train_.name,
+                   towns=train_.towns, stops=len(stops) - counted(board, stops, train_))
     if len(set(stops)) != len(stops):
         return msg("A route may not visit a stop twice.")
     if not distinct_groups(board, stops):
@@ -347,7 +353,7 @@ def best_runs(
         return 0, []
     graph = _Graph(board, corp)
     counts = frozenset().union(*(t.counts for t in trains))
-    found = graph.enumerate(max(t.distance for t in trains), counts)
+    found = graph.enumerate(max(t.distance + t.towns for t in trains), counts)
     refs = graph.refs
     if excluded:  # stops the title forbids this corporation (1807: London without its token)
         found = [f for f in found if not any(refs[i] in excluded for i in f[2])]
@@ -413,7 +419,10 @@ def _options_paid(found: list[tuple], kind: Train, revenue: list[int], counted_n
         if len(must) > kind.distance:
             continue
         extra = sorted((revenue[i] for i in stops if not counted_node[i]), reverse=True)
-        value = kind.multiplier * (sum(must) + sum(extra[:kind.distance - len(must)]))
+        if kind.towns and len(extra) > kind.towns:
+            continue  # 1890's 2+2: no more towns than it runs to
+        room = kind.towns or kind.distance - len(must)
+        value = kind.multiplier * (sum(must) + sum(extra[:room]))
         if value > 0:
             options.append((value, border_mask, index))
     options.sort(key=lambda o: (-o[0], o[1].bit_count(), o[2]))

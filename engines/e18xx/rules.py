@@ -258,6 +258,16 @@ class Rules:
     def cert_limit(self, g: G) -> int:
         return g.title.cert_limit[g.n]
 
+    def route_board(self, g: G, cid: str):
+        """The board `cid`'s trains run on: the board (1890: with the tokens the Subway or a company that paid Kobe
+        Rapid Transit's fee ignores made neutral)."""
+        return g.board
+
+    def runs_made(self, g: G, cid: str, runs: list[dict[str, Any]]) -> int:
+        """After `cid`'s trains ran (`runs`: train, hexes, revenue each): what the title adds to the revenue, paying
+        any bonus of its own (1890: Hanshin's Tigers, Kobe Rapid Transit's fee). 1889: nothing."""
+        return 0
+
     def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
         from engines.e18xx.route import route_revenue
         return route_revenue(g.board, route, train, g.colours)

@@ -325,7 +325,7 @@ class G:
         blocked = {}
         for pid, p in self.s["privates"].items():
             ability = self.ability(pid, "blocks_hexes")
-            if ability is None:
+            if ability is None or p.get("unblocked"):  # 1890: Osaka Municipal Electric's block ends early
                 continue
             owner = p["owner"]
             kind = "bank" if owner is None else ("player" if owner.isdigit() else "corporation")

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
+from engines.e18xx.g1890 import abilities, kinki
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
-from engines.text import N_
+from engines.text import N_, msg
 
 if TYPE_CHECKING:
     from engines.e18xx.route import Route
@@ -92,6 +93,11 @@ class Rules1890(Rules):
         for cid, homes in extra_homes(g).items():
             for coord, node in homes:
                 reserved[board._reserve_key(coord, node)] = cid
+        if "Kinki" in g.s["corps"] and not kinki.with_minors(g):  # Simplified: Kinki's home tokens to come
+            for coord, node in kinki.AUTO.values():
+                reserved[board._reserve_key(coord, node)] = "Kinki"
+        if abilities.option(g, "no_late_abilities") and "KobeRapid" in g.s["privates"]:
+            g.s["privates"]["KobeRapid"]["revenue"] = 50
         from dataclasses import replace
         g.set_board(replace(board, reserved=reserved))
         isr.start(g, 1)
@@ -148,9 +154,12 @@ class Rules1890(Rules):
                 g.round["par"] = {"corporation": ability["corporation"], "seat": seat}
 
     def minor_started(self, g: G, cid: str, seat: int) -> None:
-        """The buyer of Osaka Electric Railroad sets Kinki's par price at once."""
+        """The buyer of Osaka Electric Railroad sets Kinki's par price at once; a minor bought after its merger was
+        due merges at once."""
         if cid == "Daiki" and "Kinki" in g.s["corps"]:
             g.round["par"] = {"corporation": "Kinki", "seat": seat}
+        elif kinki.formed(g):
+            kinki.forced(g)
 
     def set_par(self, g: G, cid: str, cell, seat: int) -> None:
         from engines.e18xx import stock
@@ -160,13 +169,18 @@ class Rules1890(Rules):
             g.transfer(cid, [g.cdef(cid).president_cert], IPO, g.key(seat))
             g.corp(cid)["president"] = g.key(seat)
         g.event("[0] sets the par price of {corp} at {price}.", seat, corp=cid, price=g.amount(cell.price))
-        stock.check_float(g, cid)
+        if cid == "Kinki":
+            kinki.forced(g)  # Osaka Electric Railroad bought after its conversion was due
+        else:
+            stock.check_float(g, cid)
 
     # ---- companies ------------------------------------------------------------------------------------
 
     def may_par(self, g: G, cid: str) -> bool:
         """Publics are started in a stock round; minors are sold in the initial stock round; the Subway's and
         Kinki's par prices are set by the buyers of their predecessors."""
+        if cid == "Kinki" and not kinki.with_minors(g):
+            return not g.corp(cid).get("closed")  # Simplified: Kinki is a normal company
         return not is_minor(g, cid) and cid not in ("Subway", "Kinki") and not g.corp(cid).get("closed")
 
     def par_cells(self, g: G, cid: str) -> tuple:
@@ -188,8 +202,7 @@ class Rules1890(Rules):
     def reserved_cert(self, g: G, cid: str, cert: str) -> bool:
         """With the minors (the full game) Kinki's president's certificate and four shares wait for the minors that
         merge into it: only four Kinki shares are sold from the IPO (rules §"Kinki")."""
-        return (cid == "Kinki" and g.title.rules.get("kinki") == "minors"
-                and cert in ("Kinki_0", "Kinki_5", "Kinki_6", "Kinki_7", "Kinki_8"))
+        return cid == "Kinki" and kinki.with_minors(g) and cert in kinki.RESERVED
 
     def may_buy_private(self, g: G, cid: str, pid: str) -> bool:
         """Public companies buy privates (never late privates; never Osaka Municipal Electric in the full game)."""
@@ -203,7 +216,9 @@ class Rules1890(Rules):
         name = train_id.rpartition("-")[0] if "-" in train_id else train_id
         if "+" in name:
             n = int(name.split("+")[0])
-            return Train(name, 2 * n)
+            return Train(name, n, counts=frozenset({"city", "offboard"}), towns=n)
+        if name == "D" and abilities.option(g, "d_as_8"):
+            return Train(name, 8, diesel=True)
         return super().train(g, train_id)
 
     def revenue_colours(self, g: G) -> tuple[str, ...]:
@@ -211,15 +226,14 @@ class Rules1890(Rules):
         return (*g.colours, "gray") if g.phase.name == "6" else g.colours
 
     def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
-        colours = self.revenue_colours(g)
-        if "+" not in train.name:
-            return route_revenue(g.board, route, train, colours)
-        n = int(train.name.split("+")[0])
-        board = g.board
-        values = [(board.node(ref).kind, board.node(ref).revenue_for(colours)) for ref in route.stops]
-        big = sorted((v for k, v in values if k != "town"), reverse=True)[:n]
-        small = sorted((v for k, v in values if k == "town"), reverse=True)[:n]
-        return sum(big) + sum(small)
+        """Every stop of the route pays (a 2+2's route has at most 2 cities or offboards and 2 towns)."""
+        return route_revenue(g.board, route, train, self.revenue_colours(g))
+
+    def route_board(self, g: G, cid: str):
+        return abilities.route_board(g, cid)
+
+    def runs_made(self, g: G, cid: str, runs: list[dict[str, Any]]) -> int:
+        return abilities.runs_made(g, cid, runs)
 
     # ---- the operating round --------------------------------------------------------------------------
 
@@ -233,7 +247,15 @@ class Rules1890(Rules):
         return False
 
     def operating_round_start(self, g: G) -> None:
-        """Newly started companies put their home tokens down (JR has four homes, Nara Electric two)."""
+        """Newly started companies put their home tokens down (JR has four homes, Nara Electric two); Simplified:
+        Kinki's home tokens of the phase; the subsidies; the Subway's first turn lifts Osaka Municipal Electric's
+        block."""
+        self._homes(g)
+        kinki.place_auto_tokens(g)
+        abilities.subsidies(g)
+        abilities.subway_starts(g)
+
+    def _homes(self, g: G) -> None:
         for cid in g.s["round"]["order"]:
             if g.board.token_nodes(cid):
                 continue
@@ -246,11 +268,16 @@ class Rules1890(Rules):
                 if board.free_slot(coord, cid, node) is None:
                     continue
                 g.set_board(board.place_token(coord, cid, node))
+                if cid == "Kinki":
+                    kinki.home_placed(g)
                 g.event("{corp} places its home token on {where}.", corp=cid, where=g.place(coord))
 
     def lays_allowed(self, g: G, cid: str, laid: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One lay or upgrade; JR two on different hexes in phases 1-3; a public owning Arima one more on Arima,
         without a connection."""
+        if abilities.subway_first_lay(g, cid):  # its first turn: one tile, free in Osaka
+            return [] if laid else [{"upgrade": True, "cost": 0, "hexes": list(abilities.OSAKA), "free": True},
+                                    {"upgrade": True, "cost": 0}]
         arima = [lay for lay in laid if lay["hex"] == "D7"]
         normal = len(laid) - len(arima[:1])
         slots = []
@@ -266,13 +293,28 @@ class Rules1890(Rules):
         return slots
 
     def token_step_open(self, g: G, cid: str) -> bool:
-        """Minors place no tokens besides their homes."""
-        return not is_minor(g, cid) and super().token_step_open(g, cid)
+        """Minors place no tokens besides their homes; a public may pay Kobe Rapid Transit's fee instead."""
+        if is_minor(g, cid):
+            return False
+        return super().token_step_open(g, cid) or abilities.kobe_fee_open(g, cid)
+
+    def next_token_price(self, g: G, cid: str) -> int | None:
+        if cid == "Kinki":
+            return kinki.next_token_price(g)
+        return super().next_token_price(g, cid)
+
+    def tokens_left(self, g: G, cid: str) -> tuple[int, int]:
+        if cid == "Kinki":
+            return kinki.tokens_left(g)
+        return super().tokens_left(g, cid)
+
+    def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
+        abilities.hankyu_lay(g, cid, tile)
 
     def dividend_kinds(self, g: G, cid: str) -> tuple[str, ...]:
         if is_minor(g, cid):
             return ()
-        if cid == JR:
+        if cid == JR and not (abilities.option(g, "jr_privatization") and g.phase.name == "6"):
             return ("half", "withhold")
         return ("payout", "withhold")
 
@@ -293,22 +335,44 @@ class Rules1890(Rules):
             operating.payout(g, cid, revenue, kept=revenue - 10 * (revenue // 20))
         elif kind == "payout" and revenue:
             operating.payout(g, cid, revenue)
+        elif cid == "Kinki" and g.round.get("kinki_first"):
+            g.pay(BANK, cid, revenue)  # its first turn: the price does not fall
+            g.event("{corp} withholds {revenue}; in its first turn its price stays at {price}.", corp=cid,
+                    revenue=g.amount(revenue), price=g.amount(g.price(cid)))
         else:
             operating.withhold(g, cid, revenue)
         close_fallen(g)
 
     def turn_moves(self, g: G, seat: int, cid: str) -> list[dict[str, Any]]:
-        """Kobe Electric may convert into a late private at any point of its turn."""
-        if cid == KOBE_ELEC and KOBE_ELEC_LATE in g.s["privates"]:
-            return [{"type": "convert", "entity": cid}]
-        return []
+        """Kobe Electric may convert into a late private at any point of its turn; minors 1, 2 and 4 may merge into
+        (Daiki: convert into) Kinki in theirs; in the token step a public may pay Kobe Rapid Transit's fee."""
+        moves = kinki.moves(g, cid)
+        if cid == KOBE_ELEC and KOBE_ELEC_LATE in g.s["privates"] and not g.corp(cid).get("closed"):
+            moves.append({"type": "convert", "entity": cid})
+        if g.round.get("step") == "token" and abilities.kobe_fee_open(g, cid):
+            moves.append({"type": "choose", "choice": "kobe_rapid", "entity": cid})
+        return moves
 
     def turn_move(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
-        if action["type"] != "convert":
+        if action["type"] not in ("convert", "merge", "choose"):
             return False
-        if action not in self.turn_moves(g, seat, cid) and {**action, "entity": cid} not in self.turn_moves(g, seat,
-                                                                                                          cid):
-            raise RuleError("{corp} cannot convert.", corp=cid)
+        if {**action, "entity": cid} not in self.turn_moves(g, seat, cid):
+            if action["type"] == "choose":
+                raise RuleError("{corp} cannot pay Kobe Rapid Transit's fee now.", corp=cid)
+            raise RuleError("{corp} cannot convert or merge now.", corp=cid)
+        if action["type"] == "choose":
+            abilities.pay_kobe_fee(g, cid)
+            from engines.e18xx import operating
+            if not operating.step_open(g, cid, "token"):
+                operating._next_step(g)
+            return True
+        if cid != KOBE_ELEC:
+            kinki.declare(g, cid)
+            return True
+        self.convert_kobe_elec(g, cid)
+        return True
+
+    def convert_kobe_elec(self, g: G, cid: str) -> None:
         corp = g.corp(cid)
         board = g.board
         for coord, node in board.token_nodes(cid):
@@ -323,7 +387,36 @@ class Rules1890(Rules):
         corp.update(closed=True, floated=False, president=None, shares={})
         g.s["privates"][KOBE_ELEC_LATE]["owner"] = owner
         g.event("{corp} becomes a late private company of [0]; its assets go to the bank.", int(owner), corp=cid)
-        return True
+
+    # ---- decisions that come first ----------------------------------------------------------------------
+
+    def interrupt(self, g: G):
+        """Kanan's owner decides whether it merges as Kinki forms; a player answers an offer for his private."""
+        if g.s["over"]:
+            return None
+        if (choice := kinki.kanan_choice(g)) is not None:
+            seat, moves = choice
+            return seat, msg("Kinki Nippon Railway forms: merge {corp} into it now?", corp=kinki.KANAN), moves
+        offer = g.round.get("offer") if g.round.get("kind") == "stock" else None
+        if offer:
+            return offer["seller_seat"], msg("[0] offers {price} for {private}: accept or decline",
+                                             price=g.amount(offer["price"]),
+                                             private=g.private_name(offer["company"])), [
+                {"type": "accept_offer"}, {"type": "decline_offer"}]
+        return None
+
+    def apply_interrupt(self, g: G, seat: int, action: dict[str, Any]) -> None:
+        pending = self.interrupt(g)
+        if pending is None or seat != pending[0]:
+            raise RuleError("It is not your turn.")
+        if action not in pending[2] and {k: v for k, v in action.items() if k != "entity"} not in [
+                {k: v for k, v in m.items() if k != "entity"} for m in pending[2]]:
+            raise RuleError("Answer the question first.")
+        if g.s["flags"].get("kanan_choice"):
+            kinki.answer_kanan(g, action)
+            return
+        from engines.e18xx.g1890 import stock
+        stock.answer_offer(g, seat, action)
 
     def train_event(self, g: G, event: str) -> None:
         if event == "close_privates":
@@ -348,11 +441,21 @@ class Rules1890(Rules):
                 g.event("Private companies close: {privates}.", privates=closed)
         elif event == "expo":
             g.s["flags"]["expo"] = "due"
+            if "KitaKyu" in g.s["privates"]:
+                g.event("Expo '70 is coming: {private} pays {amount} more in the next operating round.",
+                        private=g.private_name("KitaKyu"), amount=g.amount(abilities.SUBSIDY))
         else:
             super().train_event(g, event)
 
     def after_train_bought(self, g: G) -> None:
+        """A price in the closing cells; the mergers into Kinki the phase now demands; Osaka Municipal Electric
+        closes once the Subway has a train; variant: Kobe Electric converts at phase 5."""
         close_fallen(g)
+        kinki.forced(g)
+        abilities.subway_train_bought(g)
+        if (abilities.option(g, "kobe_elec_converts") and kinki.phase_at_least(g, "5")
+                and KOBE_ELEC in g.s["corps"] and kinki.open_minor(g, KOBE_ELEC)):
+            self.convert_kobe_elec(g, KOBE_ELEC)
 
     def trains_step_done(self, g: G, cid: str) -> None:
         close_fallen(g)
