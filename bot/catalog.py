@@ -14,7 +14,7 @@ import ast
 from collections.abc import Iterator
 from typing import Any
 
-FIRST = {"msg", "Msg", "RuleError", "Refusal", "N_", "event", "locale_str"}
+FIRST = {"msg", "Msg", "RuleError", "Refusal", "Unloadable", "N_", "event", "locale_str"}
 SECOND = {"tr"}
 PLURALS = {"plural", "Plural"}
 COMMANDS = {"command", "Group", "group"}
@@ -28,6 +28,13 @@ def _const(node: ast.expr | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
+def _choices(node: ast.expr) -> list[ast.expr]:
+    """The strings a message argument may be: both sides of a conditional (``"a" if x else "b"``), else itself."""
+    if isinstance(node, ast.IfExp):
+        return _choices(node.body) + _choices(node.orelse)
+    return [node]
+
+
 def messages(source: str) -> Iterator[tuple[int, str, Any, ast.expr | None]]:
     """(line, call name, message or None, the argument node) for every message-bearing call in `source`."""
     for node in ast.walk(ast.parse(source)):
@@ -35,10 +42,9 @@ def messages(source: str) -> Iterator[tuple[int, str, Any, ast.expr | None]]:
             continue
         name = _name(node.func)
         args = node.args
-        if name in FIRST and args:
-            yield node.lineno, name, _const(args[0]), args[0]
-        elif name in SECOND and len(args) > 1:
-            yield node.lineno, name, _const(args[1]), args[1]
+        if (name in FIRST and args) or (name in SECOND and len(args) > 1):
+            for arg in _choices(args[0] if name in FIRST else args[1]):
+                yield node.lineno, name, _const(arg), arg
         elif name in PLURALS and len(args) > 2:
             one, other = _const(args[1]), _const(args[2])
             yield node.lineno, name, (one, other) if one and other else None, args[1]

@@ -168,9 +168,9 @@ class BossPresenter(Presenter):
                           and o["family"] == action["family"]), None) if s["deal"] else None
             name, family = names[action["seat"]], colour(action["family"])
             if offer:
-                template = ("Accept {name}'s {family} for {price}" if k == "accept" else
-                            "Refuse {name}'s {family} for {price}")
-                return tr(lang, template, name=name, family=family, price=price_text(offer["price"]))
+                return tr(lang, "Accept {name}'s {family} for {price}" if k == "accept" else
+                          "Refuse {name}'s {family} for {price}", name=name, family=family,
+                          price=price_text(offer["price"]))
             return tr(lang, "Accept {name}'s {family}" if k == "accept" else "Refuse {name}'s {family}",
                       name=name, family=family)
         if k == "travel":

@@ -16,7 +16,9 @@ from PIL import ImageDraw
 from bot.errors import Refusal
 from bot.i18n import READER, say
 from bot.tables import Change
-from cogs.e18xx import commands, pictures
+
+# the modules as imported here: a bot closed by another test unloads its cogs, and a later import is a new module
+from cogs.e18xx import commands, pictures, presenter
 from cogs.e18xx.common import LATELY
 from cogs.e18xx.panel import HexMenu, KindMenu, MoveMenu, MoveNow, entries_for, lays_png, tokens_png
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
@@ -133,8 +135,6 @@ def test_everything_a_player_reads_is_japanese(title):
 @pytest.mark.parametrize("title", ["1889", "1867"])
 def test_the_narration_is_japanese(title, monkeypatch):
     """announce(change, "ja"): every post's text (pictures stood in for: they are checked below)."""
-    from cogs.e18xx import presenter
-
     monkeypatch.setattr(presenter, "map_png", lambda state, lang="en": b"map")
     monkeypatch.setattr(presenter, "market_png", lambda state, lang="en": b"market")
     monkeypatch.setattr(presenter, "charters_png", lambda state, names, lang="en": b"charters")

@@ -572,9 +572,9 @@ class Boss(Engine):
         price = self._price(state, action)
         d["offers"] = [o for o in d["offers"] if not (o["seat"] == seat and o["family"] == fam)]
         d["offers"].append({"seat": seat, "family": fam, "source": src, "price": price})
-        said = ("[0] offers {family} (the investor) for {price}." if src == "investor" else
-                "[0] offers {family} (a family card) for {price}.")
-        self._event(state, msg(said, family=colour(fam), price=price_text(price)), seat)
+        self._event(state, msg("[0] offers {family} (the investor) for {price}." if src == "investor" else
+                               "[0] offers {family} (a family card) for {price}.",
+                               family=colour(fam), price=price_text(price)), seat)
 
     def _price(self, state: State, action: Action) -> dict[str, int]:
         d = state["deal"]
@@ -795,10 +795,10 @@ class Boss(Engine):
         old, d["boss"] = d["boss"], seat
         if restart:
             d["offers"], d["agreements"] = [], []
-        said = ("[0] plays a boss card: \"I'm the boss!\" [0] takes the deal from [1] and starts the negotiation "
-                "over." if restart else
-                "[0] plays a boss card: \"I'm the boss!\" [0] takes the deal from [1], keeping what was agreed.")
-        self._event(state, msg(said), seat, old)
+        self._event(state, msg("[0] plays a boss card: \"I'm the boss!\" [0] takes the deal from [1] and starts the "
+                               "negotiation over." if restart else
+                               "[0] plays a boss card: \"I'm the boss!\" [0] takes the deal from [1], keeping what was "
+                               "agreed."), seat, old)
         return msg("boss card"), snap
 
     def _close(self, state: State) -> None:

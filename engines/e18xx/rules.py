@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from engines.e18xx.route import Train, train_from_def
-from engines.text import N_, msg
+from engines.text import N_, Msg, msg
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -247,7 +247,7 @@ class Rules:
         """What a token placed on `coord` costs, the next token's printed cost being `base`."""
         return base
 
-    def route_problem(self, g: G, cid: str, route: Route) -> str | None:
+    def route_problem(self, g: G, cid: str, route: Route) -> Msg | None:
         """Why the title forbids `cid` this route beyond the shared rules (1807: London), or None."""
         return None
 

@@ -21,7 +21,7 @@ from engines.e18xx.companies import TITLES
 from engines.e18xx.g1867.rules import Rules1867
 from engines.e18xx.route import stop_revenue
 from engines.e18xx.state import BANK
-from engines.text import msg
+from engines.text import Msg, msg
 
 if TYPE_CHECKING:
     from engines.e18xx.route import Route, Train
@@ -231,12 +231,12 @@ class Rules1807(Rules1867):
         tile = g.board.tile(LONDON_SMALL)
         return tile.nodes[0].revenue_for(g.colours)
 
-    def route_problem(self, g: G, cid: str, route: Route) -> str | None:
+    def route_problem(self, g: G, cid: str, route: Route) -> Msg | None:
         """A route may enter a London city only where the corporation has a token (docs/rules/1807.md)."""
         board = g.board
         for ref in route.stops:
             if ref[0] in LONDON_HEXES and cid not in board.slots(*ref):
-                return "A route may visit London only at a city holding one of the corporation's tokens."
+                return msg("A route may visit London only at a city holding one of the corporation's tokens.")
         return None
 
     def excluded_stops(self, g: G, cid: str) -> frozenset:
