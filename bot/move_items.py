@@ -104,7 +104,7 @@ class PanelButton(_PanelItem, discord.ui.DynamicItem[discord.ui.Button], templat
         cls.prefix = prefix
         super().__init_subclass__(template=cls._template(prefix, f":(?P<code>{code})"), **kwargs)
 
-    def __init__(self, gid: int, tok: str | None, move: dict[str, Any] | str, label: str = "Move",
+    def __init__(self, gid: int, tok: str | None, move: dict[str, Any] | str, label: str = "-",
                  style: discord.ButtonStyle | None = None):
         self.gid, self.tok = gid, tok
         self.code = move if isinstance(move, str) else compact(move)  # a code is parsed only when played
@@ -116,7 +116,7 @@ class PanelButton(_PanelItem, discord.ui.DynamicItem[discord.ui.Button], templat
 
     @classmethod
     def read(cls, match: re.Match, item):
-        return cls(table_id(match["gid"]), match.groupdict().get("tok"), match["code"], item.label or "Move")
+        return cls(table_id(match["gid"]), match.groupdict().get("tok"), match["code"], item.label or "-")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer(interaction, lambda: self.choose(interaction, self.code))
@@ -131,7 +131,7 @@ class PanelMenu(_PanelItem, discord.ui.DynamicItem[discord.ui.Select], template=
         super().__init_subclass__(template=cls._template(prefix, r":(?P<slot>\d)" if slot else ""), **kwargs)
 
     def __init__(self, gid: int, tok: str | None, slot: int | None,
-                 options: list[tuple[str, str, str | None]] | None = None, placeholder: str = "Choose"):
+                 options: list[tuple[str, str, str | None]] | None = None, placeholder: str = "-"):
         self.gid, self.tok = gid, tok
         opts = [discord.SelectOption(label=self.fit(label, 100), value=value,
                                      description=self.fit(detail, 100) if detail else None)

@@ -22,8 +22,10 @@ def fill(event: dict[str, Any], who: Callable[[Any], str], lang: str = "en") -> 
     return PLACEHOLDER.sub(lambda m: who(seats[int(m[1])]) if int(m[1]) < len(seats) else m[0], text)
 
 
-def _lines(d: dict[str, Any]) -> list[str]:
-    return [f"**{k.replace('_', ' ')}**: {v}" for k, v in d.items() if v is not None]
+def _lines(d: dict[str, Any], lang: str = "en") -> list[str]:
+    """A view as lines, for a game without a presenter of its own (every game has one: tests/test_i18n_static.py):
+    its keys as they are written, its values (messages, names, money) said in `lang`."""
+    return [f"**{k.replace('_', ' ')}**: {say(v, lang)}" for k, v in d.items() if v is not None]
 
 
 class Presenter:
@@ -31,10 +33,10 @@ class Presenter:
     announce), the player's for what they alone read (private_lines, move_label, move_view)."""
 
     def public_lines(self, table: Table, lang: str = "en") -> list[str]:
-        return _lines(table.engine.public(table.state))
+        return _lines(table.engine.public(table.state), lang)
 
     def private_lines(self, table: Table, seat: int, lang: str = "en") -> list[str]:
-        return _lines(table.private(seat)) or [tr(lang, "You hold nothing secret right now.")]
+        return _lines(table.private(seat), lang) or [tr(lang, "You hold nothing secret right now.")]
 
     def move_label(self, table: Table, action: dict[str, Any], lang: str = "en") -> str:
         return say(table.engine.label(action), lang)

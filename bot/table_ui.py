@@ -281,14 +281,14 @@ def confirm_reply(table: Table, seat: int, move: dict[str, Any], was_secret: boo
 
 class MoveButton(TableItem, discord.ui.DynamicItem[discord.ui.Button],
                  template=r"mv:(?P<gid>\d+):(?P<seq>\d+):(?P<idx>\d+)"):
-    def __init__(self, game_id: int, seq: int, index: int, label: str = "Move"):
+    def __init__(self, game_id: int, seq: int, index: int, label: str = "-"):
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
                                            custom_id=f"mv:{game_id}:{seq}:{index}"))
         self.gid, self.seq, self.index = game_id, seq, index
 
     @classmethod
     def read(cls, match: re.Match, item):
-        return cls(table_id(match["gid"]), number(match["seq"]), number(match["idx"]), item.label or "Move")
+        return cls(table_id(match["gid"]), number(match["seq"]), number(match["idx"]), item.label or "-")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer(interaction, lambda: play_index(interaction, self.gid, self.seq, self.index))

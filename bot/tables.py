@@ -18,7 +18,7 @@ from typing import Any
 
 import engines
 from bot.errors import Refusal
-from bot.i18n import LANGS, say
+from bot.i18n import LANGS, say, tr
 from bot.place import Place
 from engines.base import CHANCE, Action, ChanceRequest, Engine, RuleError, State
 from engines.chance import RandomSource, draw
@@ -721,10 +721,11 @@ class TableService:
         if isinstance(table.engine, E18xxGame):
             try:
                 return export_game(table.engine.name, table.game.options, players, [(a.seat, a.action) for a in rows],
-                                   game_id=game_id, description=f"Table {game_id}, played in Discord")
+                                   game_id=game_id,
+                                   description=tr(None, "Table {id}, played in Discord", id=game_id))
             except NotExportable as e:
                 raise Refusal("Table {id} cannot be exported for 18xx.games: {why}", id=game_id,
-                              why=getattr(e, "msg", None) or str(e)) from None
+                              why=e.msg) from None
         return export_log(table.engine, table.game.options, players, [(a.seq, a.seat, a.action) for a in rows])
 
     async def resolve(self, place: Place, table_id: int | None = None,
