@@ -447,3 +447,15 @@ def test_whole_games_end_money_conserved_and_replay_equals_live(scenario, player
     for seat, move in log:
         again = ENGINE.apply(again, seat, move)
     assert again == state
+
+
+def test_jr_keeps_six_trains_in_phase_2_without_discarding():
+    """JR, "Train limit" (ruling 5): JR holds up to 6 trains in phases 1-2; the check for crowded companies used
+    the major companies' 4 for JR (found by the scripted Hanshin game) and made JR discard its fifth train."""
+    from engines.e18xx import trains as T
+    g = operating()
+    g.s["depot"]["phase"] = "2"
+    g.corp("JR").update(floated=True, trains=["2-0", "2-1", "2-2", "2-3", "2-4"])
+    assert T.crowded(g) == [] and T.room(g, "JR")
+    g.s["depot"]["phase"] = "3"
+    assert T.crowded(g) == ["JR"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from functools import cache, cached_property
 from types import ModuleType
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
@@ -191,6 +192,10 @@ class Rules1890(Rules):
     def train_limit(self, g: G, cid: str) -> int:
         kind = "jr" if cid == JR else g.cdef(cid).kind
         return g.phase.limit_for(kind)
+
+    def train_limits(self, g: G) -> Mapping[str, int]:
+        """JR's own limit too (6/4/3): the shared table knows only the kinds of the charters (JR is a major)."""
+        return {cid: self.train_limit(g, cid) for cid in g.s["corps"]}
 
     def rises_when_sold_out(self, g: G, cid: str) -> bool:
         return not is_minor(g, cid)
