@@ -7,9 +7,9 @@ round is isr.py. Scenario data: titles/g1890/ (the full game) and titles/g1890/<
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache, cached_property
 from types import ModuleType
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
