@@ -82,9 +82,8 @@ class Rules1807(Rules1867):
         rng = SiteRandom(seed)
         railways = [p["id"] for p in self.data["privates"] if p["type"] == "railway"]
         gone = rng.shuffle(railways)[:RAILWAYS_LEFT_OUT]
-        for pid in list(g.s["privates"]):
-            if pid in gone or self.kind_of_private(pid) != "railway":
-                del g.s["privates"][pid]  # ferries and undergrounds: not auctioned yet (docs/rules/1807.md)
+        for pid in gone:
+            del g.s["privates"][pid]  # the ferries and undergrounds stay, unsold until their stock rounds
         batch = {}
         for group in ("A", "B"):
             members = rng.shuffle(self.data["minor_groups"][group])  # in the site's order of the group
@@ -95,11 +94,30 @@ class Rules1807(Rules1867):
                 batch[cid] = 2
             for cid in members[:len(members) - first - second]:
                 batch[cid] = 3
-        g.s["flags"].update(batch=batch, site_seed=seed)
+        g.s["flags"].update(batch=batch, site_seed=seed, privates_up=[])
         g.event("The private railways {gone} leave the game.", gone=", ".join(sorted(gone, key=_number)))
         for n in (1, 2, 3):
             g.event("Minor batch {n}: {minors}.", n=n, minors=", ".join(sorted(c for c, b in batch.items() if b == n)))
         auction.start(g)
+
+    def auctioned_at_start(self, g: G, pid: str) -> bool:
+        """The opening auction sells the private railways; the ferries and undergrounds come later."""
+        return self.kind_of_private(pid) == "railway"
+
+    def _privates_come(self, g: G, pids: list[str]) -> None:
+        """Ferries or undergrounds that may now be auctioned in the stock round."""
+        flags = g.s["flags"]
+        new = [pid for pid in pids if pid in g.s["privates"] and pid not in flags.setdefault("privates_up", [])]
+        if new:
+            flags["privates_up"] = [*flags["privates_up"], *new]
+            g.event("These private companies can now be auctioned in the stock round: {privates}.",
+                    privates=", ".join(new))
+
+    def next_round(self, g: G) -> None:
+        """1867's rounds; the ferries come with the first stock round (18xx.games's G1807 new_stock_round)."""
+        super().next_round(g)
+        if g.round["kind"] == "stock" and g.round["turn"] == 1 and not g.s["over"]:
+            self._privates_come(g, [p["id"] for p in self.data["privates"] if p["type"] == "ferry"])
 
     def site_seed(self, g: G) -> int | None:
         return g.s["flags"].get("site_seed")
@@ -187,7 +205,7 @@ class Rules1807(Rules1867):
             g.event("The last minors can now be started: {minors}.",
                     minors=", ".join(sorted(c for c, b in flags["batch"].items() if b == 3)))
         elif event in ("u1_available", "u2_available"):
-            pass  # the undergrounds are not auctioned yet (docs/rules/1807.md)
+            self._privates_come(g, [event[:2].upper()])
         elif event == "cert_limit_reduced":
             flags["cert_limit_reduced"] = True
             g.event("The certificate limit is now {limit}.", limit=self.data["cert_limit_phase_8"][str(g.n)])
