@@ -236,6 +236,101 @@ class Rules1807(Rules1867):
             return [{"upgrade": not upgraded, "cost": 20, "not_on": laid[-1]["hex"]}]
         return found
 
+    def closings(self, g: G) -> bool:
+        """A corporation whose price reaches the £0 cell closes once the move has been played out (18xx.games's
+        close_corporations_in_close_cell!): its cash goes to the bank, its trains leave the game, its tokens leave
+        the board, its privates close, its loans are gone, and its shares are worth nothing."""
+        from engines.e18xx.g1867 import charter
+        closing = [cid for cid, corp in g.s["corps"].items()
+                   if corp["floated"] and not corp.get("closed") and (cell := g.cell(cid)) is not None and cell.closes]
+        for cid in closing:
+            corp = g.corp(cid)
+            if corp["cash"]:
+                g.pay(cid, BANK, corp["cash"])
+            board = g.board
+            for coord, node in board.token_nodes(cid):
+                board = board.remove_token(coord, node, cid)
+                charter.release(g, cid, coord, node)
+            g.set_board(board)
+            for p in g.s["privates"].values():
+                if p["owner"] == cid:
+                    p["closed"] = True
+            g.s["market"] = {cell: [c for c in cs if c != cid] for cell, cs in g.s["market"].items() if cs != [cid]}
+            corp.update(trains=[], loans=0, floated=False, president=None, shares={}, operated=False, closed=True)
+            g.event("{corp} reaches the closing cell and closes; its shares are worth nothing.", corp=cid)
+        return bool(closing)
+
+    # ---- P2-P5's free lays ------------------------------------------------------------------------------
+
+    def free_lays(self, g: G, cid: str) -> list[str]:
+        """P2-P5 held by `cid`'s president, open and unused: each gives one extra yellow tile on its hex in the
+        track step of a corporation its owner presides (18xx.games: "owning_player_track")."""
+        president = g.key(g.president(cid))
+        return [pid for pid, p in g.s["privates"].items()
+                if p["owner"] == president and not p["closed"] and not p.get("used") and g.pdef(pid).ability("free_lay")]
+
+    def track_held(self, g: G, cid: str) -> bool:
+        """While the president has an unused P2-P5 the track step waits for a pass (as on 18xx.games, even when
+        the private's hex has been built on)."""
+        return bool(self.free_lays(g, cid))
+
+    @staticmethod
+    def _border_cost(g: G, coord: str, tile: str, rotation: int) -> int:
+        return sum(border.cost for border in g.board.joined_borders(coord, tile, rotation))
+
+    def private_lay_moves(self, g: G, seat: int, cid: str) -> list[dict[str, Any]]:
+        from engines.e18xx.board import Lay, lay_problem
+        moves: list[dict[str, Any]] = []
+        board, supply = g.board, g.board.supply(g.optional_rules)
+        for pid in self.free_lays(g, cid):
+            ability = g.pdef(pid).ability("free_lay")
+            for coord in ability["hexes"]:
+                if coord in board.laid:
+                    continue
+                for tile in ability["tiles"]:
+                    for rotation in range(6) if supply.get(tile, 0) > 0 else ():
+                        if (lay_problem(board, Lay(coord, tile, rotation), g.colours, None,
+                                        ability_tiles=ability["tiles"], optional_rules=g.optional_rules) is None
+                                and self._border_cost(g, coord, tile, rotation) <= g.corp(cid)["cash"]):
+                            moves.append({"type": "lay_tile", "entity": pid, "entity_type": "company", "hex": coord,
+                                          "tile": tile, "rotation": rotation})
+        return moves
+
+    def private_lay(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
+        """P2-P5's free lay: a yellow tile on the private's hex, no connection needed, no terrain cost; the
+        corporation pays a border cost the tile completes (the seed; docs/rules/1807.md). Used once."""
+        from engines.e18xx import lays
+        from engines.e18xx.board import Lay, lay_problem
+        pid = action.get("entity")
+        p = g.s["privates"].get(pid) if isinstance(pid, str) else None
+        ability = g.pdef(pid).ability("free_lay") if p else None
+        if ability is None:
+            return False
+        if g.round["step"] != "track" or pid not in self.free_lays(g, cid):
+            raise RuleError("{private} lays its tile once, at the track step of a corporation its owner presides.",
+                            private=g.private_name(pid))
+        coord, tile, rotation = lays.read_lay(action)
+        if coord not in ability["hexes"] or tile not in ability["tiles"]:
+            raise RuleError("{private} lays tile {tiles} on {hexes}.", private=g.private_name(pid),
+                            tiles=", ".join(ability["tiles"]), hexes=", ".join(ability["hexes"]))
+        if g.trusted:
+            lays.check_upgrade(g, coord, tile)
+        else:
+            problem = lay_problem(g.board, Lay(coord, tile, rotation), g.colours, None,
+                                  ability_tiles=ability["tiles"], optional_rules=g.optional_rules)
+            if problem:
+                raise RuleError(problem)
+        cost = self._border_cost(g, coord, tile, rotation)
+        if cost > g.corp(cid)["cash"] and not g.trusted:
+            raise RuleError("{corp} cannot pay {cost} for the border.", corp=cid, cost=g.amount(cost))
+        g.pay(cid, BANK, min(cost, g.corp(cid)["cash"]))
+        g.set_board(g.board.lay_tile(coord, tile, rotation))
+        self.after_lay(g, cid, coord, tile)
+        p["used"] = True
+        g.event("[0] uses {private} to lay tile {tile} on {where} for {corp}.", seat, private=g.private_name(pid),
+                tile=tile, where=g.place(coord), corp=cid)
+        return True
+
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """£20 times the distance to the nearest token, London's inset measured from the small London hex."""
         def on_map(h: str) -> str:
