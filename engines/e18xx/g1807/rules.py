@@ -402,9 +402,9 @@ class Rules1807(Rules1867):
                     cash=g.money(cash), price=g.money(g.price(cid)))
 
     def trains_step_done(self, g: G, cid: str) -> None:
-        """A corporation that passes its train step without a train falls one step."""
-        from engines.e18xx import trains
-        if not g.corp(cid)["trains"] and trains.can_buy_train(g, cid):
+        """A corporation that ends its train step without a train falls one step, whether or not it could have
+        bought one (18xx.games's G1807 BuyTrain#pass!, which a skipped step runs too)."""
+        if not g.corp(cid)["trains"] and g.cell(cid) is not None:
             g.move_price(cid, g.title.market.left(g.cell(cid)))
             g.event("{cid} has no train: its price falls to {price}.", cid=cid, price=g.money(g.price(cid)))
 

@@ -54,6 +54,7 @@ def _company_auction(g: G) -> bool:
 def apply(g: G, seat: int, action: Action) -> None:
     r = g.round
     kind = action["type"]
+    r.pop("after_private_win", None)
     if seat == acting(g) and not r.get("home") and (
             _company_auction(g) or (kind == "bid" and "company" in action and not r.get("auction"))):
         _apply_company(g, seat, action)
@@ -112,6 +113,7 @@ def _resolve(g: G) -> None:
     # the player after the winner is next; nobody's pass changes (18xx.games: goto the winner, next entity)
     r["pos"] = g.order.index(seat)
     shared.end_turn(g, passed=False)
+    r["after_private_win"] = True
 
 
 def _company_bids(g: G, seat: int) -> list[Action]:
@@ -135,10 +137,19 @@ def settle(g: G) -> None:
     for _ in range(4 * g.n + 4):
         seat = acting(g)
         if shared.finished(g) or base._has_move(g, seat) or _may_open(g, seat):
-            return
+            break
         if not g.round["did"]:
             g.event("[0] can buy and sell nothing now, so passes.", seat)
         shared.end_turn(g, passed=not g.round["did"])
+    r = g.round
+    if shared.finished(g) and not r.get("priority_set"):
+        # Priority goes to the player after the last one to pass (18xx.games's reorder_players :after_last_to_act
+        # takes the turn's position, and a private's auction leaves everyone's pass as it was). 18xx.games moves
+        # the turn on twice when the players after a private's winner all pass without a choice to the round's
+        # end (win_bid's next_entity! and the action's own): priority then goes one seat further.
+        last = r["pos"] - (0 if r.pop("after_private_win", None) else 1)
+        r["last_to_act"] = g.order[last % g.n]
+        r["priority_set"] = True
 
 
 def legal(g: G, seat: int) -> list[Action]:
