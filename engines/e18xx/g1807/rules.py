@@ -406,7 +406,7 @@ class Rules1807(Rules1867):
         bought one (18xx.games's G1807 BuyTrain#pass!, which a skipped step runs too)."""
         if not g.corp(cid)["trains"] and g.cell(cid) is not None:
             g.move_price(cid, g.title.market.left(g.cell(cid)))
-            g.event("{cid} has no train: its price falls to {price}.", cid=cid, price=g.money(g.price(cid)))
+            g.event("{cid} has no train: its price falls to {price}.", cid=cid, price=g.amount(g.price(cid)))
 
     def must_buy_train(self, g: G, cid: str) -> bool:
         """1867's rule, for a corporation that may hold a train at all (a minor holds none in phase 8)."""
