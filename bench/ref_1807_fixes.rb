@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The two methods 18xx.games's prealpha 1807 (tobymao/18xx at 111f7f698) names but never defines, so that its
+# The two methods (and one made public) 18xx.games's prealpha 1807 (tobymao/18xx at 111f7f698) names but never defines, so that its
 # engine can load a game at all: without them every action raises NoMethodError (`game_end_check_train?`, asked
 # after each action because GAME_END_CHECK is { train: :one_more_full_or_set }) and the first 4+4 train would too
 # (its `signal_end_game` event). Both do what the site's own texts say: the first 4+4 (or 6G) train ends the game
@@ -17,6 +17,10 @@ module Engine
         def game_end_check_train?
           @phase.name.to_i >= 8
         end
+
+        # `check_other` is private in G1807 but Engine::Route calls it on the game (`@game.check_other(self)`):
+        # every route would raise NoMethodError.
+        public :check_other
 
         def event_signal_end_game!
           @log << 'The first 4+4 or 6G train has been bought: the game ends after this set, a stock round ' \

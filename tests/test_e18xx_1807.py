@@ -34,8 +34,9 @@ def test_setup_seven_railways_drawn_as_the_site_draws_them():
     """Setup: 3 of the 10 private railways leave (18xx.games, seed 5: P2, P3, P5), the 7 left are auctioned in
     number order from the card's least bid; ferries and undergrounds are not auctioned at the start."""
     state = dealt(5)
-    assert list(state["privates"]) == ["P1", "P4", "P6", "P7", "P8", "P9", "P10"]
-    assert state["round"]["kind"] == "auction" and state["round"]["privates"][0] == "P1"
+    railways = [p for p in state["privates"] if p.startswith("P")]
+    assert railways == ["P1", "P4", "P6", "P7", "P8", "P9", "P10"]
+    assert state["round"]["kind"] == "auction" and state["round"]["privates"] == railways
     assert ENGINE.legal(state, ENGINE.awaiting(state).seats.__iter__().__next__())[0]["price"] == 20
 
 
@@ -151,3 +152,119 @@ def test_a_refused_move_reads_as_a_sentence():
     seat = next(iter(ENGINE.awaiting(state).seats))
     with pytest.raises(RuleError):
         ENGINE.apply(state, seat, {"type": "bid", "company": "P1", "price": 3})
+
+
+# ---- issue 17, second part: ferries and undergrounds, P2-P5, closing, the site's turn order ------------------
+
+def to_stock_round(seed: int = 1, players: int = 4) -> dict:
+    """The opening auction played out (the first bidder takes each private at its least bid)."""
+    state = dealt(seed, players)
+    while state["round"]["kind"] == "auction":
+        seat = next(iter(ENGINE.awaiting(state).seats))
+        moves = ENGINE.legal(state, seat)
+        bids = [m for m in moves if m["type"] == "bid"]
+        state = ENGINE.apply(state, seat, bids[0] if bids and not state["round"]["auction"]["bids"] else
+                             {"type": "pass"})
+    return state
+
+
+def test_ferries_are_auctioned_from_the_first_stock_round_at_face_value():
+    """SR bidding: the ferries can be auctioned from the start (the seed), at their face value or more in £5 steps;
+    the winner pays the bank and the turn goes to the player after him; the undergrounds are not up yet."""
+    state = to_stock_round()
+    assert state["round"]["kind"] == "stock" and state["round"]["turn"] == 1
+    up = state["flags"]["privates_up"]
+    assert up == ["F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8"]
+    seat = next(iter(ENGINE.awaiting(state).seats))
+    assert {"type": "bid", "company": "F1", "price": 50} in ENGINE.legal(state, seat)
+    assert not any(m.get("company") in ("U1", "U2") for m in ENGINE.legal(state, seat))
+    with pytest.raises(RuleError):
+        ENGINE.apply(state, seat, {"type": "bid", "company": "F4", "price": 95})  # below the face value
+    with pytest.raises(RuleError):
+        ENGINE.apply(state, seat, {"type": "bid", "company": "F4", "price": 102})  # not a £5 step
+    cash, bank, passed = state["cash"][seat], state["bank"], list(state["round"]["passed"])
+    state = ENGINE.apply(state, seat, {"type": "bid", "company": "F4", "price": 100})
+    while state["round"].get("auction"):
+        state = ENGINE.apply(state, next(iter(ENGINE.awaiting(state).seats)), {"type": "pass"})
+    assert state["privates"]["F4"]["owner"] == str(seat)
+    assert state["cash"][seat] == cash - 100 and state["bank"] == bank + 100
+    order = state["order"]
+    assert state["round"]["passed"] == passed
+    assert next(iter(ENGINE.awaiting(state).seats)) == order[(order.index(seat) + 1) % len(order)]
+
+
+def test_undergrounds_come_at_phases_5_and_7():
+    """SR bidding: U1 can be auctioned from phase 5, U2 from phase 7 (the first 5 and 7 trains' events)."""
+    state = to_stock_round()
+    g = G(state)
+    g.rules.train_event(g, "u1_available")
+    assert g.s["flags"]["privates_up"][-1] == "U1"
+    g.rules.train_event(g, "u2_available")
+    assert g.s["flags"]["privates_up"][-2:] == ["U1", "U2"]
+
+
+def test_a_private_win_leaves_passes_and_priority_follows_the_last_to_pass():
+    """SR end (Priority deal to the left of the last player to act, as the site counts turns): priority goes to
+    the player after the last one to pass; a private's auction changes no one's pass."""
+    from engines.e18xx.g1807 import stock
+    state = to_stock_round()
+    g = G(state)
+    r = g.round
+    r.update(passed=[0, 1, 2], pos=g.order.index(3))
+    g.s["cash"][3] += 100
+    stock.apply(g, 3, {"type": "bid", "company": "F1", "price": 50})
+    while r.get("auction"):
+        stock.apply(g, stock.acting(g), {"type": "pass"})
+    assert g.s["privates"]["F1"]["owner"] == "3" and r["passed"] == [0, 1, 2]
+
+
+def test_p2_to_p5_free_lay_in_the_track_step_of_an_owned_corporation():
+    """OR track: the owner of P2-P5 lays one extra yellow tile on its hex in the track step of a corporation he
+    presides, free and without a connection; the track step waits for a pass while it is unused."""
+    state = dealt(2)  # P2 stays in this draw
+    g = G(state)
+    g.s["privates"]["P2"]["owner"] = "0"
+    cell = next(c for c in g.title.market.cells if c.price == 50)
+    g.s["market"] = g.title.market.with_par(g.s["market"], "BE", cell)
+    g.corp("BE").update(floated=True, president="0", cash=100)
+    g.set_board(g.board.place_token(g.map.homes["BE"], "BE", g.map.home_nodes.get("BE", 0)))
+    g.s["round"] = {"kind": "operating", "turn": 1, "or": 1, "of": 2, "order": ["BE"], "index": 0, "step": "track",
+                    "laid": True, "lays": [], "tokened": False, "revenue": None, "runs": [], "special": None,
+                    "acted": False}
+    from engines.e18xx import operating
+    assert operating.step_open(g, "BE", "track")  # no lay left, but P2 unused: the step waits
+    moves = g.rules.private_lay_moves(g, 0, "BE")
+    assert moves and all(m["hex"] == "I17" and m["entity"] == "P2" for m in moves)
+    operating.apply(g, 0, moves[0])
+    assert g.board.tile("I17").name == moves[0]["tile"] and g.corp("BE")["cash"] == 100
+    assert g.s["privates"]["P2"]["used"] and not operating.step_open(g, "BE", "track")
+    with pytest.raises(RuleError):
+        operating.apply(g, 0, {**moves[0], "hex": "I17"})
+
+
+def test_a_corporation_at_the_zero_cell_closes():
+    """Market: a corporation whose price reaches £0 closes: cash to the bank, tokens off, shares worthless."""
+    state = dealt(1)
+    g = G(state)
+    zero = g.title.market.rows[0][0]
+    assert zero.price == 0 and zero.closes
+    g.s["market"] = g.title.market.with_par(g.s["market"], "BE", zero)
+    home = g.map.homes["BE"]
+    g.set_board(g.board.place_token(home, "BE", g.map.home_nodes.get("BE", 0)))
+    g.corp("BE").update(floated=True, president="0", cash=30, shares={"0": ["BE_0"]})
+    bank = g.s["bank"]
+    assert g.rules.closings(g)
+    corp = g.corp("BE")
+    assert corp["closed"] and not corp["floated"] and corp["shares"] == {} and g.s["bank"] == bank + 30
+    assert not g.board.token_nodes("BE") and g.cell("BE") is None
+
+
+def test_a_corporation_ending_its_train_step_without_a_train_falls_even_if_it_could_not_buy():
+    """OR trains (the site's G1807 BuyTrain): no train after the train step, one step left, bought or not."""
+    state = dealt(1)
+    g = G(state)
+    cell = next(c for c in g.title.market.cells if c.price == 50)
+    g.s["market"] = g.title.market.with_par(g.s["market"], "BE", cell)
+    g.corp("BE").update(floated=True, president="0", cash=0)
+    g.rules.trains_step_done(g, "BE")
+    assert g.price("BE") == 45

@@ -118,6 +118,8 @@ class _Writer:
             return None
         if kind == "lay_tile":
             action = {**action, "tile": self._take_copy(action["hex"], action["tile"])}
+        elif kind == "run_routes":
+            action = {**action, "routes": [self._with_nodes(g, x) for x in action.get("routes", [])]}
         elif kind in ("place_token", "remove_token"):
             city = self._city_id(g, action["hex"], action["city"])
             if kind == "remove_token":  # the site names the slot the token is in
@@ -142,6 +144,24 @@ class _Writer:
         fields = {k: v for k, v in action.items() if k not in ("entity", "entity_type")}
         self.actions.append({**fields, "entity": entity, "entity_type": entity_type})
         return self.actions[-1]
+
+    @staticmethod
+    def _with_nodes(g: G, route: dict[str, Any]) -> dict[str, Any]:
+        """A route through a hex with two cities on one track (1807's London) names the cities it stops at, as the
+        site's `nodes` (node signatures, hex-index), which the site reads to choose among the readings of its
+        connections; other routes are written as they are."""
+        from engines.e18xx.route import route_from_connections
+        cid = operating.current(g)
+        if cid is None or "nodes" in route:
+            return route
+        try:
+            found = route_from_connections(g.rules.route_board(g, cid), route.get("connections") or [], corp=cid,
+                                           accept=lambda r: g.rules.route_problem(g, cid, r) is None)
+        except RuleError:
+            return route
+        board = g.board
+        nodes = [f"{h}-{i}" for h, i in found.stops if len(board.tile(h).city_indexes()) > 1]
+        return {**route, "nodes": nodes} if nodes else route
 
     def _take_copy(self, coord: str, name: str) -> str:
         on_board = set(self.copies.values())

@@ -243,6 +243,8 @@ class E18xxGame(Engine):
         if g.round["kind"] == "stock" or privates.between_turns(g) or (
                 operating.presides_turn(g, seat) and g.round["step"] == "track"):
             moves += privates.private_lays(g, seat)
+        if operating.presides_turn(g, seat) and g.round["step"] == "track":
+            moves += g.rules.private_lay_moves(g, seat, operating.current(g))  # a title's own (1807: P2-P5)
         return moves
 
     # ---- what a seat may do -----------------------------------------------------------------------------

@@ -141,7 +141,7 @@ def _by_itself(g: G, cid: str) -> bool:
 def step_open(g: G, cid: str, step: str) -> bool:
     r = g.round
     if step == "track":
-        return bool(lays_open(g, cid)) or privates.mf_pending(g, cid)
+        return bool(lays_open(g, cid)) or privates.mf_pending(g, cid) or g.rules.track_held(g, cid)
     if step == "token":
         return not r["tokened"] and g.rules.token_step_open(g, cid)
     if step == "routes":
@@ -248,7 +248,8 @@ def apply(g: G, seat: int, action: Action) -> None:
         return
     cid = current(g)
     if kind == "lay_tile" and action.get("entity_type") == "company" and cid is not None:
-        privates.lay_with_private(g, seat, action, in_track_of=cid)
+        if not g.rules.private_lay(g, seat, cid, action):  # a title's own private lays (1807: P2-P5)
+            privates.lay_with_private(g, seat, action, in_track_of=cid)
         return
     if cid is None or seat != g.president(cid):
         raise RuleError("It is not your turn.")

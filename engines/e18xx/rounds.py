@@ -33,6 +33,8 @@ def settle(g: G) -> None:
             return  # a decision that comes first (1867's trainless majors) holds everything else
         if hasattr(module, "settle"):
             module.settle(g)
+        if g.rules.closings(g):  # 1807: a corporation whose price reached the closing cell closes, and play goes on
+            continue
         if g.s["over"]:
             continue
         if not module.finished(g):

@@ -307,6 +307,23 @@ class Rules:
         """Make one of turn_moves' moves; False when `action` is not one (the shared steps take it)."""
         return False
 
+    def closings(self, g: G) -> bool:
+        """Close what must close once a move has been played out (1807: the £0 cell); whether anything closed."""
+        return False
+
+    def track_held(self, g: G, cid: str) -> bool:
+        """Whether `cid`'s track step stays open with no lay of its own left (1807: its president's unused P2-P5)."""
+        return False
+
+    def private_lay(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
+        """Make a title's own private tile lay in `cid`'s turn; False when `action` is not one (1889's Mitsubishi
+        Ferry is the shared code's)."""
+        return False
+
+    def private_lay_moves(self, g: G, seat: int, cid: str) -> list[dict[str, Any]]:
+        """A title's own private tile lays open to `seat` at `cid`'s track step."""
+        return []
+
     def private_price_range(self, g: G, pid: str) -> tuple[int, int]:
         """What a corporation may pay a player for a private: 1889, half the face value rounded up to twice it."""
         return g.title.private_price_range(g.pdef(pid))

@@ -82,9 +82,8 @@ class Rules1807(Rules1867):
         rng = SiteRandom(seed)
         railways = [p["id"] for p in self.data["privates"] if p["type"] == "railway"]
         gone = rng.shuffle(railways)[:RAILWAYS_LEFT_OUT]
-        for pid in list(g.s["privates"]):
-            if pid in gone or self.kind_of_private(pid) != "railway":
-                del g.s["privates"][pid]  # ferries and undergrounds: not auctioned yet (docs/rules/1807.md)
+        for pid in gone:
+            del g.s["privates"][pid]  # the ferries and undergrounds stay, unsold until their stock rounds
         batch = {}
         for group in ("A", "B"):
             members = rng.shuffle(self.data["minor_groups"][group])  # in the site's order of the group
@@ -95,11 +94,30 @@ class Rules1807(Rules1867):
                 batch[cid] = 2
             for cid in members[:len(members) - first - second]:
                 batch[cid] = 3
-        g.s["flags"].update(batch=batch, site_seed=seed)
+        g.s["flags"].update(batch=batch, site_seed=seed, privates_up=[])
         g.event("The private railways {gone} leave the game.", gone=", ".join(sorted(gone, key=_number)))
         for n in (1, 2, 3):
             g.event("Minor batch {n}: {minors}.", n=n, minors=", ".join(sorted(c for c, b in batch.items() if b == n)))
         auction.start(g)
+
+    def auctioned_at_start(self, g: G, pid: str) -> bool:
+        """The opening auction sells the private railways; the ferries and undergrounds come later."""
+        return self.kind_of_private(pid) == "railway"
+
+    def _privates_come(self, g: G, pids: list[str]) -> None:
+        """Ferries or undergrounds that may now be auctioned in the stock round."""
+        flags = g.s["flags"]
+        new = [pid for pid in pids if pid in g.s["privates"] and pid not in flags.setdefault("privates_up", [])]
+        if new:
+            flags["privates_up"] = [*flags["privates_up"], *new]
+            g.event("These private companies can now be auctioned in the stock round: {privates}.",
+                    privates=", ".join(new))
+
+    def next_round(self, g: G) -> None:
+        """1867's rounds; the ferries come with the first stock round (18xx.games's G1807 new_stock_round)."""
+        super().next_round(g)
+        if g.round["kind"] == "stock" and g.round["turn"] == 1 and not g.s["over"]:
+            self._privates_come(g, [p["id"] for p in self.data["privates"] if p["type"] == "ferry"])
 
     def site_seed(self, g: G) -> int | None:
         return g.s["flags"].get("site_seed")
@@ -187,7 +205,7 @@ class Rules1807(Rules1867):
             g.event("The last minors can now be started: {minors}.",
                     minors=", ".join(sorted(c for c, b in flags["batch"].items() if b == 3)))
         elif event in ("u1_available", "u2_available"):
-            pass  # the undergrounds are not auctioned yet (docs/rules/1807.md)
+            self._privates_come(g, [event[:2].upper()])
         elif event == "cert_limit_reduced":
             flags["cert_limit_reduced"] = True
             g.event("The certificate limit is now {limit}.", limit=self.data["cert_limit_phase_8"][str(g.n)])
@@ -217,6 +235,101 @@ class Rules1807(Rules1867):
             upgraded = any(x["upgrade"] for x in laid)
             return [{"upgrade": not upgraded, "cost": 20, "not_on": laid[-1]["hex"]}]
         return found
+
+    def closings(self, g: G) -> bool:
+        """A corporation whose price reaches the £0 cell closes once the move has been played out (18xx.games's
+        close_corporations_in_close_cell!): its cash goes to the bank, its trains leave the game, its tokens leave
+        the board, its privates close, its loans are gone, and its shares are worth nothing."""
+        from engines.e18xx.g1867 import charter
+        closing = [cid for cid, corp in g.s["corps"].items()
+                   if corp["floated"] and not corp.get("closed") and (cell := g.cell(cid)) is not None and cell.closes]
+        for cid in closing:
+            corp = g.corp(cid)
+            if corp["cash"]:
+                g.pay(cid, BANK, corp["cash"])
+            board = g.board
+            for coord, node in board.token_nodes(cid):
+                board = board.remove_token(coord, node, cid)
+                charter.release(g, cid, coord, node)
+            g.set_board(board)
+            for p in g.s["privates"].values():
+                if p["owner"] == cid:
+                    p["closed"] = True
+            g.s["market"] = {cell: [c for c in cs if c != cid] for cell, cs in g.s["market"].items() if cs != [cid]}
+            corp.update(trains=[], loans=0, floated=False, president=None, shares={}, operated=False, closed=True)
+            g.event("{corp} reaches the closing cell and closes; its shares are worth nothing.", corp=cid)
+        return bool(closing)
+
+    # ---- P2-P5's free lays ------------------------------------------------------------------------------
+
+    def free_lays(self, g: G, cid: str) -> list[str]:
+        """P2-P5 held by `cid`'s president, open and unused: each gives one extra yellow tile on its hex in the
+        track step of a corporation its owner presides (18xx.games: "owning_player_track")."""
+        president = g.key(g.president(cid))
+        return [pid for pid, p in g.s["privates"].items()
+                if p["owner"] == president and not p["closed"] and not p.get("used") and g.pdef(pid).ability("free_lay")]
+
+    def track_held(self, g: G, cid: str) -> bool:
+        """While the president has an unused P2-P5 the track step waits for a pass (as on 18xx.games, even when
+        the private's hex has been built on)."""
+        return bool(self.free_lays(g, cid))
+
+    @staticmethod
+    def _border_cost(g: G, coord: str, tile: str, rotation: int) -> int:
+        return sum(border.cost for border in g.board.joined_borders(coord, tile, rotation))
+
+    def private_lay_moves(self, g: G, seat: int, cid: str) -> list[dict[str, Any]]:
+        from engines.e18xx.board import Lay, lay_problem
+        moves: list[dict[str, Any]] = []
+        board, supply = g.board, g.board.supply(g.optional_rules)
+        for pid in self.free_lays(g, cid):
+            ability = g.pdef(pid).ability("free_lay")
+            for coord in ability["hexes"]:
+                if coord in board.laid:
+                    continue
+                for tile in ability["tiles"]:
+                    for rotation in range(6) if supply.get(tile, 0) > 0 else ():
+                        if (lay_problem(board, Lay(coord, tile, rotation), g.colours, None,
+                                        ability_tiles=ability["tiles"], optional_rules=g.optional_rules) is None
+                                and self._border_cost(g, coord, tile, rotation) <= g.corp(cid)["cash"]):
+                            moves.append({"type": "lay_tile", "entity": pid, "entity_type": "company", "hex": coord,
+                                          "tile": tile, "rotation": rotation})
+        return moves
+
+    def private_lay(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
+        """P2-P5's free lay: a yellow tile on the private's hex, no connection needed, no terrain cost; the
+        corporation pays a border cost the tile completes (the seed; docs/rules/1807.md). Used once."""
+        from engines.e18xx import lays
+        from engines.e18xx.board import Lay, lay_problem
+        pid = action.get("entity")
+        p = g.s["privates"].get(pid) if isinstance(pid, str) else None
+        ability = g.pdef(pid).ability("free_lay") if p else None
+        if ability is None:
+            return False
+        if g.round["step"] != "track" or pid not in self.free_lays(g, cid):
+            raise RuleError("{private} lays its tile once, at the track step of a corporation its owner presides.",
+                            private=g.private_name(pid))
+        coord, tile, rotation = lays.read_lay(action)
+        if coord not in ability["hexes"] or tile not in ability["tiles"]:
+            raise RuleError("{private} lays tile {tiles} on {hexes}.", private=g.private_name(pid),
+                            tiles=", ".join(ability["tiles"]), hexes=", ".join(ability["hexes"]))
+        if g.trusted:
+            lays.check_upgrade(g, coord, tile)
+        else:
+            problem = lay_problem(g.board, Lay(coord, tile, rotation), g.colours, None,
+                                  ability_tiles=ability["tiles"], optional_rules=g.optional_rules)
+            if problem:
+                raise RuleError(problem)
+        cost = self._border_cost(g, coord, tile, rotation)
+        if cost > g.corp(cid)["cash"] and not g.trusted:
+            raise RuleError("{corp} cannot pay {cost} for the border.", corp=cid, cost=g.amount(cost))
+        g.pay(cid, BANK, min(cost, g.corp(cid)["cash"]))
+        g.set_board(g.board.lay_tile(coord, tile, rotation))
+        self.after_lay(g, cid, coord, tile)
+        p["used"] = True
+        g.event("[0] uses {private} to lay tile {tile} on {where} for {corp}.", seat, private=g.private_name(pid),
+                tile=tile, where=g.place(coord), corp=cid)
+        return True
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """£20 times the distance to the nearest token, London's inset measured from the small London hex."""
@@ -289,11 +402,11 @@ class Rules1807(Rules1867):
                     cash=g.money(cash), price=g.money(g.price(cid)))
 
     def trains_step_done(self, g: G, cid: str) -> None:
-        """A corporation that passes its train step without a train falls one step."""
-        from engines.e18xx import trains
-        if not g.corp(cid)["trains"] and trains.can_buy_train(g, cid):
+        """A corporation that ends its train step without a train falls one step, whether or not it could have
+        bought one (18xx.games's G1807 BuyTrain#pass!, which a skipped step runs too)."""
+        if not g.corp(cid)["trains"] and g.cell(cid) is not None:
             g.move_price(cid, g.title.market.left(g.cell(cid)))
-            g.event("{cid} has no train: its price falls to {price}.", cid=cid, price=g.money(g.price(cid)))
+            g.event("{cid} has no train: its price falls to {price}.", cid=cid, price=g.amount(g.price(cid)))
 
     def must_buy_train(self, g: G, cid: str) -> bool:
         """1867's rule, for a corporation that may hold a train at all (a minor holds none in phase 8)."""

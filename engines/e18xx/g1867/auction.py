@@ -17,7 +17,7 @@ from engines.e18xx.state import BANK, G
 
 
 def start(g: G) -> None:
-    kept = [pid for pid in g.s["privates"] if not g.pdef(pid).hidden]
+    kept = [pid for pid in g.s["privates"] if g.rules.auctioned_at_start(g, pid)]
     g.s["round"] = {"kind": "auction", "privates": sorted(kept, key=lambda pid: g.pdef(pid).value), "index": 0,
                     "auction": None, "declined": [], "dutch": False, "discount": {}}
     g.event("The private companies are auctioned, one at a time.")

@@ -94,6 +94,10 @@ class Rules1867(Rules):
     def deal_matters(self, dealt: list[str], players: int) -> tuple:
         return tuple(sorted(dealt[:TWO_PLAYER_PRIVATES_REMOVED]))
 
+    def auctioned_at_start(self, g: G, pid: str) -> bool:
+        """Whether the opening auction sells `pid`: every private but the hidden "3"."""
+        return not g.pdef(pid).hidden
+
     def next_round(self, g: G) -> None:
         from engines.e18xx import operating, rounds
         from engines.e18xx.g1867 import auction, merger, stock
