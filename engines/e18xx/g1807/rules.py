@@ -267,7 +267,8 @@ class Rules1807(Rules1867):
         track step of a corporation its owner presides (18xx.games: "owning_player_track")."""
         president = g.key(g.president(cid))
         return [pid for pid, p in g.s["privates"].items()
-                if p["owner"] == president and not p["closed"] and not p.get("used") and g.pdef(pid).ability("free_lay")]
+                if p["owner"] == president and not p["closed"] and not p.get("used")
+                and g.pdef(pid).ability("free_lay")]
 
     def track_held(self, g: G, cid: str) -> bool:
         """While the president has an unused P2-P5 the track step waits for a pass (as on 18xx.games, even when
