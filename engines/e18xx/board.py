@@ -345,6 +345,12 @@ class Board:
             left[name] = left.get(name, 0) - 1
         return left
 
+    def left(self, tile: str, optional_rules: Iterable[str] = ()) -> int | float:
+        """supply().get(tile, 0), without counting every other tile (a replay asks it at every lay)."""
+        if self.map.tile_rules.get(tile, "") not in {*optional_rules, ""} or tile not in self.map.counts:
+            return 0
+        return self.map.counts[tile] - sum(1 for name, _ in self.laid.values() if name == tile)
+
     def lay_cost(self, coord: str, tile: str | None = None, rotation: int = 0) -> int:
         """The cost printed on what is replaced (terrain, or a tile's own upgrade cost), and with the tile being laid
         named, the costs of the borders it joins track across."""

@@ -88,7 +88,10 @@ class Corporation:
         return dict(zip(self.share_ids, self.share_percents, strict=True))
 
     def bundle_percent(self, certs: Iterable[str]) -> int:
-        return sum(self.cert_percent(c) for c in certs)
+        try:  # asked for every holding many times a move: the lookups in C, not a call per certificate
+            return sum(map(self._percent_of.__getitem__, certs))
+        except KeyError:
+            return sum(self.cert_percent(c) for c in certs)  # refuses the stranger with its sentence
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,11 @@ class Title:
     def train_limits(self) -> dict[str, dict[str, int]]:
         """phase -> corporation -> its train limit then (asked for every corporation after every action)."""
         return {p.name: {c.id: p.limit_for(c.kind) for c in self.corporations} for p in self.phases}
+
+    @cached_property
+    def phase_indexes(self) -> dict[str, int]:
+        """phase -> its place in the order (a depot's offer compares phases for each train, after every action)."""
+        return {p.name: i for i, p in enumerate(self.phases)}
 
     def phase(self, name: str) -> Phase:
         if (found := self._by_id["phase"].get(name)) is None:

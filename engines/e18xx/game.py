@@ -119,12 +119,15 @@ class E18xxGame(Engine):
         return Awaiting()
 
     def who_acts(self, state: State) -> Awaiting:
-        # a stock turn awaits its player whatever the words: they ask whether he must sell (apply asks this after
-        # every move, a replay's included)
+        # a round's module says who acts whatever the words (awaiting's seats are its `acting` in every round it
+        # runs); the words cost more: a stock turn's ask whether he must sell, an operating turn's build messages
+        # (apply asks this before every move, a replay's included)
         g = G(state)
-        if g.round["kind"] == "stock" and g.rules.interrupt(g) is None:
-            return Awaiting(frozenset({g.rules.modules["stock"].acting(g)}))
-        return self.awaiting(state)
+        module = g.rules.modules.get(g.round["kind"])
+        if module is None or g.rules.interrupt(g) is not None:
+            return self.awaiting(state)
+        seats = module.acting(g)
+        return Awaiting(seats if isinstance(seats, frozenset) else frozenset({seats}))
 
     def can_act(self, state: State, seat: int) -> bool:
         return seat in self.awaiting(state).seats or bool(self._anytime(G(state), seat))

@@ -20,8 +20,7 @@ def check_upgrade(g: G, coord: str, tile: str, special: bool = False) -> None:
     board = g.board
     if coord not in g.map.printed:
         raise RuleError("{hex} is not on the map.", hex=coord)
-    supply = board.supply(g.optional_rules)
-    if supply.get(tile, 0) <= 0:
+    if board.left(tile, g.optional_rules) <= 0:
         raise RuleError("No tile {tile} is left.", tile=tile)
     new = g.map.tiles[tile]
     if new.colour not in g.colours:

@@ -296,13 +296,18 @@ def _chains_matching(board: Board, hex_list: Sequence[str]) -> list[Chain]:
     these hexes in another order, as exports of 2020 sometimes list them (956.json #132: B5 B7 C4 for B7-B5-C4)."""
     hex_list = tuple(h.split()[0] for h in hex_list)
     found, loose = [], []
-    for start in dict.fromkeys(hex_list):
+    # a chain's hexes begin with its first node's: one in these hexes in this order (either way round) starts at
+    # one end of them, so only the ends' chains are read for it (in the order the hexes first name them, as before)
+    for start in dict.fromkeys(h for h in hex_list if h in (hex_list[0], hex_list[-1])):
         for index in range(len(board.tile(start).nodes)):
             for chain in chains_from(board, (start, index)):
                 if chain.hexes == hex_list or chain.hexes[::-1] == hex_list:
                     found.append(chain if chain.hexes == hex_list else chain.reversed())
-                elif sorted(chain.hexes) == sorted(hex_list):
-                    loose.append(chain)
+    if not found:  # in another order: a chain from any of the hexes
+        in_order = sorted(hex_list)
+        for start in dict.fromkeys(hex_list):
+            for index in range(len(board.tile(start).nodes)):
+                loose += [chain for chain in chains_from(board, (start, index)) if sorted(chain.hexes) == in_order]
     unique = {(c.a, c.b, c.paths) if c.a <= c.b else (c.b, c.a, c.paths[::-1]): c for c in found or loose}
     return list(unique.values())
 

@@ -66,16 +66,40 @@ def new_state(title_id: str, seats: int, beginner: bool) -> dict[str, Any]:
 
 
 class G:
-    """The state with its title, map and board at hand. Made for one call; writes go straight to the dict."""
+    """The state with its title, map and board at hand; writes go straight to the dict.
 
-    def __init__(self, state: dict[str, Any]):
-        self.s = state
-        self.title: Title = load_title(state["title"])
-        self.map: MapDef = load_map(f"g{state['title']}")
-        self.rules: Rules = rules_for(state["title"])
-        self._board: Board | None = None
-        self._market: dict | None = None  # the market dict `_cells` was read from
-        self._cells: dict[str, Cell] = {}
+    `G(state)` of the state the last G was made for is that G again: a replay asks several questions of each state
+    (who acts, the move's translation, the move itself, what follows), and each would otherwise look its title up
+    and read its board anew. Sharing is safe because a G keeps nothing of the state but what it checks is still
+    the state's: the board it read from the dict it was read from, the price cells from the market dict (both
+    always replaced, never changed in place)."""
+
+    _last: G | None = None  # the G made last (it holds its state, so no other dict can take that state's id)
+
+    def __new__(cls, state: dict[str, Any]) -> G:
+        last = G._last
+        if last is not None and last.s is state and type(last) is cls:
+            return last
+        g = super().__new__(cls)
+        g.s = state
+        g.title = load_title(state["title"])
+        g.map = load_map(f"g{state['title']}")
+        g.rules = rules_for(state["title"])
+        g._board = None
+        g._board_json = None  # the board dict `_board` was read from
+        g._market = None  # the market dict `_cells` was read from
+        g._cells = {}
+        G._last = g
+        return g
+
+    s: dict[str, Any]
+    title: Title
+    map: MapDef
+    rules: Rules
+    _board: Board | None
+    _board_json: dict | None
+    _market: dict | None
+    _cells: dict[str, Cell]
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 
@@ -129,13 +153,14 @@ class G:
 
     @property
     def board(self) -> Board:
-        if self._board is None:
-            self._board = Board.from_json(self.map, self.s["board"])
+        data = self.s["board"]
+        if data is not self._board_json:  # replaced since (by set_board, or by a caller writing the state)
+            self._board, self._board_json = Board.from_json(self.map, data), data
         return self._board
 
     def set_board(self, board: Board) -> None:
         self._board = board
-        self.s["board"] = board.to_json()
+        self.s["board"] = self._board_json = board.to_json()
 
     @property
     def optional_rules(self) -> tuple[str, ...]:
@@ -200,8 +225,12 @@ class G:
     def cert_count(self, seat: int) -> int:
         # companies.certificate_count, without its mappings (asked many times a move)
         key = self.key(seat)
-        n = sum(len(held) for cid, c in self.s["corps"].items()
-                if (held := c["shares"].get(key)) and counts_for_cert_limit(self.cell(cid)))
+        self.cell("")  # every price cell read from the market now (`_cells`)
+        cells = self._cells
+        n = 0
+        for cid, c in self.s["corps"].items():
+            if (held := c["shares"].get(key)) and counts_for_cert_limit(cells.get(cid)):
+                n += len(held)
         if self.title.rules.get("cert_limit_counts_privates", True):
             n += self.rules.privates_counted(self, key)
         return n
@@ -227,10 +256,10 @@ class G:
         return self.s["corps"][cid]
 
     def cdef(self, cid: str) -> Corporation:
-        cdef = self.title.corporation(cid)
-        limit = self.s.get("holding_limit")  # 1867 with two players: 70% of a major instead of 60%
-        if limit and cdef.kind == "major":
-            return _with_holding_limit(cdef, limit)
+        # the title's dict read here, not through Title.corporation (asked tens of thousands of times a game)
+        cdef = self.title._by_id["corporation"].get(cid) or self.title.corporation(cid)  # the latter refuses
+        if cdef.kind == "major" and (limit := self.s.get("holding_limit")):
+            return _with_holding_limit(cdef, limit)  # 1867 with two players: 70% of a major instead of 60%
         return cdef
 
     def pdef(self, pid: str) -> Private:
@@ -284,8 +313,8 @@ class G:
 
     def ipo_cert(self, cid: str) -> str | None:
         """The next certificate for sale from the IPO (a title may keep some back: 1890's reserved Kinki shares)."""
-        certs = [c for c in self.corp(cid)["shares"].get(IPO, []) if not self.rules.reserved_cert(self, cid, c)]
-        return certs[0] if certs else None
+        return next((c for c in self.corp(cid)["shares"].get(IPO, ()) if not self.rules.reserved_cert(self, cid, c)),
+                    None)
 
     def pool_cert(self, cid: str) -> str | None:
         certs = self.corp(cid)["shares"].get(POOL, [])
@@ -302,8 +331,10 @@ class G:
         return self.phase.tiles
 
     def phase_index(self, name: str | None = None) -> int:
-        names = [p.name for p in self.title.phases]
-        return names.index(name or self.s["depot"]["phase"])
+        try:
+            return self.title.phase_indexes[name or self.s["depot"]["phase"]]
+        except KeyError:
+            raise ValueError(f"no phase {name!r}") from None  # as list.index did
 
     def train_def(self, train_id: str):
         return self.title.train(train_id.rpartition("-")[0])

@@ -168,7 +168,10 @@ def sell(g: G, seat: int, cid: str, certs: list[str], percent: int) -> None:
             amount=g.amount(sale_proceeds(cell.price, percent)), price=g.amount(g.price(cid)))
 
 
-def buy_problem(g: G, seat: int, cid: str, cert: str, source: str) -> Msg | None:
+def buy_problem(g: G, seat: int, cid: str, cert: str, source: str,
+                counts: tuple[int, int] | None = None) -> Msg | None:
+    """Why the player may not buy this certificate now, or None. `counts`: his certificate count and limit, when
+    the caller asks about many purchases at once (they are the same for all)."""
     r = g.round
     corp, cdef = g.corp(cid), g.cdef(cid)
     key = g.key(seat)
@@ -186,8 +189,8 @@ def buy_problem(g: G, seat: int, cid: str, cert: str, source: str) -> Msg | None
     if price > g.s["cash"][seat]:
         return msg("You have {cash}; the share costs {price}.", cash=g.amount(g.s["cash"][seat]),
                    price=g.amount(price))
-    if not can_gain(cdef, corp["shares"], key, cdef.cert_percent(cert), g.cell(cid), g.cert_count(seat),
-                    g.cert_limit):
+    count, limit = counts or (g.cert_count(seat), g.cert_limit)
+    if not can_gain(cdef, corp["shares"], key, cdef.cert_percent(cert), g.cell(cid), count, limit):
         if g.percent(cid, key) + cdef.cert_percent(cert) > cdef.holding_limit_percent:
             return msg("You may hold at most {limit}% of {corp}.", limit=cdef.holding_limit_percent, corp=cid)
         return msg("You are at the certificate limit of {limit}.", limit=g.cert_limit)
@@ -428,18 +431,23 @@ def _purchases(g: G, seat: int) -> Iterator[Action]:
     sales by turn_moves, but may still have purchases here: has_move asks whether there is any move at all)."""
     if "buy" in g.round["did"]:
         return
+    counts = None  # his certificate count and limit: the same for every purchase, counted at the first
     for cid in g.s["corps"]:
         if g.cell(cid) is None:
             cells = g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ()
             # par_problem's checks are the corporation's and the player's but for the price: none of the prices
-            # passes when the cheapest fails (asked once, not for each price)
+            # passes when the cheapest fails, and another passes when the cheapest does and he can pay it (asked
+            # once, not for each price)
             if cells and par_problem(g, seat, cid, min(cells, key=lambda c: c.price).id) is None:
+                cash, percent = g.s["cash"][seat], g.cdef(cid).president_percent
                 for cell in cells:
-                    if par_problem(g, seat, cid, cell.id) is None:
+                    if cell.price * percent // SHARE_PERCENT <= cash:
                         yield {"type": "par", "corporation": cid, "share_price": cell.id}
             continue
         for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
-            if cert and buy_problem(g, seat, cid, cert, source) is None:
+            if cert and counts is None:
+                counts = (g.cert_count(seat), g.cert_limit)
+            if cert and buy_problem(g, seat, cid, cert, source, counts) is None:
                 yield {"type": "buy_shares", "shares": [cert], "percent": g.cdef(cid).cert_percent(cert)}
 
 

@@ -27,10 +27,13 @@ def depot_offer(g: G) -> list[str]:
     upcoming = depot["trains"]
     offer: list[str] = upcoming[:1]
     seen = {t.rpartition("-")[0] for t in offer}
+    now = g.phase_index()
     for train_id in upcoming[1:]:
         name = train_id.rpartition("-")[0]
+        if name in seen:
+            continue
         t = g.title.train(name)
-        if name not in seen and t.available_in_phase and g.phase_index() >= g.phase_index(t.available_in_phase):
+        if t.available_in_phase and now >= g.phase_index(t.available_in_phase):
             offer.append(train_id)
             seen.add(name)
     discards: list[str] = []
@@ -68,7 +71,7 @@ def train_limit(g: G, cid: str) -> int:
 def crowded(g: G) -> list[str]:
     """Corporations holding more trains than the phase allows, in title order."""
     limits = g.rules.train_limits(g)  # one table for all: asked several times after every action
-    return [cid for cid, c in g.s["corps"].items() if c["trains"] and len(c["trains"]) > limits[cid]]
+    return [cid for cid, c in g.s["corps"].items() if len(c["trains"]) > limits[cid]]  # a limit is never below 0
 
 
 def owner_of_train(g: G, train_id: str) -> str | None:

@@ -193,7 +193,11 @@ class Rules1867(Rules):
     def _any_home_city(self, g: G, cid: str) -> bool:
         """bool(home_cities(g, cid)), stopping at the first (may_par is asked for every par price of a stock turn)."""
         board = g.board
-        return any(board.free_slot(coord, cid, node) is not None for coord, node in self._home_candidates(g, cid))
+        known = board.__dict__.setdefault("_any_home_city", {})  # a board never changes: once per board and corp
+        if cid not in known:
+            known[cid] = any(board.free_slot(coord, cid, node) is not None
+                             for coord, node in self._home_candidates(g, cid))
+        return known[cid]
 
     @staticmethod
     def _home_candidates(g: G, cid: str) -> list[tuple[str, int]]:
