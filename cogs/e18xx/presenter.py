@@ -301,7 +301,7 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str:
                       offer=offer_text(g, offer, names, lang))
         return tr(lang, "**Your move:** wait for an answer to your offer ({offer}), or withdraw it.",
                   offer=offer_text(g, offer, names, lang))
-    if r["special"]:
+    if r.get("special"):
         pid = r["special"]["company"]
         return tr(lang, "**Your move:** lay {private}'s green tile (you pay its cost), or pass.",
                   private=private_title(g, pid, lang))

@@ -33,8 +33,8 @@ KINDS = {"minor": N_("minor"), "major": N_("major"), "national": N_("national"),
 
 
 def title_words(g: G):
-    """The title's words module, or None."""
-    name = TITLE_WORDS.get(g.title.id)
+    """The title's words module, or None (a scenario, "1890/hanshin", has its title's)."""
+    name = TITLE_WORDS.get(g.title.id.partition("/")[0])
     return importlib.import_module(name) if name else None
 
 
@@ -291,7 +291,7 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool, lang: 
             return tr(lang, "Withdraw: {offer}", offer=offer)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         pass  # a move the state cannot describe (sent by hand): the engine's own words
-    engine = next((e for e in e18xx_engines() if e.name == g.s["title"]), None)
+    engine = next((e for e in e18xx_engines() if e.name == g.s["title"].partition("/")[0]), None)
     return say(engine.label(a), lang) if engine else str(a.get("type", "a move"))
 
 
