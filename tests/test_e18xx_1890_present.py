@@ -59,3 +59,30 @@ def test_every_awaited_seat_is_told_what_to_do_in_every_state():
                 assert P.private_lines(t, seat)
             rounds.add(s["round"]["kind"])
         assert {"isr", "stock", "operating"} <= rounds
+
+
+def test_minors_read_as_minors_in_the_table_and_on_their_charters():
+    """Rules §"Minor companies": a minor is one 100% certificate at a fixed price; the table lists it as a minor
+    (not among those "Not started", not as a share "100% (pres.)") and its charter shows the fixed price."""
+    from cogs.e18xx.presenter import charter_dicts
+
+    s = next(s for s, _ in trace("full") if s["round"]["kind"] == "operating"
+             and all(c["president"] is not None for cid, c in s["corps"].items() if G(s).cdef(cid).kind == "minor"))
+    text = "\n".join(P.public_lines(table(s)))
+    assert "**Kanan** minor, fixed price ¥100 · treasury" in text
+    assert "**Daiki** minor, fixed price ¥200" in text
+    assert "Kanan 100%" not in text and "minors Kanan, Daiki" in text
+    assert not any(x.startswith("Not started") and "Kanan" in x for x in text.split("\n"))
+    ja = "\n".join(P.public_lines(table(s), "ja"))
+    assert "**Kanan** 小会社・固定価格100円" in ja and "小会社 " in ja
+    cards = {d["id"]: d for d in charter_dicts(s, list(NAMES))}
+    assert cards["Kanan"]["price_text"] == "¥100 (fixed)" and cards["Kanan"]["kind"] == "minor"
+    assert "price_text" not in cards["JR"]
+    assert charter_dicts(s, list(NAMES), "ja")[-1]["price_text"].endswith("（固定）")
+
+
+def test_an_unsold_minor_is_offered_by_the_initial_round_not_listed_as_not_started():
+    s = E.setup({"scenario": "full"}, 4)
+    lines = P.public_lines(table(s))
+    assert "Kanan Railway (bids from ¥105)" in lines[2]
+    assert not any("Kanan" in x for x in lines[3:])

@@ -1133,7 +1133,8 @@ def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row
     - "trains": ["2", "3", ...], train names
     - "tokens_left": int still on the charter; "tokens_total": int, with those already on the map
     - "president": player name, or None before anyone holds the president's certificate
-    - "price": the share price (int), or None before the par
+    - "price": the share price (int), or None before the par; "price_text": what the price row says instead (1890's
+      minors: "¥100 (fixed)")
     - "floated": bool; "privates": ["SMR", ...], ids of the private companies it owns
     - "kind": "minor" or "national" for a badge (1867; a major has none), "loans": int, "closed": bool (a minor
       merged or nationalised: "CLOSED" instead of "NOT FLOATED")
@@ -1220,7 +1221,8 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str, l
         treasury += " · " + say(plural(loans, "{n} loan", "{n} loans"), lang)
     rows = [
         (tr(lang, "President"), president or tr(lang, "none")),
-        (tr(lang, "Share price"), money(price) if price is not None else tr(lang, "not parred")),
+        (tr(lang, "Share price"), corp["price_text"] if corp.get("price_text")
+         else money(price) if price is not None else tr(lang, "not parred")),
         (tr(lang, "Treasury"), treasury),
     ]
     for k, (name, value) in enumerate(rows):

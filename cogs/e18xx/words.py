@@ -400,16 +400,20 @@ def holdings(g: G, seat: int, lang: str = "en") -> list[str]:
     """A player's certificates, shares, privates and worth, as parts of a line."""
     key = g.key(seat)
     parts = [tr(lang, "{n}/{limit} certificates", n=g.cert_count(seat), limit=g.cert_limit)]
-    shares = []
+    shares, minors = [], []
     for cid in g.s["corps"]:
         pct = g.percent(cid, key)
-        if pct:
+        if pct and g.cdef(cid).kind == "minor" and g.cell(cid) is None:
+            minors.append(cid)  # 1890's minors: one certificate of 100% at a fixed price, not a share
+        elif pct:
             if g.corp(cid)["president"] == key:
                 shares.append(tr(lang, "{cid} {pct}% (pres.)", cid=cid, pct=pct))
             else:
                 shares.append(f"{cid} {pct}%")
     if shares:
         parts.append(tr(lang, "shares {shares}", shares=listing(shares, lang)))
+    if minors:
+        parts.append(tr(lang, "minors {cids}", cids=listing(minors, lang)))
     owned = g.privates_of(key)
     if owned:
         parts.append(tr(lang, "privates {privates}", privates=listing(owned, lang)))
