@@ -86,3 +86,48 @@ def test_an_unsold_minor_is_offered_by_the_initial_round_not_listed_as_not_start
     lines = P.public_lines(table(s))
     assert "Kanan Railway (bids from ¥105)" in lines[2]
     assert not any("Kanan" in x for x in lines[3:])
+
+
+def _events(scenario: str = "full", seeds=(5, 6, 7, 8)) -> list[dict]:
+    out = []
+    for seed in seeds:
+        seen = 0
+        for s, _ in trace(scenario, seed):
+            out += [e for e in s["events"] if e["no"] > seen]
+            seen = max([seen, *(e["no"] for e in s["events"])])
+    return out
+
+
+def test_kinki_nippons_formation_is_narrated_by_name_in_both_languages():
+    """Rules §"Kinki Nippon Railway" (ruling 3): Daiki's conversion, the mergers and the out-of-turn operation."""
+    from cogs.e18xx.words import event_line
+
+    said = {}
+    for e in _events():
+        said.setdefault(e["text"], (event_line(e, list(NAMES)), event_line(e, list(NAMES), "ja")))
+    en, ja = said[next(t for t in said if t.startswith("Kinki Nippon Railway forms"))]
+    assert "converts Osaka Electric Railroad into it and receives its president's certificate (20%)" in en
+    assert ja.startswith("近畿日本鉄道の発足：") and "大阪電気軌道を転換し" in ja
+    en, ja = said["{minor} merges into {corp}: [0] receives {percent}% of {corp}; {corp} takes its trains, tokens and "
+                  "{cash}."]
+    assert " merges into Kinki Nippon Railway: " in en and "近畿日本鉄道に合併しました" in ja
+    en, ja = said["{corp} operates out of turn in this operating round."]
+    assert en == "Kinki Nippon Railway operates out of turn in this operating round."
+    assert ja == "近畿日本鉄道がこの運営ラウンドで手番外に運営します。"
+    en, ja = said["Phase {phase}: {minor} must convert into {corp} now."]
+    assert en == "Phase 2.5: Osaka Electric Railroad must convert into Kinki Nippon Railway now."
+
+
+def test_kanan_kept_a_minor_is_narrated():
+    from cogs.e18xx.words import event_line
+
+    for s, seats in trace("full"):
+        if s["flags"].get("kanan_choice"):
+            seat = seats[0]
+            after = E.apply(s, seat, {"type": "pass", "entity": "Kanan"})
+            e = after["events"][-1]
+            assert event_line(e, list(NAMES)) == (f"{NAMES[seat]} keeps Kanan Railway a minor for now; it must merge "
+                                                  "into Kinki Nippon Railway in phase 3.")
+            assert "河南鉄道を当面小会社のまま残します" in event_line(e, list(NAMES), "ja")
+            return
+    raise AssertionError("no Kanan choice in the trace")
