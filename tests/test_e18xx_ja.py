@@ -255,3 +255,36 @@ def test_refusals_of_18xx_commands_are_japanese():
         ja, en = say(e.msg, "ja"), say(e.msg, "en")
         assert ja != en
         assert not english_left(ja, latin_names(g.s)), ja
+
+
+@pytest.mark.parametrize("scenario", ["hanshin", "full"])
+def test_1890s_pictures_draw_japanese_with_every_glyph_and_english_unchanged(scenario):
+    """1890 (a keen game of each scenario to its end): the map, market, charters and tile-lay pictures in Japanese
+    draw every glyph, no English, every place's Japanese name; in English, the romaji names."""
+    from tests.test_e18xx_1890_present import trace as trace_1890
+
+    s = trace_1890(scenario)[-1][0]
+    g = G(s)
+    names = latin_names(s)
+    for lang in ("ja", "en"):
+        with drawn_texts() as texts:
+            assert map_png(s, lang).startswith(b"\x89PNG")
+            assert market_png(s, lang).startswith(b"\x89PNG")
+            assert charters_png(s, names, lang).startswith(b"\x89PNG")
+            coord = next(iter(g.map.names))
+            lays_png(s, coord, [], lang)
+            cities = [(c, g.board.tile(c).city_indexes()[0]) for c in list(g.map.names)[:3]
+                      if g.board.tile(c).city_indexes()]
+            tokens_png(s, cities, lang)
+        drawn = " ".join(texts)  # a long name is written on two lines
+        for text in texts:
+            assert not missing_glyphs(text), (lang, text, missing_glyphs(text))
+            if lang == "ja":
+                assert_japanese(text, s, "picture")
+        for coord in g.map.names:
+            assert say(g.map.city_name(coord), lang) in drawn, (lang, coord)
+        if lang == "ja":
+            assert "株価表" in drawn and "社長" in drawn and "近畿日本鉄道" in drawn or scenario == "hanshin"
+            assert "（固定）" in drawn or scenario == "hanshin"  # a minor's fixed price on its charter
+        else:
+            assert "Kyōto" in drawn and "Stock market" in drawn

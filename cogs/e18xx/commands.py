@@ -63,7 +63,7 @@ async def _my_table(interaction: discord.Interaction, table_id: int | None) -> t
 DOING = {"move": N_("move"), "bid": N_("bid"), "merge": N_("merge"), "start a corporation": N_("start a corporation"),
          "buy that": N_("buy that"), "lay a tile": N_("lay a tile"), "place a token": N_("place a token"),
          "run trains": N_("run trains"), "pay out or withhold": N_("pay out or withhold"),
-         "buy a train": N_("buy a train"), "pass": N_("pass")}
+         "buy a train": N_("buy a train"), "pass": N_("pass"), "convert": N_("convert")}
 
 
 def _waiting(table: Table, seat: int, doing: str = "move") -> Refusal:
@@ -174,14 +174,24 @@ def ac_bid_company(g: G, moves: list, names: list[str], interaction, lang: str) 
 
 @_autocomplete("bid")
 def ac_bid_price(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    item = (_ns(interaction, "company") or "").upper()
-    return [(move_text(g, m, names, lang=lang), m["price"]) for m in moves if _bid_item(m).upper() == item]
+    item = (_ns(interaction, "company") or "").casefold()
+    return [(move_text(g, m, names, lang=lang), m["price"]) for m in moves if _bid_item(m).casefold() == item]
 
 
 @_autocomplete("merge")
 def ac_merge(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    return [(move_text(g, m, names, lang=lang), m["corporation"], _spellings(full_name(g.cdef(m["corporation"]))))
-            for m in moves]
+    """1867: the minor to merge with or the major to become; 1890: the minor that merges into Kinki Nippon."""
+    out = []
+    for m in moves:
+        cid = m["entity"] if g.title.id.partition("/")[0] == "1890" else m["corporation"]
+        out.append((move_text(g, m, names, lang=lang), cid, _spellings(full_name(g.cdef(cid)))))
+    return out
+
+
+@_autocomplete("convert")
+def ac_convert(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    return [(move_text(g, m, names, lang=lang), m["entity"], _spellings(full_name(g.cdef(m["entity"]))))
+            for m in moves if m.get("entity")]
 
 
 @_autocomplete("par")
@@ -192,9 +202,9 @@ def ac_par_corp(g: G, moves: list, names: list[str], interaction, lang: str) -> 
 
 @_autocomplete("par")
 def ac_par_price(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    cid = (_ns(interaction, "corporation") or "").upper()
+    cid = (_ns(interaction, "corporation") or "").casefold()
     return [(move_text(g, m, names, lang=lang), g.title.market.by_id(m["share_price"]).price)
-            for m in moves if m["corporation"] == cid]
+            for m in moves if m["corporation"].casefold() == cid]
 
 
 @_autocomplete("buy_shares")
@@ -212,9 +222,9 @@ def ac_sell_corp(g: G, moves: list, names: list[str], interaction, lang: str) ->
 
 @_autocomplete("sell_shares")
 def ac_sell_percent(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    cid = (_ns(interaction, "corporation") or "").upper()
+    cid = (_ns(interaction, "corporation") or "").casefold()
     return [(move_text(g, m, names, lang=lang), m["percent"]) for m in moves
-            if m["shares"][0].rpartition("_")[0] == cid]
+            if m["shares"][0].rpartition("_")[0].casefold() == cid]
 
 
 @_autocomplete("lay_tile")
@@ -269,8 +279,8 @@ def ac_private(g: G, moves: list, names: list[str], interaction, lang: str) -> l
 
 @_autocomplete("buy_company")
 def ac_private_price(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    pid = (_ns(interaction, "company") or "").upper()
-    return [(move_text(g, m, names, lang=lang), m["price"]) for m in moves if m["company"] == pid]
+    pid = (_ns(interaction, "company") or "").casefold()
+    return [(move_text(g, m, names, lang=lang), m["price"]) for m in moves if m["company"].casefold() == pid]
 
 
 TABLE = N_("Which table (only if the channel has several)")
@@ -303,6 +313,12 @@ class E18xxCog(commands.Cog):
                 raise _waiting(t, seat, "bid")
             if g.round["kind"] == "auction":
                 move = {"type": "bid", "company": _resolve_private(g, company), "price": price}
+            elif g.round["kind"] == "isr":  # 1890's initial stock round: a private or a minor
+                try:
+                    item = _resolve_private(g, company)
+                except Refusal:
+                    item = _resolve_corp(g, company)
+                move = {"type": "bid", "company": item, "price": price}
             else:  # 1867's stock round: a minor
                 move = {"type": "bid", "corporation": _resolve_corp(g, company), "price": price}
             return await self._act(interaction, t, seat, move)
@@ -316,9 +332,25 @@ class E18xxCog(commands.Cog):
         async def work():
             t, seat = await _my_table(interaction, table)
             cid = _resolve_corp(G(t.state), corporation)
-            move = _matching(legal_moves(t, seat), type="merge", corporation=cid)
+            moves = legal_moves(t, seat)
+            move = _matching(moves, type="merge", corporation=cid) or _matching(moves, type="merge", entity=cid)
             if move is None:
                 raise _waiting(t, seat, "merge")
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="convert", description="Convert a minor: 1867's into a major; 1890's into Kinki Nippon "
+                                               "or a late private.")
+    @app_commands.describe(corporation="The minor that converts", table=TABLE)
+    @app_commands.autocomplete(corporation=ac_convert, table=table_autocomplete)
+    async def convert(self, interaction: discord.Interaction, corporation: str, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            cid = _resolve_corp(G(t.state), corporation)
+            move = _matching(legal_moves(t, seat), type="convert", entity=cid)
+            if move is None:
+                raise _waiting(t, seat, "convert")
             return await self._act(interaction, t, seat, move)
 
         await answer(interaction, work)
@@ -545,15 +577,17 @@ class E18xxCog(commands.Cog):
         await answer(interaction, work)
 
     @e18xx.command(name="buyprivate",
-                   description="Phases 3-4: your corporation buys a player's private company (its owner must agree).")
-    @app_commands.describe(company="The private company", price="Half to twice its face value", table=TABLE)
+                   description="Buy a player's private (its owner must agree): your corporation, or you in 1890's "
+                               "stock round.")
+    @app_commands.describe(company="The private company",
+                           price="Half to twice its face value (1890's stock round: any agreed price)", table=TABLE)
     @app_commands.autocomplete(company=ac_private, price=ac_private_price, table=table_autocomplete)
     async def buyprivate(self, interaction: discord.Interaction, company: str, price: int, table: int | None = None):
         async def work():
             t, seat = await _my_table(interaction, table)
             g = G(t.state)
-            if seat not in t.engine.awaiting(t.state).seats or g.round["kind"] != "operating":
-                raise _waiting(t, seat, "buy that")
+            if seat not in t.engine.awaiting(t.state).seats or g.round["kind"] not in ("operating", "stock"):
+                raise _waiting(t, seat, "buy that")  # 1890: a player buys from a player in a stock round
             return await self._act(interaction, t, seat,
                                    {"type": "buy_company", "company": _resolve_private(g, company), "price": price})
 

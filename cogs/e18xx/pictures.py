@@ -612,8 +612,12 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     for value, at in paying.items():
         near = (sum(x for x, _ in at) / len(at), sum(y for _, y in at) / len(at)) if len(paying) > 1 else None
         _draw_revenue(pen, corner_for("revenue", near=near), value)
+    name_below = None  # a label written in a pointy hex's top corner pushes a name at the top below it (Kyoto, B17)
     if tile.label:
-        pen.text(corner_for("label"), tile.label, 20)
+        at = corner_for("label")
+        pen.text(at, tile.label, 20)
+        if name_at_top and not flat and abs(at[0]) < 0.05 and at[1] < 0:
+            name_below = at[1] + 0.24
     if tile.cost:
         _draw_cost(pen, corner_for("cost", wide=bool(tile.terrain)), tile.cost, tile.terrain)
     if "port" in tile.icons:
@@ -625,7 +629,7 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
         pen.text((0, -0.8), coord, 10, fill=(70, 70, 70), halo=fill)  # up in the top corner, above any mark
     if lines:
         step = size * 1.05 / R
-        top = -0.55 if flat else -0.47  # below a pointy hex's name, which sits at the top
+        top = -0.55 if flat else -0.47 if name_below is None else name_below  # below a pointy hex's coordinate
         y0 = top if name_at_top else 0.6 - step * (len(lines) - 1) + (0.03 if len(lines) > 1 else 0)
         for k, line in enumerate(lines):
             pen.text((0, y0 + k * step), line, size, halo=fill)
@@ -1133,7 +1137,8 @@ def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row
     - "trains": ["2", "3", ...], train names
     - "tokens_left": int still on the charter; "tokens_total": int, with those already on the map
     - "president": player name, or None before anyone holds the president's certificate
-    - "price": the share price (int), or None before the par
+    - "price": the share price (int), or None before the par; "price_text": what the price row says instead (1890's
+      minors: "¥100 (fixed)")
     - "floated": bool; "privates": ["SMR", ...], ids of the private companies it owns
     - "kind": "minor" or "national" for a badge (1867; a major has none), "loans": int, "closed": bool (a minor
       merged or nationalised: "CLOSED" instead of "NOT FLOATED")
@@ -1197,7 +1202,10 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str, l
     cid = str(corp.get("id", "?"))
     tx, ty, rad = x + 34 * K, y + head / 2, 22 * K
     d.ellipse((tx - rad, ty - rad, tx + rad, ty + rad), fill=colour, outline=text_colour, width=2 * K)
-    d.text((tx, ty), cid, fill=text_colour, font=_font((16 if len(cid) <= 2 else 12) * K), anchor="mm")
+    size = 16 if len(cid) <= 2 else 12
+    while size > 7 and d.textlength(cid, font=_font(size * K)) > 2 * rad - 5 * K:  # a long id (1890's "KobeElec")
+        size -= 1
+    d.text((tx, ty), cid, fill=text_colour, font=_font(size * K), anchor="mm")
     lines, size = _fit(d, str(corp.get("name", cid)), 19, w - 76 * K)
     step = (size + 3) * K
     top = ty - step * (len(lines) - 1) / 2
@@ -1220,7 +1228,8 @@ def _draw_card(img: Image.Image, x: int, y: int, corp: Mapping, currency: str, l
         treasury += " · " + say(plural(loans, "{n} loan", "{n} loans"), lang)
     rows = [
         (tr(lang, "President"), president or tr(lang, "none")),
-        (tr(lang, "Share price"), money(price) if price is not None else tr(lang, "not parred")),
+        (tr(lang, "Share price"), corp["price_text"] if corp.get("price_text")
+         else money(price) if price is not None else tr(lang, "not parred")),
         (tr(lang, "Treasury"), treasury),
     ]
     for k, (name, value) in enumerate(rows):

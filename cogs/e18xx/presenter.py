@@ -47,9 +47,15 @@ class E18xxPresenter(Presenter):
         for seat in range(g.n):
             lines.append(self._player_line(g, seat, names, "▶ " if seat in aw else "", lang))
         started, idle = [], []
+        own = title_words(g)
+        own_line = getattr(own, "corp_line", None)
         for cid, c in state["corps"].items():
             if g.cdef(cid).kind == "national" or c.get("closed"):
                 continue  # 1867's CN only holds tokens; a closed minor is gone
+            if own_line is not None and (line := own_line(g, cid, names, lang)) is not None:
+                if line:  # a title's own line (1890's minors, at a fixed price, first in the operating order)
+                    lines.append(line)
+                continue
             (started if g.cell(cid) is not None else idle).append(cid)
         for cid in g.operating_order(started):
             lines.append(self._corp_line(g, cid, names, lang))
@@ -301,7 +307,7 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str:
                       offer=offer_text(g, offer, names, lang))
         return tr(lang, "**Your move:** wait for an answer to your offer ({offer}), or withdraw it.",
                   offer=offer_text(g, offer, names, lang))
-    if r["special"]:
+    if r.get("special"):
         pid = r["special"]["company"]
         return tr(lang, "**Your move:** lay {private}'s green tile (you pay its cost), or pass.",
                   private=private_title(g, pid, lang))
@@ -380,6 +386,9 @@ def charter_dicts(state: dict[str, Any], names: list[str], lang: str = "en") -> 
                     "price": cell.price if cell else None, "floated": c["floated"],
                     "privates": g.privates_of(cdef.id), "kind": cdef.kind, "loans": c.get("loans", 0),
                     "closed": bool(c.get("closed"))})
+        own = title_words(g)
+        if own is not None and hasattr(own, "charter"):
+            own.charter(g, cdef.id, out[-1], lang)  # 1890: a minor's fixed price, said as such
     return out
 
 

@@ -33,8 +33,8 @@ KINDS = {"minor": N_("minor"), "major": N_("major"), "national": N_("national"),
 
 
 def title_words(g: G):
-    """The title's words module, or None."""
-    name = TITLE_WORDS.get(g.title.id)
+    """The title's words module, or None (a scenario, "1890/hanshin", has its title's)."""
+    name = TITLE_WORDS.get(g.title.id.partition("/")[0])
     return importlib.import_module(name) if name else None
 
 
@@ -291,7 +291,7 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool, lang: 
             return tr(lang, "Withdraw: {offer}", offer=offer)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         pass  # a move the state cannot describe (sent by hand): the engine's own words
-    engine = next((e for e in e18xx_engines() if e.name == g.s["title"]), None)
+    engine = next((e for e in e18xx_engines() if e.name == g.s["title"].partition("/")[0]), None)
     return say(engine.label(a), lang) if engine else str(a.get("type", "a move"))
 
 
@@ -400,16 +400,20 @@ def holdings(g: G, seat: int, lang: str = "en") -> list[str]:
     """A player's certificates, shares, privates and worth, as parts of a line."""
     key = g.key(seat)
     parts = [tr(lang, "{n}/{limit} certificates", n=g.cert_count(seat), limit=g.cert_limit)]
-    shares = []
+    shares, minors = [], []
     for cid in g.s["corps"]:
         pct = g.percent(cid, key)
-        if pct:
+        if pct and g.cdef(cid).kind == "minor" and g.cell(cid) is None:
+            minors.append(cid)  # 1890's minors: one certificate of 100% at a fixed price, not a share
+        elif pct:
             if g.corp(cid)["president"] == key:
                 shares.append(tr(lang, "{cid} {pct}% (pres.)", cid=cid, pct=pct))
             else:
                 shares.append(f"{cid} {pct}%")
     if shares:
         parts.append(tr(lang, "shares {shares}", shares=listing(shares, lang)))
+    if minors:
+        parts.append(tr(lang, "minors {cids}", cids=listing(minors, lang)))
     owned = g.privates_of(key)
     if owned:
         parts.append(tr(lang, "privates {privates}", privates=listing(owned, lang)))

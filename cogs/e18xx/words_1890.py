@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import tr
-from cogs.e18xx.words import KINDS, corp_name, money, private_name, who, word
+from cogs.e18xx.words import KINDS, corp_name, money, private_name, tokens_left, who, word
 from engines.e18xx.g1890 import isr
+from engines.e18xx.route_text import train_name
 from engines.e18xx.state import G
 
 
@@ -132,3 +133,25 @@ def corp_extra(g: G, cid: str, lang: str = "en") -> str | None:
     """A corporation's kind (minor or public)."""
     kind = g.cdef(cid).kind
     return word(KINDS, "public" if kind == "major" else kind, lang)
+
+
+def corp_line(g: G, cid: str, names: list[str], lang: str = "en") -> str | None:
+    """A minor's line in the table: a minor at its fixed price, its treasury, trains, tokens and owner ("" for one not
+    sold yet: the initial stock round's lines offer it); None for a public company (the shared line)."""
+    if g.cdef(cid).kind != "minor":
+        return None
+    c = g.corp(cid)
+    if c["president"] is None:
+        return ""
+    return " · ".join([
+        tr(lang, "**{cid}** minor, fixed price {price}", cid=cid, price=money(g, isr.face(g, cid), lang)),
+        tr(lang, "treasury {cash}", cash=money(g, c["cash"], lang)),
+        tr(lang, "trains {trains}", trains=", ".join(train_name(t) for t in c["trains"]) or tr(lang, "none")),
+        tokens_left(g.rules.tokens_left(g, cid)[0], lang),
+        tr(lang, "pres. {who}", who=who(names, g.president(cid), lang))])
+
+
+def charter(g: G, cid: str, card: dict[str, Any], lang: str = "en") -> None:
+    """A minor's charter shows its fixed price."""
+    if g.cdef(cid).kind == "minor":
+        card["price_text"] = tr(lang, "{price} (fixed)", price=money(g, isr.face(g, cid), lang))

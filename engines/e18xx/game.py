@@ -83,6 +83,8 @@ class E18xxGame(Engine):
         kind = g.round["kind"]
         if kind == "deal":
             return Awaiting(chance=g.rules.deal_request(g))
+        if (request := g.rules.chance_request(g)) is not None:  # 1890's Hanshin Tigers die
+            return Awaiting(chance=request)
         module = g.rules.modules.get(kind)
         if (pending := g.rules.interrupt(g)) is not None:
             return Awaiting(frozenset({pending[0]}), prompt=pending[1])
@@ -138,9 +140,14 @@ class E18xxGame(Engine):
         g = G(state)
         kind = g.round["kind"]
         if seat == CHANCE:
-            self._deal(g, action)
+            if g.rules.chance_request(g) is not None:
+                g.rules.apply_chance(g, action)
+            else:
+                self._deal(g, action)
             rounds.settle(g)
             return
+        if g.rules.chance_request(g) is not None:
+            raise RuleError("The game waits for a die roll first.")
         self._check_entity(g, action)
         if action["type"] == "end_game":
             if not g.trusted:
@@ -279,6 +286,8 @@ class E18xxGame(Engine):
         g = G(state)
         kind = g.round["kind"]
         moves: list[Action] = []
+        if g.rules.chance_request(g) is not None:
+            return []
         if (pending := g.rules.interrupt(g)) is not None:
             return list(pending[2]) if seat == pending[0] else []
         if kind in g.rules.modules:
@@ -290,6 +299,8 @@ class E18xxGame(Engine):
 
     def auto_action(self, state: State, seat: int) -> Action | None:
         g = G(state)
+        if g.rules.chance_request(g) is not None:
+            return None
         if (pending := g.rules.interrupt(g)) is not None:
             return pending[2][-1] if seat == pending[0] else None
         module = g.rules.modules.get(g.round["kind"])
@@ -456,6 +467,8 @@ class Kansai1890(E18xxGame):
         Option("kobe_elec_converts", N_("variant: Kobe Electric must convert into a late private at phase 5"), False,
                (False, True)),
         Option("no_late_abilities", N_("variant: late privates have no abilities; Kobe Rapid Transit pays 50"),
+               False, (False, True)),
+        Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
     )
 

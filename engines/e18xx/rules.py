@@ -12,6 +12,7 @@ from functools import cache, cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from engines.base import RuleError
 from engines.e18xx.route import Train, train_from_def
 from engines.text import N_, Msg, msg
 
@@ -69,6 +70,14 @@ class Rules:
         """What the chance seat draws in the "deal" round: 1889 and 1867 shuffle the privates `dealt` gives."""
         from engines.base import ChanceRequest
         return ChanceRequest("shuffle", len(self.dealt(g)), reason=msg("deal the private companies"))
+
+    def chance_request(self, g: G):
+        """A draw the game waits for in the middle of a round (1890's Hanshin Tigers die), or None."""
+        return None
+
+    def apply_chance(self, g: G, action: dict[str, Any]) -> None:
+        """The chance seat's draw that chance_request asked for."""
+        raise RuleError("Nothing is drawn now.")
 
     def deal_seed(self, g: G, action: dict[str, Any]) -> None:
         """A "pick" deal (1807): the drawn number is a seed of 18xx.games's generator, which draws the setup."""

@@ -12,6 +12,10 @@
   the Subway); each route of a company without a token in Kobe that counts Kobe pays its owner half of Kobe's value.
 - Full game: Hankyu receives 40 each operating round with a token in Takarazuka, and 10 for each yellow tile it
   lays; Hanshin, once Nishinomiya is brown, earns 10 more when it runs there and receives 10 into its treasury.
+  With the variant "Hanshin Tigers" (option tigers_die, rules §"Variants: Hanshin Tigers") a die sets instead
+  Nishinomiya's value for Hanshin in each turn it runs there (1: 100, 2: 60, 3: 50, 4-6: 40), no treasury bonus:
+  runs_made leaves round["tigers"] (Nishinomiya's value as run), the game awaits the chance seat's die
+  (Rules1890.chance_request) and tigers_roll puts the difference into each run through Nishinomiya.
 
 State: flags["kobe_rapid_ignore"] [companies that ignore Kobe Rapid's token], flags["expo"] (None, "due", "paid").
 """
@@ -19,8 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.base import ChanceRequest, RuleError
 from engines.e18xx.board import NEUTRAL
 from engines.e18xx.state import BANK, G
+from engines.text import msg
 
 SUBWAY, OSAKA_TRAM = "Subway", "OsakaTram"
 OSAKA = ("G12", "H11", "H13", "I12")
@@ -28,6 +34,8 @@ KOBE, SAKAI, KYOTO, TAKARAZUKA, NISHINOMIYA = "F5", "J11", "B17", "D9", "F9"
 KEIFUKU, KOBE_RAPID, KITA_KYU, SEMBOKU = "Keifuku", "KobeRapid", "KitaKyu", "Semboku"
 KOBE_RAPID_TOKEN = "KobeRapid"
 KOBE_FEE = 100
+#: the Hanshin Tigers variant: the die -> Nishinomiya's value for Hanshin
+TIGERS_DIE = {1: 100, 2: 60, 3: 50, 4: 40, 5: 40, 6: 40}
 SUBSIDY = 40
 
 
@@ -172,10 +180,13 @@ def runs_made(g: G, cid: str, runs: list[dict[str, Any]]) -> int:
     extra = 0
     if cid == "Hanshin" and full_game(g) and g.board.tile(NISHINOMIYA).colour in ("brown", "gray") and any(
             NISHINOMIYA in r["hexes"] and r["revenue"] for r in runs):
-        extra += 10
-        g.pay(BANK, cid, 10)
-        g.event("{corp} runs to Nishinomiya: the Hanshin Tigers add {bonus} to its revenue and {bonus} to its "
-                "treasury.", corp=cid, bonus=g.amount(10))
+        if option(g, "tigers_die"):
+            g.round["tigers"] = {"corp": cid, "value": city_value(g, NISHINOMIYA)}
+        else:
+            extra += 10
+            g.pay(BANK, cid, 10)
+            g.event("{corp} runs to Nishinomiya: the Hanshin Tigers add {bonus} to its revenue and {bonus} to its "
+                    "treasury.", corp=cid, bonus=g.amount(10))
     if owned(g, KOBE_RAPID) and late_abilities(g) and not has_token(g, cid, KOBE):
         owner = g.s["privates"][KOBE_RAPID]["owner"]
         half = kobe_value(g) // 2
@@ -185,6 +196,39 @@ def runs_made(g: G, cid: str, runs: list[dict[str, Any]]) -> int:
                 g.event("{private} earns {amount} from {corp}'s train through Kobe.",
                         private=g.private_name(KOBE_RAPID), amount=g.amount(half), corp=cid)
     return extra
+
+
+def city_value(g: G, coord: str) -> int:
+    board = g.board
+    node = next((board.node((coord, i)) for i in board.tile(coord).city_indexes()), None)
+    return node.revenue_for(g.colours) if node else 0
+
+
+def tigers_request(g: G) -> ChanceRequest | None:
+    if g.round.get("kind") != "operating" or not g.round.get("tigers"):
+        return None
+    return ChanceRequest("dice", 1, 6, reason=msg("the Hanshin Tigers' die: Nishinomiya's value for {corp}",
+                                                  corp=g.round["tigers"]["corp"]))
+
+
+def tigers_roll(g: G, action: dict[str, Any]) -> None:
+    """The die sets Nishinomiya's value in each of Hanshin's runs there this turn."""
+    values = action.get("values")
+    if action.get("type") != "dice" or not isinstance(values, list) or len(values) != 1 \
+            or values[0] not in TIGERS_DIE:
+        raise RuleError("The Hanshin Tigers' die is one six-sided die.")
+    tigers, r = g.round["tigers"], g.round
+    r["tigers"] = None
+    value = TIGERS_DIE[values[0]]
+    extra = 0
+    for run in r["runs"]:
+        if NISHINOMIYA in run["hexes"] and run["revenue"]:
+            run["revenue"] += value - tigers["value"]
+            extra += value - tigers["value"]
+    r["revenue"] = (r["revenue"] or 0) + extra
+    g.event("The Hanshin Tigers' die shows {roll}: Nishinomiya is worth {value} to {corp} this turn; its trains "
+            "earn {revenue}.", roll=values[0], value=g.amount(value), corp=tigers["corp"],
+            revenue=g.amount(r["revenue"]))
 
 
 # ---- at the start of an operating round ---------------------------------------------------------------

@@ -128,7 +128,8 @@ def form(g: G) -> None:
     owner = g.corp(DAIKI)["president"]
     if g.corp(KINKI).get("closed"):
         _close_minor(g, DAIKI, to_bank=True)
-        g.event("{corp} closes: Kinki Nippon Railway has closed.", corp=DAIKI)
+        g.event("{minor} closes, as {corp} has closed: its trains and treasury go to the bank.",
+                minor=g.corp_name(DAIKI), corp=g.corp_name(KINKI))
         return
     kinki = g.corp(KINKI)
     seat = int(owner)
@@ -145,8 +146,9 @@ def form(g: G) -> None:
     kinki["floated"] = True
     capital = 4 * kinki["par"]
     g.pay(BANK, KINKI, capital)
-    g.event("[0] converts {minor} into {corp}: {corp} floats with {cash} of its assets and {capital} from the bank.",
-            seat, minor=DAIKI, corp=KINKI, cash=g.amount(cash), capital=g.amount(capital))
+    g.event("Kinki Nippon Railway forms: [0] converts {minor} into it and receives its president's certificate (20%); "
+            "it floats with {minor}'s trains, tokens and {cash}, and {capital} from the bank.",
+            seat, minor=g.corp_name(DAIKI), cash=g.amount(cash), capital=g.amount(capital))
     if open_minor(g, DAITETSU):
         merge(g, DAITETSU)
     if open_minor(g, KANAN):
@@ -160,7 +162,7 @@ def form(g: G) -> None:
                      acted=False, emergency_sold=[])
         else:
             r["order"].insert(r["index"] + 1, KINKI)  # right after the company operating now
-        g.event("{corp} operates out of turn.", corp=KINKI)
+        g.event("{corp} operates out of turn in this operating round.", corp=g.corp_name(KINKI))
 
 
 def merge(g: G, cid: str) -> None:
@@ -168,7 +170,8 @@ def merge(g: G, cid: str) -> None:
     owner = g.corp(cid)["president"]
     if g.corp(KINKI).get("closed"):
         _close_minor(g, cid, to_bank=True)
-        g.event("{corp} closes: Kinki Nippon Railway has closed.", corp=cid)
+        g.event("{minor} closes, as {corp} has closed: its trains and treasury go to the bank.",
+                minor=g.corp_name(cid), corp=g.corp_name(KINKI))
         return
     minor, kinki = g.corp(cid), g.corp(KINKI)
     certs = MERGERS[cid][2]
@@ -184,8 +187,15 @@ def merge(g: G, cid: str) -> None:
     if cash - to_kinki:
         g.pay(cid, owner, cash - to_kinki)
     _close_minor(g, cid, to_bank=False)
-    g.event("{minor} merges into {corp}: [0] receives {percent}% of {corp}; {corp} takes {cash}.", int(owner),
-            minor=cid, corp=KINKI, percent=10 * len(certs) if certs != ("Kinki_0",) else 20, cash=g.amount(to_kinki))
+    percent = 10 * len(certs) if certs != ("Kinki_0",) else 20
+    if cash - to_kinki:  # Kanan: half its treasury (rounded down) to its owner
+        g.event("{minor} merges into {corp}: [0] receives {percent}% of {corp}; {corp} takes its trains, tokens and "
+                "{cash}, and [0] the other {kept}.", int(owner), minor=g.corp_name(cid), corp=g.corp_name(KINKI),
+                percent=percent, cash=g.amount(to_kinki), kept=g.amount(cash - to_kinki))
+    else:
+        g.event("{minor} merges into {corp}: [0] receives {percent}% of {corp}; {corp} takes its trains, tokens and "
+                "{cash}.", int(owner), minor=g.corp_name(cid), corp=g.corp_name(KINKI), percent=percent,
+                cash=g.amount(to_kinki))
 
 
 def forced(g: G) -> None:
@@ -198,7 +208,12 @@ def forced(g: G) -> None:
                 g.s["flags"]["kanan_choice"] = False
             if cid != DAIKI and not formed(g):
                 continue
-            g.event("{corp} must merge now.", corp=cid)
+            if cid == DAIKI:
+                g.event("Phase {phase}: {minor} must convert into {corp} now.", phase=MERGERS[cid][1],
+                        minor=g.corp_name(cid), corp=g.corp_name(KINKI))
+            else:
+                g.event("Phase {phase}: {minor} must merge into {corp} now.", phase=MERGERS[cid][1],
+                        minor=g.corp_name(cid), corp=g.corp_name(KINKI))
             declare(g, cid)
 
 
@@ -216,7 +231,9 @@ def answer_kanan(g: G, action: dict[str, Any]) -> None:
     if action.get("type") == "merge":
         merge(g, KANAN)
     else:
-        g.event("{corp} does not merge yet.", corp=KANAN)
+        g.event("[0] keeps {minor} a minor for now; it must merge into {corp} in phase {phase}.",
+                int(g.corp(KANAN)["president"]), minor=g.corp_name(KANAN), corp=g.corp_name(KINKI),
+                phase=MERGERS[KANAN][1])
 
 
 # ---- tokens -------------------------------------------------------------------------------------------

@@ -240,6 +240,14 @@ class Rules1890(Rules):
     def runs_made(self, g: G, cid: str, runs: list[dict[str, Any]]) -> int:
         return abilities.runs_made(g, cid, runs)
 
+    def chance_request(self, g: G):
+        return abilities.tigers_request(g)
+
+    def apply_chance(self, g: G, action: dict[str, Any]) -> None:
+        if abilities.tigers_request(g) is None:
+            raise RuleError("Nothing is drawn now.")
+        abilities.tigers_roll(g, action)
+
     # ---- the operating round --------------------------------------------------------------------------
 
     def operating_order(self, g: G) -> list[str]:
