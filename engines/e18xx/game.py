@@ -126,8 +126,8 @@ class E18xxGame(Engine):
         # (apply asks this before every move, a replay's included)
         g = G(state)
         module = g.rules.modules.get(g.round["kind"])
-        if module is None or g.rules.interrupt(g) is not None:
-            return self.awaiting(state)
+        if module is None or g.rules.chance_request(g) is not None or g.rules.interrupt(g) is not None:
+            return self.awaiting(state)  # a draw (1890's Tigers die) or a decision outside the round's turns
         seats = module.acting(g)
         return Awaiting(seats if isinstance(seats, frozenset) else frozenset({seats}))
 

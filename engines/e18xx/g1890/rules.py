@@ -39,8 +39,10 @@ def raw(title: str) -> dict[str, Any]:
             "map": json.loads((folder / "map.json").read_text(encoding="utf-8"))}
 
 
-def late_privates(g: G) -> set[str]:
-    return {p["id"] for p in raw(g.title.id)["companies"]["privates"] if p.get("late")}
+def late_privates(g: G) -> list[str]:
+    """In the data's order: a player's moves are listed in it, and a set's order changes with each process's string
+    hashing (a button posted before a restart names its move by its place in the list)."""
+    return [p["id"] for p in raw(g.title.id)["companies"]["privates"] if p.get("late")]
 
 
 def extra_homes(g: G) -> dict[str, list[list]]:
