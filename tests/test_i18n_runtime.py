@@ -36,9 +36,7 @@ GAMES = [("dicehand", 3, 80), ("fourbit", 3, 80), ("boss", 4, 150), ("tokai", 3,
          pytest.param("1890", 4, 120, marks=pytest.mark.xfail(
              reason="the 18xx presenter's todo() raises KeyError 'special' for a seat awaited in 1890's initial "
                     "stock round that isr.seat_now does not name (cogs/e18xx/presenter.py todo)")),
-         pytest.param("1807", 4, 120, marks=pytest.mark.xfail(
-             reason="1807's companies and places have no Japanese names in its data (name_ja), and the 18xx "
-                    "presenter's private auction line raises KeyError 'cheapest' on 1807's auction"))]
+         ("1807", 4, 120)]
 
 
 @pytest.fixture(scope="module", autouse=True)
