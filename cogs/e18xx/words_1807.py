@@ -22,6 +22,7 @@ from engines.text import N_, plural
 KINDS = {"minor": N_("minor"), "major": N_("public company"), "system": N_("system")}
 #: Why the game ended (rounds.end_game's reasons).
 ENDS = {"final_phase": N_("the last set of operating rounds after the first 4+4 train is over"),
+        "bank": N_("the bank broke"),
         "bankrupt": N_("a player went bankrupt"), "manually_ended": N_("the players ended it")}
 
 
