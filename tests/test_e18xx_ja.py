@@ -1,4 +1,4 @@
-"""The 18xx cog in Japanese, along seeded games of Shikoku 1889 and 1867: everything a player reads (the table,
+"""The 18xx cog in Japanese, along seeded games of Shikoku 1889, 1867 and 1807: everything a player reads (the table,
 their own lines, every move's label, the panel's buttons, menus and options, the narration) says no English
 sentence, and every picture (map, market, charters, lays, tokens) draws its words in Japanese with no missing
 glyph. Also: /18xx's refusals in Japanese, a city found by either language's name, and the English unchanged."""
@@ -25,27 +25,33 @@ from cogs.e18xx.panel import HexMenu, KindMenu, MoveMenu, MoveNow, entries_for, 
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
 from cogs.e18xx.words import event_line, place
 from cogs.fonts import missing_glyphs
+from engines.base import CHANCE
+from engines.chance import draw
 from engines.e18xx import rounds
-from engines.e18xx.game import Canada1867, Shikoku1889
+from engines.e18xx.game import BigFour1807, Canada1867, Shikoku1889
 from engines.e18xx.state import G
 from tests.e18xx_helpers import NAMES, presenter_table
 from tests.i18n_helpers import english_left
 
 P = E18xxPresenter()
-E1889, E1867 = Shikoku1889(), Canada1867()
+E1889, E1867, E1807 = Shikoku1889(), Canada1867(), BigFour1807()
 BUSY = ("bid", "par", "buy_shares", "lay_tile", "place_token", "buy_train", "run_routes", "dividend", "merge",
         "convert")
 
 @cache
 def trace(title: str, seed: int, players: int, steps: int, policy: str) -> tuple:
     """(state, awaited seat, action) along a seeded game: "busy" mostly plays the busy moves (pars, lays, runs,
-    trains …), "random" any legal move, else the engine's default."""
+    trains …), "random" any legal move, else the engine's default. A chance draw (1807's setup) is made and not
+    kept."""
     engine = engine_of(title)
     rng = random.Random(seed)
     s, out = engine.setup({}, players), []
     for _ in range(steps):
         if engine.scores(s) is not None:
             break
+        if (chance := engine.awaiting(s).chance) is not None:
+            s = engine.apply(s, CHANCE, draw(chance, rng))
+            continue
         seat = min(engine.awaiting(s).seats)
         moves = engine.legal(s, seat)
         if policy == "busy":
@@ -58,13 +64,16 @@ def trace(title: str, seed: int, players: int, steps: int, policy: str) -> tuple
     return tuple(out)
 
 
-#: Two whole games, to their end: 1889 (four players, busy moves) and 1867 (four players, random moves: its
-#: minors' auctions, merger rounds and conversions).
-GAMES = {"1889": ("1889", 5, 4, 1200, "busy"), "1867": ("1867", 4, 4, 1600, "random")}
+#: Whole games, to their end: 1889 (four players, busy moves), 1867 (four players, random moves: its minors'
+#: auctions, merger rounds and conversions) and 1807 (four players, random moves: the drawn private railways'
+#: auction, ferry and underground auctions, minors by batch, P2-P5's free tiles, merger rounds, the 4+4 end).
+GAMES = {"1889": ("1889", 5, 4, 1200, "busy"), "1867": ("1867", 4, 4, 1600, "random"),
+         "1807": ("1807", 2, 4, 4000, "random")}
+TITLES = list(GAMES)
 
 
 def engine_of(title: str):
-    return E1889 if title == "1889" else E1867
+    return {"1889": E1889, "1867": E1867, "1807": E1807}[title]
 
 
 def table(title: str, state):
@@ -94,11 +103,11 @@ def _view_texts(view: discord.ui.View) -> list[str]:
     return [t for t in texts if t]
 
 
-@pytest.mark.parametrize("title", ["1889", "1867"])
+@pytest.mark.parametrize("title", TITLES)
 def test_everything_a_player_reads_is_japanese(title):
     """At every step: the table, every seat's own lines, every legal move's label, the panel; the narration of
     every move, the engine's event lines among them."""
-    rounds_seen, kinds = set(), set()
+    rounds_seen, kinds, specials = set(), set(), set()
     for k, (s, seat, a) in enumerate(trace(*GAMES[title])):
         t = table(title, s)
         g = G(s)
@@ -118,6 +127,10 @@ def test_everything_a_player_reads_is_japanese(title):
         assert all(0 < len(x) <= 80 for x in labels), labels
         for e in entries:
             kinds.add(e.move["type"])
+            if e.move["type"] == "bid" and "company" in e.move and s["round"]["kind"] == "stock":
+                specials.add("private in a stock round")  # 1807's ferries and undergrounds
+            if e.move["type"] == "lay_tile" and e.move.get("entity_type") == "company":
+                specials.add("a private's tile")
             assert_japanese(e.label, s, f"label of {e.move['type']}")
             if e.detail:
                 assert_japanese(e.detail, s, f"detail of {e.move['type']}")
@@ -129,11 +142,16 @@ def test_everything_a_player_reads_is_japanese(title):
         assert_japanese(P.move_label(t, a, "ja"), s, f"move label of {a['type']}")
     assert {"auction", "stock", "operating"} <= rounds_seen
     assert {"lay_tile", "place_token", "run_routes", "buy_train", "pass", "par", "dividend"} <= kinds
-    if title == "1867":
+    if title in ("1867", "1807"):
         assert "merger" in rounds_seen and {"merge", "convert"} <= kinds
+    if title == "1807":
+        assert {"private in a stock round", "a private's tile"} <= specials
+        drawing = E1807.setup({}, 4)  # before the setup's draw (the trace makes it unseen)
+        for line in P.public_lines(table(title, drawing), "ja"):
+            assert_japanese(line, drawing, "the setup draw")
 
 
-@pytest.mark.parametrize("title", ["1889", "1867"])
+@pytest.mark.parametrize("title", TITLES)
 def test_the_narration_is_japanese(title, monkeypatch):
     """announce(change, "ja"): every post's text (pictures stood in for: they are checked below)."""
     monkeypatch.setattr(presenter, "map_png", lambda state, lang="en": b"map")
@@ -152,7 +170,7 @@ def test_the_narration_is_japanese(title, monkeypatch):
     # the end: three posts
     s, seat, a = trace(*GAMES[title])[-1]
     after = copy.deepcopy(engine.apply(s, seat, a))
-    rounds.end_game(G(after), "bank")
+    rounds.end_game(G(after), "final_phase" if title == "1807" else "bank")  # 1807's bank never breaks
     posts = P.announce(Change("action", table(title, after), entries=[(2, seat, a)], before=s), "ja")
     assert [png for _, png in posts] == [b"map", b"market", b"charters"]
     for text, _ in posts[1:]:
@@ -188,7 +206,7 @@ def drawn_texts():
         clear_picture_caches()  # no Japanese hex kept for an English picture's test
 
 
-@pytest.mark.parametrize("title", ["1889", "1867"])
+@pytest.mark.parametrize("title", TITLES)
 def test_the_pictures_draw_japanese_with_every_glyph(title):
     steps = trace(*GAMES[title])
     s = steps[-1][0]
@@ -242,6 +260,11 @@ def test_a_city_is_found_by_either_languages_name():
     g67 = G(E1867.setup({}, 4))
     ottawa = next(c for c in g67.map.names if g67.map.names[c] == "Ottawa")
     assert commands._resolve_hex(g67, say(g67.map.city_name(ottawa), "ja")) == ottawa
+    g07 = G(E1807.setup({}, 4))
+    assert commands._resolve_hex(g07, "リバプール") == commands._resolve_hex(g07, "liverpool") == "M11"
+    assert place(g07, "M11", "ja") == "リバプール (M11)"
+    assert commands._resolve_corp(g07, "ロンドン・アンド・ノース・ウェスタン鉄道") == "LNW"
+    assert commands._resolve_private(g07, "ドーバー・フェリー") == "F7"
 
 
 def test_refusals_of_18xx_commands_are_japanese():

@@ -34,9 +34,7 @@ NOTICES = ("reminder", "window", "over", "refused", "undone", "replaced", "aband
 GAMES = [("dicehand", 3, 80), ("fourbit", 3, 80), ("boss", 4, 150), ("tokai", 3, 120), ("1889", 3, 120),
          ("1867", 4, 120),
          ("1890", 4, 700),  # a whole game (random.Random(5) ends it in 585 steps)
-         pytest.param("1807", 4, 120, marks=pytest.mark.xfail(
-             reason="1807's companies and places have no Japanese names in its data (name_ja), and the 18xx "
-                    "presenter's private auction line raises KeyError 'cheapest' on 1807's auction"))]
+         ("1807", 4, 120)]
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -144,6 +144,14 @@ def _resolve_private(g: G, text: str) -> str:
     raise Refusal("There is no private company called “{name}” in this game.", name=text)
 
 
+def _is_private(g: G, text: str) -> bool:
+    try:
+        _resolve_private(g, text)
+    except Refusal:
+        return False
+    return True
+
+
 def _resolve_corp(g: G, text: str) -> str:
     t = text.strip().casefold()
     for cid in g.s["corps"]:
@@ -300,8 +308,8 @@ class E18xxCog(commands.Cog):
     async def _act(self, interaction: discord.Interaction, table: Table, seat: int, move: dict[str, Any]):
         return await act(self.bot.tables, table, seat, interaction.user.id, move)
 
-    @e18xx.command(name="bid", description="Bid in an auction: for a private company, or (1867) for a minor.")
-    @app_commands.describe(company="The private company (1867: or the minor)",
+    @e18xx.command(name="bid", description="Bid in an auction: for a private company, or (1867, 1807) for a minor.")
+    @app_commands.describe(company="The private company (1867, 1807: or the minor)",
                            price="Your bid (1889's cheapest private: its price)", table=TABLE)
     @app_commands.autocomplete(company=ac_bid_company, price=ac_bid_price, table=table_autocomplete)
     async def bid(self, interaction: discord.Interaction, company: str, price: int, table: int | None = None):
@@ -311,7 +319,7 @@ class E18xxCog(commands.Cog):
             bids = [m for m in legal_moves(t, seat) if m["type"] == "bid"]
             if not bids:
                 raise _waiting(t, seat, "bid")
-            if g.round["kind"] == "auction":
+            if g.round["kind"] == "auction" or (any("company" in m for m in bids) and _is_private(g, company)):
                 move = {"type": "bid", "company": _resolve_private(g, company), "price": price}
             elif g.round["kind"] == "isr":  # 1890's initial stock round: a private or a minor
                 try:
@@ -319,7 +327,7 @@ class E18xxCog(commands.Cog):
                 except Refusal:
                     item = _resolve_corp(g, company)
                 move = {"type": "bid", "company": item, "price": price}
-            else:  # 1867's stock round: a minor
+            else:  # 1867's and 1807's stock round: a minor (1807's ferries and undergrounds: above)
                 move = {"type": "bid", "corporation": _resolve_corp(g, company), "price": price}
             return await self._act(interaction, t, seat, move)
 

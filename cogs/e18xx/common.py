@@ -21,7 +21,8 @@ STEP_WORDS = {"track": N_("lay track"), "token": N_("place a token"), "routes": 
               "companies": N_("buy a private company"), "redeem": N_("redeem a share"),
               "companies_preloan": N_("buy a private company"), "loans": N_("pay interest")}
 GROUPS = {  # menu kinds: key -> what its menu asks (said with tr(lang, word))
-    "bid": N_("Bid for a private company"), "par": N_("Start a corporation (par)"), "buy": N_("Buy a share"),
+    "bid": N_("Bid for a private company"), "minor": N_("Bid for a minor"), "par": N_("Start a corporation (par)"),
+    "buy": N_("Buy a share"),
     "exchange": N_("Exchange a private for a share"), "sell": N_("Sell shares"), "lay": N_("Lay a tile"),
     "token": N_("Place a token"), "train": N_("Buy a train"), "private": N_("Buy a private company"),
     "discard": N_("Discard a train"), "merge": N_("Merge (merger round)"), "remove": N_("Remove a token"),

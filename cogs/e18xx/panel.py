@@ -53,6 +53,8 @@ def group_of(move: dict[str, Any]) -> str:
     kind = move.get("type")
     if kind == "buy_shares":
         return "exchange" if move.get("entity_type") == "company" else "buy"
+    if kind == "bid" and "corporation" in move:
+        return "minor"  # 1867 and 1807: a minor's auction, in the stock round
     return KIND_GROUP.get(kind, "other")
 
 

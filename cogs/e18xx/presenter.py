@@ -71,14 +71,16 @@ class E18xxPresenter(Presenter):
         return lines
 
     @staticmethod
-    def _round_lines(g: G, names: list[str], lang: str = "en") -> list[str]:
+    def _round_lines(g: G, names: list[str], lang: str = "en", titled: bool = True) -> list[str]:
+        """The round's lines: the title's words first (unless `titled` is False: a title's hook asking for the
+        shared lines to add to them), else the shared words (1889's)."""
         r = g.round
         kind = r["kind"]
 
         def m(amount: int) -> str:
             return money(g, amount, lang)
 
-        own = title_words(g)
+        own = title_words(g) if titled else None
         if own is not None and (lines := own.round_lines(g, names, lang)) is not None:
             return lines
         prio = tr(lang, "priority deal: {who}", who=who(names, priority_seat(g), lang))

@@ -21,7 +21,7 @@ from engines.text import CURRENCIES, N_, Money, from_json, plural
 # --- words ----------------------------------------------------------------------------------------------------
 #: A title's own words (module name): its hooks round_lines, todo, move_text and corp_extra answer None where the
 #: shared words (1889's) say it. Every function here takes the reader's language, `lang` ("en" by default).
-TITLE_WORDS = {"1867": "cogs.e18xx.words_1867", "1890": "cogs.e18xx.words_1890"}
+TITLE_WORDS = {"1807": "cogs.e18xx.words_1807", "1867": "cogs.e18xx.words_1867", "1890": "cogs.e18xx.words_1890"}
 
 #: The title's currency format -> engines.text.Money's currency.
 CURRENCY = {"¥{}": "yen", "${}": "dollar", "£{}": "pound"}
@@ -29,7 +29,8 @@ CURRENCY = {"¥{}": "yen", "${}": "dollar", "£{}": "pound"}
 COLOURS = {"yellow": N_("yellow"), "green": N_("green"), "brown": N_("brown"), "gray": N_("gray"),
            "grey": N_("gray"), "white": N_("white"), "red": N_("red"), "blue": N_("blue"),
            "orange": N_("orange"), "diesel": N_("diesel")}
-KINDS = {"minor": N_("minor"), "major": N_("major"), "national": N_("national"), "public": N_("corporation")}
+KINDS = {"minor": N_("minor"), "major": N_("major"), "national": N_("national"), "public": N_("corporation"),
+         "system": N_("system")}
 
 
 def title_words(g: G):
@@ -264,7 +265,9 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool, lang: 
             total, runs = parts
             if not runs:
                 return tr(lang, "Run no train (no route earns anything)")
-            routes = ", ".join(f"{train_name(t)} {'-'.join(stops)}" for t, stops, _ in runs)
+            # a train and its stops: "5+5E M11-T10" (in Japanese "5+5E列車 M11-T10": no Latin run across them)
+            routes = ", ".join(tr(lang, "{name} {stops}", name=train_name(t), stops="-".join(stops))
+                               for t, stops, _ in runs)
             if auto_run:
                 return tr(lang, "Run for {total} (auto-router: {routes})", total=m(total), routes=routes)
             return tr(lang, "Run for {total} ({routes})", total=m(total), routes=routes)

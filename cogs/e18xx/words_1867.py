@@ -167,7 +167,11 @@ def move_text(g: G, a: dict[str, Any], names: list[str], lang: str = "en") -> st
         if kind == "convert":
             return tr(lang, "{cid} converts into a major (price {price})", cid=cid, price=m(g.price(cid)))
         if kind == "remove_token":
-            return tr(lang, "{cid} removes its token on {where}", cid=a.get("entity"), where=place(g, a["hex"], lang))
+            cities = g.board.tile(a["hex"]).city_indexes()
+            where = place(g, a["hex"], lang)
+            if len(cities) > 1:  # 1807's London hexes hold two cities
+                where = tr(lang, "{where}, city {n}", where=where, n=cities.index(a["city"]) + 1)
+            return tr(lang, "{cid} removes its token on {where}", cid=a.get("entity"), where=where)
         if kind == "buy_shares":
             return tr(lang, "Buy a 10% share of {cid} ({price})", cid=r["target"], price=m(g.price(r["target"])))
         if kind == "pass":
