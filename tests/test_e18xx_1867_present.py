@@ -86,3 +86,10 @@ def test_the_pictures_draw_1867():
     s = trace()[-1][0]
     assert map_png(s).startswith(PNG) and market_png(s).startswith(PNG)
     assert charters_png(s, list(NAMES)).startswith(PNG)
+
+
+def test_a_game_ended_by_its_last_set_of_operating_rounds_says_so_in_words():
+    s = E.setup({}, 4)
+    s["round"] = {"kind": "over", "reason": "final_phase"}
+    assert "**The game is over:** the last set of operating rounds is over." in P.public_lines(table(s))
+    assert not any("final_phase" in line for line in P.public_lines(table(s), "ja"))
