@@ -28,7 +28,7 @@ from cogs.fonts import missing_glyphs
 from engines.base import CHANCE
 from engines.chance import draw
 from engines.e18xx import rounds
-from engines.e18xx.game import BigFour1807, Canada1867, Shikoku1889
+from engines.e18xx.game import BigFour1807, Canada1867, Kansai1890, Shikoku1889
 from engines.e18xx.state import G
 from tests.e18xx_helpers import NAMES, presenter_table
 from tests.i18n_helpers import english_left
@@ -229,6 +229,14 @@ def test_the_pictures_draw_japanese_with_every_glyph(title):
     for coord in g.map.names:  # every city's name in Japanese on the map
         assert say(g.map.city_name(coord), "ja") in drawn
     assert "株価表" in drawn and "社長" in drawn and "盤外の収益ボックス：" in drawn
+
+
+def test_a_scenarios_map_bears_its_games_title_in_each_language():
+    s = Kansai1890().setup({"scenario": "hanshin"}, 3)
+    for lang, title in (("en", "1890 Kansai"), ("ja", "1890 関西")):
+        with drawn_texts() as texts:
+            map_png(s, lang)
+        assert title in texts and not any("1890/hanshin" in t for t in texts)
 
 
 def test_the_english_pictures_and_words_are_unchanged():

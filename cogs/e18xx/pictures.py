@@ -779,7 +779,9 @@ def _map_base(map_def: MapDef, lang: str = "en") -> Image.Image:
         width, height = max(width, round(lw + 16)), round(y0 + lh + 8)
     img = Image.new("RGBA", (width, height), SEA + (255,))
     d = ImageDraw.Draw(img)
-    title = {"1889": tr(lang, "1889 Shikoku"), "1867": tr(lang, "1867 Canada")}.get(map_def.title, map_def.title)
+    title_id = map_def.title.partition("/")[0]  # a scenario's map ("1890/hanshin") bears its game's title
+    title = {"1889": tr(lang, "1889 Shikoku"), "1867": tr(lang, "1867 Canada"), "1890": tr(lang, "1890 Kansai"),
+             "1807": tr(lang, "1807 The Big Four")}.get(title_id, title_id)
     d.text((MARGIN - 8, 6), title, fill=(40, 60, 80), font=_font(20))
     d.rounded_rectangle((x0, y0, x0 + lw, y0 + lh), radius=6, fill=(235, 242, 246), outline=(120, 140, 150))
     for k, t in enumerate(legend):
