@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.e18xx import trains
 from engines.e18xx.board import token_problem
 from engines.e18xx.companies import IPO
 from engines.e18xx.state import BANK, G
@@ -87,20 +88,24 @@ def declare(g: G, cid: str) -> None:
 
 # ---- what happens -------------------------------------------------------------------------------------
 
-def _close_minor(g: G, cid: str, to_bank: bool) -> None:
-    """The minor is gone: its certificate void; its treasury to the bank (`to_bank`), its tokens off the board."""
-    corp = g.corp(cid)
+def wind_up(g: G, cid: str, assets: bool = True) -> None:
+    """A company leaving play (a minor merged or closed, a public in a closing cell, Kobe Electric converting): its
+    tokens off the board and, with `assets`, its trains to the open market and its treasury to the bank."""
     board = g.board
     for coord, node in board.token_nodes(cid):
         board = board.remove_token(coord, node, cid)
     g.set_board(board)
-    if to_bank:
-        for train in list(corp["trains"]):
-            corp["trains"].remove(train)
-            g.s["depot"]["discards"].append(train)
-        if corp["cash"]:
-            g.pay(cid, BANK, corp["cash"])
-    corp.update(closed=True, floated=False, president=None, shares={})
+    if assets:
+        for train in list(g.corp(cid)["trains"]):
+            trains.discard(g, cid, train)
+        if g.corp(cid)["cash"]:
+            g.pay(cid, BANK, g.corp(cid)["cash"])
+
+
+def _close_minor(g: G, cid: str, to_bank: bool) -> None:
+    """The minor is gone: its certificate void; its treasury to the bank (`to_bank`), its tokens off the board."""
+    wind_up(g, cid, assets=to_bank)
+    g.corp(cid).update(closed=True, floated=False, president=None, shares={})
 
 
 def _take_tokens(g: G, cid: str) -> None:

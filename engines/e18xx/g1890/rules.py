@@ -60,15 +60,7 @@ def close_fallen(g: G) -> None:
         cell = g.cell(cid)
         if cell is None or not cell.closes or corp.get("closed"):
             continue
-        board = g.board
-        for coord, node in board.token_nodes(cid):
-            board = board.remove_token(coord, node, cid)
-        g.set_board(board)
-        for train in list(corp["trains"]):
-            corp["trains"].remove(train)
-            g.s["depot"]["discards"].append(train)
-        if corp["cash"]:
-            g.pay(cid, BANK, corp["cash"])
+        kinki.wind_up(g, cid)
         for pid in g.privates_of(cid):
             g.s["privates"][pid]["closed"] = True
         g.s["market"] = {c: [x for x in cs if x != cid] for c, cs in g.s["market"].items()}
@@ -389,15 +381,7 @@ class Rules1890(Rules):
 
     def convert_kobe_elec(self, g: G, cid: str) -> None:
         corp = g.corp(cid)
-        board = g.board
-        for coord, node in board.token_nodes(cid):
-            board = board.remove_token(coord, node, cid)
-        g.set_board(board)
-        for train in list(corp["trains"]):
-            corp["trains"].remove(train)
-            g.s["depot"]["discards"].append(train)
-        if corp["cash"]:
-            g.pay(cid, BANK, corp["cash"])
+        kinki.wind_up(g, cid)
         owner = corp["president"]
         corp.update(closed=True, floated=False, president=None, shares={})
         g.s["privates"][KOBE_ELEC_LATE]["owner"] = owner
