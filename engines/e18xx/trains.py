@@ -168,7 +168,8 @@ def pay_for_train(g: G, buyer: str, seller: str | None, price: int, president: s
 def route_available(g: G, cid: str) -> bool:
     """Whether the corporation has a route at all: one of its tokened cities has track to another stop (a route of
     two stops, the least there is; all_routes(board, cid, 2) would list them all, after every action)."""
-    return any(chains_from(g.board, ref) for ref in g.board.token_nodes(cid))
+    board = g.rules.route_board(g, cid)  # 1890's Osaka Railway runs from Osaka Electric Railroad's token
+    return any(chains_from(board, ref) for ref in board.token_nodes(cid))
 
 
 def must_buy(g: G, cid: str) -> bool:

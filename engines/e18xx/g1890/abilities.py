@@ -29,6 +29,7 @@ from engines.e18xx.state import BANK, G
 from engines.text import msg
 
 SUBWAY, OSAKA_TRAM = "Subway", "OsakaTram"
+DAIKI, DAITETSU = "Daiki", "Daitetsu"
 OSAKA = ("G12", "H11", "H13", "I12")
 KOBE, SAKAI, KYOTO, TAKARAZUKA, NISHINOMIYA = "F5", "J11", "B17", "D9", "F9"
 KEIFUKU, KOBE_RAPID, KITA_KYU, SEMBOKU = "Keifuku", "KobeRapid", "KitaKyu", "Semboku"
@@ -74,6 +75,8 @@ def subway_ignores(g: G) -> list[str]:
 
 def route_board(g: G, cid: str):
     """The board as `cid`'s trains see it: tokens it ignores stand as neutral ones (they block nobody)."""
+    if cid == DAITETSU:
+        return shared_home(g)
     ignore: dict[str, set[str]] = {}
     if cid == SUBWAY:
         for coord in subway_ignores(g):
@@ -94,6 +97,19 @@ def route_board(g: G, cid: str):
         if new != per_node:
             tokens[coord], changed = new, True
     if not changed:
+        return board
+    from dataclasses import replace
+    return replace(board, tokens=tokens)
+
+
+def shared_home(g: G):
+    """Osaka Railway (minor 3) has no token of its own: it runs from Osaka Electric Railroad's (minor 2) in Osaka
+    Higashi (rules C8.3: "Minor companies 2 and 3 operate out of the same station token in Osaka Higashi"), so its
+    trains see that token as theirs."""
+    board = g.board
+    tokens = {coord: tuple(tuple(DAITETSU if t == DAIKI else t for t in slots) for slots in per_node)
+              for coord, per_node in board.tokens.items()}
+    if tokens == board.tokens:
         return board
     from dataclasses import replace
     return replace(board, tokens=tokens)

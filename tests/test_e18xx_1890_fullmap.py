@@ -1,0 +1,170 @@
+"""1890 (Kansai), the full map (scenario C, option scenario=full) with two players, scripted from the initial stock
+round to the start of phase 4 and worked BY HAND: every figure in the comments was computed from the rules and the
+map, not read off the engine, and each step asserts the engine agrees.
+
+How the figures are worked (English translation by Chee Sing Lee and John Harres, CC BY 4.0; docs/rules/1890.md):
+- Revenue (rules §"Revenue from Operations"): the values of the stops on each route, summed. Map values used:
+  Osaka Kita G12 40 (yellow), 50 (green #823); Osaka Higashi H13 40; Osaka Minami I12 40; Osaka Nishi H11 30;
+  Kobe F5 30; Kyoto B17 40 each city; Nara H19 40 each city; Kashiwara J15 20; yellow city tiles #57 and #6 20;
+  Amagasaki #202 30; towns 10; Himeji F1 40 in phases 1-3 (left value).
+- Public dividend (§"Public company dividends"): revenue / 10 a share; the IPO's shares pay the bank (nobody),
+  the pool's pay the company; the price moves right. Withholding (or no revenue) moves it left
+  (§"Moving stock price tokens"); in column 0 it moves down instead. JR pays half (ruling 4): 10 x floor(R / 20) to
+  the shares, the rest to its treasury, and moves right.
+- Minors (§"Minor company dividends", ruling 14): half (rounded down) to the owner, the rest to the treasury.
+- Market rows (row 0 at the top; cell "price,row,column"):
+    row 0: 70 75 80 90 100 110 125 150 175 200 ...   row 2: 60 65 70 75 80 90 100 110 125 ...
+    row 1: 65 70 75 80 90 100 110 125 150 175 ...    row 5: 45 50 55 60 65 70 75 80 90 100
+- Privates pay at the start of each operating round (§"Private companies"): Arima 5, Kobe Tramway 10, Hankai 15
+  (5 from phase 4), Hanshin Tramway 20, Keishin 25, Osaka Municipal Electric 40; late private Keifuku 40.
+1890 has no chance draws (rules §"1890 is a multiplayer game": only the seating is random, and the seats are given
+here); the Hanshin Tigers die is a variant this game does not play.
+"""
+from __future__ import annotations
+
+from engines.e18xx.state import G, total_money
+from tests.test_e18xx_1890 import ENGINE, PASS, bid, new
+
+BANK = 12000
+
+
+def acting(state: dict) -> int:
+    aw = ENGINE.awaiting(state)
+    return min(aw.deciding) if aw.deciding else min(aw.seats)
+
+
+def play(state: dict, *moves: dict) -> dict:
+    """Apply each move for the seat awaited; a run carries the revenue worked by hand, checked as it is earned; money
+    is conserved after every move (the bank's 12,000 only moves)."""
+    for move in moves:
+        expect = move.get("expect")
+        move = {k: v for k, v in move.items() if k != "expect"}
+        state = ENGINE.apply(state, acting(state), move)
+        assert total_money(state) == BANK
+        if expect is not None:
+            assert state["round"]["revenue"] == expect, (move, state["round"]["revenue"])
+    return state
+
+
+def par(corp: str, cell: str) -> dict:
+    return {"type": "par", "corporation": corp, "share_price": cell}
+
+
+def buy(cert: str) -> dict:
+    return {"type": "buy_shares", "shares": [cert], "percent": 10}
+
+
+def lay(coord: str, tile: str, rotation: int) -> dict:
+    return {"type": "lay_tile", "hex": coord, "tile": tile, "rotation": rotation}
+
+
+def token(coord: str, city: int) -> dict:
+    return {"type": "place_token", "hex": coord, "city": city}
+
+
+def train(train_id: str, price: int) -> dict:
+    return {"type": "buy_train", "train": train_id, "price": price}
+
+
+def run(revenue: int, *routes: str) -> dict:
+    """run(60, "2-0: J15-I12"): each train and its chains of hexes, stop to stop; `revenue` worked by hand."""
+    out = []
+    for route in routes:
+        name, _, chains = route.partition(": ")
+        out.append({"train": name, "connections": [chain.split("-") for chain in chains.split()]})
+    return {"type": "run_routes", "routes": out, "expect": revenue}
+
+
+def offer(company: str, price: int) -> dict:
+    return {"type": "buy_company", "company": company, "price": price}
+
+
+ACCEPT = {"type": "accept_offer"}
+PAYOUT = {"type": "dividend", "kind": "payout"}
+HALF = {"type": "dividend", "kind": "half"}
+WITHHOLD = {"type": "dividend", "kind": "withhold"}
+
+
+def check(state: dict, cash: list[int], phase: str, **corps: tuple) -> None:
+    """Players' cash, the phase, and each open company's (treasury, price cell or None for a minor, trains); no
+    other company is open."""
+    g = G(state)
+    assert state["cash"] == cash, state["cash"]
+    assert state["depot"]["phase"] == phase
+    open_ = {c for c, v in state["corps"].items() if v.get("floated") and not v.get("closed")}
+    assert open_ == set(corps), open_
+    for cid, (treasury, cell, trains) in corps.items():
+        got = g.cell(cid).id if g.cell(cid) is not None and g.cdef(cid).kind != "minor" else None
+        assert (g.corp(cid)["cash"], got, g.corp(cid)["trains"]) == (treasury, cell, trains), (
+            cid, g.corp(cid)["cash"], got, g.corp(cid)["trains"])
+
+
+def test_full_map_scripted_to_phase_4():
+    s = new("full", 2)
+    # ---- game turn 1, initial stock round (rules §"Initial stock round"; each seat starts with 1,260, ruling 1)
+    # P0 buys Arima 20 (1240). P1 bids 75 on Hankai (70 + 5), P0 bids 80. P1 buys Kobe Tramway 40 (1220): Hankai
+    # has two bids, so it is auctioned, opened by the first bidder after the best (P0's 80): P1 raises to 85, P0
+    # drops out, P1 buys Hankai for 85 (1135). The card goes to the player after P1 (whose purchase set it off).
+    s = play(s, bid("Arima", 20), bid("Hankai", 75), bid("Hankai", 80), bid("KobeTram", 40), bid("Hankai", 85), PASS)
+    assert s["privates"]["Hankai"]["owner"] == "1" and s["cash"] == [1240, 1135]
+    # P0 Hanshin Tramway 110 (+ a Hanshin share) -> 1130; P1 Keishin 160 (+ a Keihan share) -> 975; P0 Osaka
+    # Municipal Electric 220 -> 910, taking the Subway's president's certificate and setting its par at 65 (C8.1);
+    # P1 Kanan 100 -> 875; P0 Osaka Electric Railroad 200 -> 710, setting Kinki's par at 80 (C8.3); P1 Osaka Railway
+    # 100 -> 775; P0 Nara Electric 160 -> 550; P1 Kobe Electric 100 -> 675. Minors start with their fixed capital
+    # from the bank: Kanan 100, Osaka Electric 200, Osaka Railway 100, Nara Electric 320, Kobe Electric 200.
+    s = play(s, bid("HanshinTram", 110), bid("Keishin", 160), bid("OsakaTram", 220), par("Subway", "65,5,4"),
+             bid("Kanan", 100), bid("Daiki", 200), par("Kinki", "80,2,4"), bid("Daitetsu", 100), bid("NaraElec", 160),
+             bid("KobeElec", 100))
+    minors = dict(Kanan=(100, None, []), Daiki=(200, None, []), Daitetsu=(100, None, []), NaraElec=(320, None, []),
+                  KobeElec=(200, None, []))
+    check(s, [550, 675], "1", **minors)
+    assert s["round"]["kind"] == "stock" and acting(s) == 0
+
+    # ---- stock round 1 (everything sold: a regular stock round; no selling in game turn 1)
+    # P0 Subway shares at par 65: 3 x 65 = 195 (355); P1 starts JR at 100: 200 for the president's certificate and
+    # 3 x 100 (175); P0 starts Keihan at 65: 130 and two shares 130 (95). Floats at 50% out of the IPO (§"Starting
+    # public companies"): Subway (20% + 30%) gets 10 x 65 = 650; JR (20% + 30%) 1000; Keihan (20% + 20% + Keishin's
+    # 10% with P1) 650.
+    # OR 1.1 begins: privates pay P0 Arima 5 + Hanshin Tramway 20 + Osaka Municipal Electric 40 = 65 (160), P1 Kobe
+    # Tramway 10 + Hankai 15 + Keishin 25 = 50 (225).
+    s = play(s, buy("Subway_1"), par("JR", "100,0,4"), buy("Subway_2"), buy("JR_1"), buy("Subway_3"), buy("JR_2"),
+             par("Keihan", "65,5,4"), buy("JR_3"), buy("Keihan_2"), PASS, buy("Keihan_3"), PASS, PASS)
+    publics = dict(JR=(1000, "100,0,4", []), Subway=(650, "65,5,4", []), Keihan=(650, "65,5,4", []))
+    check(s, [160, 225], "1", **minors, **publics)
+    # minors by number, then publics by price: JR 100, then Subway and Keihan in one cell, Subway's token on top
+    assert s["round"]["order"] == ["Kanan", "Daiki", "Daitetsu", "NaraElec", "KobeElec", "JR", "Subway", "Keihan"]
+
+    # ---- OR 1.1 (phase 1). Nobody owns a train before buying, so every company earns nothing this round.
+    # Kanan lays #8 on J13 (plain, free): J15-J13-I12 is a route, so it must own a train (§"Train ownership
+    # obligation"): it buys the 2-train 2-0 for 80 (100 -> 20).
+    # Osaka Electric lays #57 on H15 (free): buys 2-1 and 2-2 (200 -> 40).
+    # Osaka Railway has no token of its own: it runs from Osaka Electric's in Osaka Higashi (C8.3), so it has a route
+    # too and buys 2-3 (100 -> 20).
+    # Nara Electric lays #4 on I18 Koriyama (free), buys 2-4 and 2-5 (320 -> 160).
+    # Kobe Electric lays #58 on D3 Miki (free), buys 2-6 (200 -> 120).
+    s = play(s, lay("J13", "8", 2), train("2-0", 80), lay("H15", "57", 1), train("2-1", 80), train("2-2", 80), PASS,
+             train("2-3", 80), PASS, lay("I18", "4", 0), train("2-4", 80), train("2-5", 80), lay("D3", "58", 4),
+             train("2-6", 80), PASS)
+    minors = dict(Kanan=(20, None, ["2-0"]), Daiki=(40, None, ["2-1", "2-2"]), Daitetsu=(20, None, ["2-3"]),
+                  NaraElec=(160, None, ["2-4", "2-5"]), KobeElec=(120, None, ["2-6"]))
+    check(s, [160, 225], "1", **minors, **publics)
+    # JR lays two tiles (JR, phases 1-3): #57 on F3 Akashi and #57 on F7 Ashiya (both free), places no token.
+    #   No train: no revenue, the price moves left: 100 (0,4) -> 90 (0,3).
+    # JR buys 2-7, 2-8 (160), the three 2+2s (360; the first starts phase 1.5) and the first 3-train 3-0 (180):
+    #   phase 2 (§"Game phases"). 1000 - 700 = 300; six trains, JR's limit in phase 2 (ruling 5).
+    s = play(s, lay("F3", "57", 1), lay("F7", "57", 1), PASS, train("2-7", 80), train("2-8", 80),
+             train("2+2-0", 120), train("2+2-1", 120), train("2+2-2", 120), train("3-0", 180), PASS)
+    JR_TRAINS = ["2-7", "2-8", "2+2-0", "2+2-1", "2+2-2", "3-0"]
+    check(s, [160, 225], "2", **minors, JR=(300, "90,0,3", JR_TRAINS), Subway=(650, "65,5,4", []),
+          Keihan=(650, "65,5,4", []))
+    # Subway, its first turn: Osaka Municipal Electric's block of the Osaka hexes has ended (ruling 20) and its
+    #   tile in Osaka costs nothing: the green Osaka Kita #823 on G12 (cost 80 printed, paid 0); no train, no
+    #   revenue: 65 (5,4) -> 60 (5,3). It buys 3-1 and 3-2 (650 - 360 = 290); with a train bought, Osaka Municipal
+    #   Electric closes (C8.1).
+    # Keihan lays #9 on D17 (free); no train: 65 -> 60 (5,3), below the Subway in that cell; buys 3-3 (470).
+    s = play(s, lay("G12", "823", 1), train("3-1", 180), train("3-2", 180), PASS, PASS,
+             lay("D17", "9", 0), train("3-3", 180), PASS, PASS)
+    publics = dict(JR=(300, "90,0,3", JR_TRAINS), Subway=(290, "60,5,3", ["3-1", "3-2"]),
+                   Keihan=(470, "60,5,3", ["3-3"]))
+    check(s, [160, 225], "2", **minors, **publics)
+    assert s["privates"]["OsakaTram"]["closed"] and s["round"]["kind"] == "stock" and s["round"]["turn"] == 2
