@@ -39,10 +39,13 @@ def play(state: dict, *moves: dict) -> dict:
     for move in moves:
         expect = move.get("expect")
         move = {k: v for k, v in move.items() if k != "expect"}
+        before = state["event_no"]
         state = ENGINE.apply(state, acting(state), move)
         assert total_money(state) == BANK
         if expect is not None:
-            assert state["round"]["revenue"] == expect, (move, state["round"]["revenue"])
+            earned = [e["values"]["revenue"]["$money"] for e in state["events"]
+                      if e["no"] > before and e["text"] == "{corp}'s trains earn {revenue}."]
+            assert earned == [expect], (move, earned)
     return state
 
 
@@ -168,3 +171,50 @@ def test_full_map_scripted_to_phase_4():
                    Keihan=(470, "60,5,3", ["3-3"]))
     check(s, [160, 225], "2", **minors, **publics)
     assert s["privates"]["OsakaTram"]["closed"] and s["round"]["kind"] == "stock" and s["round"]["turn"] == 2
+
+    # ---- stock round 2 (P1 first: the card goes to the player after the last to act, P0)
+    # P1 buys the late private Keifuku from the bank at its face value, 200 (ruling 21; game turn 2): 225 -> 25.
+    # P0 offers 50 for P1's Kobe Tramway (ruling 25: between players, any price); P1 accepts: P0 110, P1 75.
+    # OR 2.1 begins (phase 2: two operating rounds this game turn). Privates pay P0 Arima 5 + Hanshin Tramway 20 +
+    # Kobe Tramway 10 = 35 (145; Osaka Municipal Electric has closed), P1 Hankai 15 + Keishin 25 + Keifuku 40 = 80
+    # (155). Keihan has no token in Kyoto yet, so Keifuku gives it nothing.
+    s = play(s, offer("Keifuku", 200), PASS, offer("KobeTram", 50), ACCEPT, PASS, PASS, PASS)
+    assert s["privates"]["Keifuku"]["owner"] == "1" and s["privates"]["KobeTram"]["owner"] == "0"
+    check(s, [145, 155], "2", **minors, **publics)
+
+    # ---- OR 2.1
+    # Kanan runs 2-0: J15 Kashiwara 20 + I12 Osaka Minami 40 = 60: P1 30 (185), Kanan 30 (20 -> 50).
+    s = play(s, PASS, run(60, "2-0: J15-J13-I12"), PASS)
+    # Osaka Electric converts into Kinki (C8.3: from phase 2). P0 takes Kinki's president's certificate (20%);
+    #   Kinki floats with the minor's trains 2-1, 2-2, its token in Osaka Higashi and its 40, plus 4 x 80 = 320 from
+    #   the bank: 360. Osaka Railway merges at once: P1 takes a 10% share (Kinki_5); Kinki takes 2-3 and 20: 380.
+    #   P1 keeps Kanan a minor for now. Kinki operates at once, in the turn Osaka Electric had begun (ruling 16).
+    s = play(s, {"type": "convert", "entity": "Daiki"}, {"type": "pass", "entity": "Kanan"})
+    assert s["round"]["order"][s["round"]["index"]] == "Kinki" and G(s).corp("Kinki")["president"] == "0"
+    assert G(s).percent("Kinki", "0") == 20 and G(s).percent("Kinki", "1") == 10
+    # Kinki upgrades Osaka Higashi to the green #824 (80: 380 -> 300); runs 2-1: H13 50 + H15 20 = 70, 2-2: H13 50 +
+    #   H11 Osaka Nishi 30 = 80 (2-3 has no route left): 150, withheld (300 -> 450); in its first turn its price
+    #   does not fall: it stays at 80 (2,4) (C8.4). It buys the last 3-train 3-4 (450 -> 270): four trains, its limit.
+    s = play(s, lay("H13", "824", 5), PASS, run(150, "2-1: H13-H15", "2-2: H13-H11"), WITHHOLD, train("3-4", 180),
+             PASS)
+    # Nara Electric runs 2-4: H19 Nara 40 + I18 Koriyama 10 = 50: P0 25 (170), Nara 25 (185).
+    # Kobe Electric runs 2-6: D5 Tanigami 20 + D3 Miki 10 = 30: P1 15 (200), Kobe Electric 15 (135).
+    s = play(s, PASS, run(50, "2-4: H19-I18"), PASS, run(30, "2-6: D5-D3"), PASS)
+    # JR lays #202 on F11 Amagasaki and #57 on F13 Suita (free). It runs 3-0: F1 Himeji 40 + F3 20 + F5 Kobe 30 = 90;
+    #   2-7: F5 30 + F7 20 = 50; 2-8: G12 50 + F11 30 = 80; 2+2-0: G12 50 + F13 20 = 70: 290. Half (ruling 4):
+    #   10 x floor(290 / 20) = 140 to the shares, 14 a share: P1 50% -> 70 (270); the IPO's 50% pays nobody; JR keeps
+    #   290 - 140 = 150 (300 -> 450); price right 90 -> 100 (0,4).
+    s = play(s, lay("F11", "202", 5), lay("F13", "57", 0), PASS,
+             run(290, "3-0: F1-F3 F3-F5", "2-7: F5-F7", "2-8: G12-F11", "2+2-0: G12-F13"), HALF, PASS)
+    # Subway runs 3-1: H11 30 + G12 50 + F11 30 = 110; 3-2: H11 30 + H13 50 + H15 20 = 100: 210, paid out: 21 a
+    #   share, P0 50% -> 105 (275); price right 60 -> 65 (5,4). It buys the first 3+3, 3+3-0, for 230 (60): phase 2.5.
+    s = play(s, PASS, run(210, "3-1: H11-G12 G12-F11", "3-2: H11-H13 H13-H15"), PAYOUT, train("3+3-0", 230), PASS,
+             PASS)
+    # Keihan lays #6 on C18 Fushimi (water, 80: 470 -> 390) and places a token in Kyoto's free city (40: 350). It
+    #   runs 3-3: E16 Hirakata 20 + C18 20 + B17 Kyoto 40 = 80, paid out: 8 a share, P0 40% -> 32 (307), P1 10% ->
+    #   8 (278); price right 60 -> 65 (5,4), under the Subway. It buys 3+3-1 for 230 (350 -> 120).
+    s = play(s, lay("C18", "6", 0), token("B17", 2), run(80, "3-3: E16-D17-C18 C18-B17"), PAYOUT, train("3+3-1", 230))
+    minors = dict(Kanan=(50, None, ["2-0"]), NaraElec=(185, None, ["2-4", "2-5"]), KobeElec=(135, None, ["2-6"]))
+    publics = dict(JR=(450, "100,0,4", JR_TRAINS), Subway=(60, "65,5,4", ["3-1", "3-2", "3+3-0"]),
+                   Keihan=(120, "65,5,4", ["3-3", "3+3-1"]), Kinki=(270, "80,2,4", ["2-1", "2-2", "2-3", "3-4"]))
+    check(s, [307, 278], "2.5", **minors, **publics)
