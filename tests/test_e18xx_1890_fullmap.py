@@ -201,20 +201,64 @@ def test_full_map_scripted_to_phase_4():
     # Kobe Electric runs 2-6: D5 Tanigami 20 + D3 Miki 10 = 30: P1 15 (200), Kobe Electric 15 (135).
     s = play(s, PASS, run(50, "2-4: H19-I18"), PASS, run(30, "2-6: D5-D3"), PASS)
     # JR lays #202 on F11 Amagasaki and #57 on F13 Suita (free). It runs 3-0: F1 Himeji 40 + F3 20 + F5 Kobe 30 = 90;
-    #   2-7: F5 30 + F7 20 = 50; 2-8: G12 50 + F11 30 = 80; 2+2-0: G12 50 + F13 20 = 70: 290. Half (ruling 4):
-    #   10 x floor(290 / 20) = 140 to the shares, 14 a share: P1 50% -> 70 (270); the IPO's 50% pays nobody; JR keeps
-    #   290 - 140 = 150 (300 -> 450); price right 90 -> 100 (0,4).
+    #   2-7: F5 30 + F7 20 = 50; 2-8: G12 50 + F11 30 = 80; 2+2-0: G12 50 + F13 20 = 70; 2+2-1: G12 50 + H11 Osaka
+    #   Nishi 30 = 80 (2+2-2 has no route left): 370. Half (ruling 4): 10 x floor(370 / 20) = 180 to the shares, 18 a
+    #   share: P1 50% -> 90 (290); the IPO's 50% pays nobody; JR keeps 370 - 180 = 190 (300 -> 490); price right
+    #   90 -> 100 (0,4).
     s = play(s, lay("F11", "202", 5), lay("F13", "57", 0), PASS,
-             run(290, "3-0: F1-F3 F3-F5", "2-7: F5-F7", "2-8: G12-F11", "2+2-0: G12-F13"), HALF, PASS)
+             run(370, "3-0: F1-F3 F3-F5", "2-7: F5-F7", "2-8: G12-F11", "2+2-0: G12-F13", "2+2-1: G12-H11"), HALF,
+             PASS)
     # Subway runs 3-1: H11 30 + G12 50 + F11 30 = 110; 3-2: H11 30 + H13 50 + H15 20 = 100: 210, paid out: 21 a
     #   share, P0 50% -> 105 (275); price right 60 -> 65 (5,4). It buys the first 3+3, 3+3-0, for 230 (60): phase 2.5.
     s = play(s, PASS, run(210, "3-1: H11-G12 G12-F11", "3-2: H11-H13 H13-H15"), PAYOUT, train("3+3-0", 230), PASS,
              PASS)
     # Keihan lays #6 on C18 Fushimi (water, 80: 470 -> 390) and places a token in Kyoto's free city (40: 350). It
     #   runs 3-3: E16 Hirakata 20 + C18 20 + B17 Kyoto 40 = 80, paid out: 8 a share, P0 40% -> 32 (307), P1 10% ->
-    #   8 (278); price right 60 -> 65 (5,4), under the Subway. It buys 3+3-1 for 230 (350 -> 120).
+    #   8 (298); price right 60 -> 65 (5,4), under the Subway. It buys 3+3-1 for 230 (350 -> 120).
     s = play(s, lay("C18", "6", 0), token("B17", 2), run(80, "3-3: E16-D17-C18 C18-B17"), PAYOUT, train("3+3-1", 230))
     minors = dict(Kanan=(50, None, ["2-0"]), NaraElec=(185, None, ["2-4", "2-5"]), KobeElec=(135, None, ["2-6"]))
-    publics = dict(JR=(450, "100,0,4", JR_TRAINS), Subway=(60, "65,5,4", ["3-1", "3-2", "3+3-0"]),
+    publics = dict(JR=(490, "100,0,4", JR_TRAINS), Subway=(60, "65,5,4", ["3-1", "3-2", "3+3-0"]),
                    Keihan=(120, "65,5,4", ["3-3", "3+3-1"]), Kinki=(270, "80,2,4", ["2-1", "2-2", "2-3", "3-4"]))
-    check(s, [307, 278], "2.5", **minors, **publics)
+    check(s, [307, 298], "2.5", **minors, **publics)
+
+    # ---- OR 2.2 (phase 2.5). Keihan ends OR 2.1 (PASS, PASS). Privates pay P0 35 (342), P1 80 (378). Keifuku: Keihan
+    # has a token in Kyoto now, so it also receives 40 (C8.2, ruling 23): 120 -> 160.
+    # Order: Kanan, Nara Electric, Kobe Electric; JR 100, Kinki 80, Subway 65 (on top), Keihan 65.
+    s = play(s, PASS, PASS)
+    assert s["round"]["order"] == ["Kanan", "NaraElec", "KobeElec", "JR", "Kinki", "Subway", "Keihan"]
+    check(s, [342, 378], "2.5", **minors, **{**publics, "Keihan": (160, "65,5,4", ["3-3", "3+3-1"])})
+    # Kanan runs 60 again: P1 30 (408), Kanan 30 (80). Nara Electric runs 50: P0 25 (367), Nara 25 (210).
+    # Kobe Electric runs 30: P1 15 (423), Kobe Electric 15 (150); it buys JR's 2-8 for 1 (one president, any
+    #   price: §"Purchasing trains from ... other companies"): 149, JR 491.
+    s = play(s, PASS, run(60, "2-0: J15-J13-I12"), PASS, PASS, run(50, "2-4: H19-I18"), PASS, run(30, "2-6: D5-D3"),
+             train("2-8", 1))
+    # JR runs 3-0: F1 40 + F3 20 + F5 30 = 90; 2-7: F5 30 + F7 20 = 50; 2+2-0: G12 50 + F11 30 = 80; 2+2-1: G12 50 +
+    #   F13 20 = 70; 2+2-2: G12 50 + H11 30 = 80: 370. Half: 180 to the shares (P1 90: 513), JR keeps 190 (681);
+    #   price 100 -> 110 (0,5). It buys the first 4-train, 4-0, for 300 (381): phase 3 (§"Game phases"):
+    #   - every 2-train rusts (JR 2-7; Kinki 2-1, 2-2, 2-3; Kanan 2-0; Nara 2-4, 2-5; Kobe Electric 2-6, 2-8);
+    #   - Kanan must merge into Kinki (C8.3): P1 takes a 10% share (Kinki_6); Kinki takes half Kanan's 80 rounded up,
+    #     40 (270 -> 310), P1 the other 40 (553); Kanan's token in Kashiwara becomes Kinki's (ruling 17);
+    #   - JR's limit is now 4: it holds five trains and discards 2+2-2 to the open market.
+    s = play(s, PASS, PASS,
+             run(370, "3-0: F1-F3 F3-F5", "2-7: F5-F7", "2+2-0: G12-F11", "2+2-1: G12-F13", "2+2-2: G12-H11"), HALF,
+             train("4-0", 300), {"type": "discard_train", "entity": "JR", "train": "2+2-2"})
+    assert s["corps"]["Kanan"]["closed"] and G(s).percent("Kinki", "1") == 20
+    assert ("J15", 0) in G(s).board.token_nodes("Kinki") and s["depot"]["discards"] == ["2+2-2"]
+    minors = dict(NaraElec=(210, None, []), KobeElec=(149, None, []))
+    JR_TRAINS = ["2+2-0", "2+2-1", "3-0", "4-0"]
+    check(s, [367, 553], "3", **minors, **{**publics, "JR": (381, "110,0,5", JR_TRAINS),
+                                           "Kinki": (310, "80,2,4", ["3-4"]), "Keihan": (160, "65,5,4", ["3-3", "3+3-1"])})
+    # Kinki upgrades Moriguchi G14 to the green #210 (two cities of 30, free); runs 3-4: H11 30 + H13 50 + G14 30 =
+    #   110, withheld (420); price left 80 -> 75 (2,3). It buys 4-1 (120).
+    # Subway runs 3-1: F11 30 + G12 50 + H11 30 = 110; 3-2: H11 30 + H13 50 + G14 30 = 110: 220, withheld (60 -> 280);
+    #   price left 65 -> 60 (5,3). At its limit (3 in phase 3), it buys nothing.
+    # Keihan lays #6 on F15 Neyagawa (free); runs 3-3: B17 40 + C18 20 + E16 20 = 80; 3+3-1: E16 20 + F15 20 = 40:
+    #   120, withheld (160 -> 280); price left 65 -> 60 (5,3), under the Subway.
+    s = play(s, PASS, lay("G14", "210", 0), PASS, run(110, "3-4: H11-H13 H13-G14"), WITHHOLD, train("4-1", 300), PASS,
+             PASS, PASS, run(220, "3-1: H11-G12 G12-F11", "3-2: H11-H13 H13-G14"), WITHHOLD, PASS,
+             lay("F15", "6", 3), PASS, run(120, "3-3: E16-D17-C18 C18-B17", "3+3-1: E16-F15"), WITHHOLD, PASS, PASS)
+    publics = dict(JR=(381, "110,0,5", JR_TRAINS), Kinki=(120, "75,2,3", ["3-4", "4-1"]),
+                   Subway=(280, "60,5,3", ["3-1", "3-2", "3+3-0"]), Keihan=(280, "60,5,3", ["3-3", "3+3-1"]))
+    check(s, [367, 553], "3", **minors, **publics)
+    assert s["round"]["kind"] == "stock" and s["round"]["turn"] == 3
+    import pickle; pickle.dump(s, open("/tmp/s1890/cur.pkl", "wb"))  # SCRATCH
