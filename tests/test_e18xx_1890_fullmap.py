@@ -261,4 +261,80 @@ def test_full_map_scripted_to_phase_4():
                    Subway=(280, "60,5,3", ["3-1", "3-2", "3+3-0"]), Keihan=(280, "60,5,3", ["3-3", "3+3-1"]))
     check(s, [367, 553], "3", **minors, **publics)
     assert s["round"]["kind"] == "stock" and s["round"]["turn"] == 3
+
+    # ---- stock round 3 (P1 first). P1 buys the Kinki share Kinki_1 from the IPO at its par, 80 (553 -> 473): with
+    # 30% against P0's 20% he takes the presidency, exchanging two shares for the president's certificate
+    # (§"Change of president"). OR 3.1 begins (phase 3): privates pay P0 35 (402), P1 80 (553); Keihan 40 with
+    # Keifuku (320).
+    s = play(s, buy("Kinki_1"), PASS, PASS, PASS)
+    assert s["corps"]["Kinki"]["president"] == "1" and G(s).percent("Kinki", "1") == 30
+    assert s["round"]["order"] == ["NaraElec", "KobeElec", "JR", "Kinki", "Subway", "Keihan"]
+    check(s, [402, 553], "3", **minors, **{**publics, "Keihan": (320, "60,5,3", ["3-3", "3+3-1"])})
+
+    # ---- OR 3.1 (phase 3)
+    # Nara Electric's 2-trains rusted and it has a route: it must own a train; it buys the Subway's 3+3-0 for 150
+    #   (one president, P0: any price): Nara 210 -> 60, Subway 280 -> 430.
+    # Kobe Electric (no train, a route) converts into a late private instead (C8.3): its 149 go to the bank, its
+    #   token leaves Tanigami; P1 holds the late private Kobe Electric (face 0, not counted).
+    s = play(s, PASS, train("3+3-0", 150), {"type": "convert", "entity": "KobeElec"})
+    assert s["privates"]["KobeElecLate"]["owner"] == "1" and not G(s).board.token_nodes("KobeElec")
+    # JR runs 4-0: F1 40 + F3 20 + F5 30 + F7 20 = 110; 3-0: F11 30 + G12 50 + H11 30 = 110; 2+2-0: G12 50 + F13 20 =
+    #   70 (2+2-1 has no route left): 290. Half: 140 to the shares (P1 70: 623), JR keeps 150 (531); price
+    #   110 -> 125 (0,6).
+    # Kinki (P1 presides) runs 4-1: H11 30 + H13 50 + G14 30 = 110; 3-4: H13 50 + H15 20 = 70: 180, withheld
+    #   (120 -> 300); price left 75 -> 70 (2,2). It buys 4-2 (0).
+    s = play(s, PASS, PASS, run(290, "4-0: F1-F3 F3-F5 F5-F7", "3-0: F11-G12 G12-H11", "2+2-0: G12-F13"), HALF, PASS,
+             PASS, PASS, run(180, "4-1: H11-H13 H13-G14", "3-4: H13-H15"), WITHHOLD, train("4-2", 300))
+    # Subway runs 3-1: F11 30 + G12 50 + H11 30 = 110; 3-2: H11 30 + H13 50 + G14 30 = 110: 220, withheld
+    #   (430 -> 650); price left 60 -> 55 (5,2). It buys the last 4-train 4-3 (350).
+    # Keihan upgrades Neyagawa F15 to the green #206 (30, free); runs 3-3: B17 40 + C18 20 + E16 20 = 80; 3+3-1: E16
+    #   20 + F15 30 + G14 30 = 80: 160, withheld (320 -> 480); price left 60 -> 55 (5,2), under the Subway. It buys
+    #   the first 5-train 5-0 for 450 (30): phase 4 (§"Game phases"):
+    #   - the 2+2s rust (JR's 2+2-0, 2+2-1 and 2+2-2 in the open market);
+    #   - the privates close (Arima, Kobe Tramway, Hanshin Tramway, Keishin), except Hankai, which now pays 5
+    #     (C8.1); the late private Keifuku stays;
+    #   - limits 2 (public) and 1 (minor), JR 3: the Subway discards 3-1, Keihan 3-3, Kinki 3-4 to the open market.
+    s = play(s, PASS, run(220, "3-1: F11-G12 G12-H11", "3-2: H11-H13 H13-G14"), WITHHOLD, train("4-3", 300), PASS,
+             lay("F15", "206", 0), PASS, run(160, "3-3: E16-D17-C18 C18-B17", "3+3-1: E16-F15 F15-G14"), WITHHOLD,
+             train("5-0", 450), {"type": "discard_train", "entity": "Subway", "train": "3-1"},
+             {"type": "discard_train", "entity": "Keihan", "train": "3-3"},
+             {"type": "discard_train", "entity": "Kinki", "train": "3-4"})
+    privates = s["privates"]
+    assert [p for p in ("Arima", "KobeTram", "HanshinTram", "Keishin") if privates[p]["closed"]] == [
+        "Arima", "KobeTram", "HanshinTram", "Keishin"]
+    assert not privates["Hankai"]["closed"] and privates["Hankai"]["revenue"] == 5
+    assert not privates["Keifuku"]["closed"] and s["depot"]["discards"] == ["3-1", "3-3", "3-4"]
+    minors = dict(NaraElec=(60, None, ["3+3-0"]))
+    publics = dict(JR=(531, "125,0,6", ["3-0", "4-0"]), Kinki=(0, "70,2,2", ["4-1", "4-2"]),
+                   Subway=(350, "55,5,2", ["3-2", "4-3"]), Keihan=(30, "55,5,2", ["3+3-1", "5-0"]))
+
+    # ---- OR 3.2 (phase 4; this game turn keeps its two operating rounds). Keihan's turn ended OR 3.1 (P1 623).
+    # Privates pay P1 Hankai 5 + Keifuku 40 = 45 (668), P0 nothing; Keihan 40 (70). Order: Nara Electric; JR 125,
+    # Kinki 70, Subway 55 (on top), Keihan 55.
+    assert s["round"]["order"] == ["NaraElec", "JR", "Kinki", "Subway", "Keihan"]
+    check(s, [402, 668], "4", **minors, **{**publics, "Keihan": (70, "55,5,2", ["3+3-1", "5-0"])})
+    # Nara Electric merges into Kinki (C8.3: from phase 4): P0 takes two shares (Kinki_7, Kinki_8), 40% against P1's
+    #   30%, and the presidency back; Kinki takes Nara's 3+3-0, its 60 and its tokens in Kyoto and Nara (ruling 17),
+    #   and, over its limit of 2, discards 3+3-0.
+    s = play(s, {"type": "merge", "corporation": "Kinki", "entity": "NaraElec"},
+             {"type": "discard_train", "entity": "Kinki", "train": "3+3-0"})
+    assert s["corps"]["Kinki"]["president"] == "0" and G(s).percent("Kinki", "0") == 40
+    assert {("B17", 1), ("H19", 0)} <= set(G(s).board.token_nodes("Kinki")) and s["corps"]["NaraElec"]["closed"]
+    # JR (one lay from phase 4; none made) runs 4-0: F1 Himeji 50 (its middle value from phase 4) + F3 20 + F5 30 + F7
+    #   20 = 120; 3-0: F11 30 + G12 50 + H11 30 = 110: 230. Half: 10 x 11 = 110 to the shares (P1 55: 723); JR keeps
+    #   120 (651); price 125 -> 150 (0,7).
+    # Kinki runs 4-1: H13 50 + G14 30 + F15 30 + E16 20 = 130; 4-2: H11 30 + H13 50 + H15 20 = 100: 230, paid out:
+    #   23 a share, P0 40% -> 92 (494), P1 30% -> 69 (792); the IPO's 30% pays nobody; price 70 -> 75 (2,3).
+    s = play(s, PASS, PASS, run(230, "4-0: F1-F3 F3-F5 F5-F7", "3-0: F11-G12 G12-H11"), HALF, PASS, PASS, PASS,
+             run(230, "4-1: H13-G14 G14-F15 F15-E16", "4-2: H11-H13 H13-H15"), PAYOUT)
+    # Subway runs 4-3: H11 30 + H13 50 + G14 30 + F15 30 = 140; 3-2: F11 30 + G12 50 + H11 30 = 110: 250, paid out:
+    #   25 a share, P0 50% -> 125 (619); price 55 -> 60 (5,3).
+    # Keihan runs 5-0: E16 20 + F15 30 + G14 30 + H13 50 + H11 30 = 160; 3+3-1: B17 40 + C18 20 + E16 20 = 80: 240,
+    #   paid out: 24 a share, P0 40% -> 96 (715), P1 10% -> 24 (816); price 55 -> 60 (5,3), under the Subway.
+    s = play(s, PASS, run(250, "4-3: H11-H13 H13-G14 G14-F15", "3-2: F11-G12 G12-H11"), PAYOUT, PASS,
+             run(240, "5-0: E16-F15 F15-G14 G14-H13 H13-H11", "3+3-1: E16-D17-C18 C18-B17"), PAYOUT)
+    publics = dict(JR=(651, "150,0,7", ["3-0", "4-0"]), Kinki=(60, "75,2,3", ["4-1", "4-2"]),
+                   Subway=(350, "60,5,3", ["3-2", "4-3"]), Keihan=(70, "60,5,3", ["3+3-1", "5-0"]))
+    check(s, [715, 816], "4", **publics)
+    assert s["round"]["kind"] == "stock" and s["round"]["turn"] == 4
     import pickle; pickle.dump(s, open("/tmp/s1890/cur.pkl", "wb"))  # SCRATCH
