@@ -22,6 +22,8 @@ here); the Hanshin Tigers die is a variant this game does not play.
 """
 from __future__ import annotations
 
+from engines.e18xx.g1890 import abilities
+from engines.e18xx.route import route_from_connections, route_problem
 from engines.e18xx.state import G, total_money
 from tests.test_e18xx_1890 import ENGINE, PASS, bid, new
 
@@ -337,4 +339,49 @@ def test_full_map_scripted_to_phase_4():
                    Subway=(350, "60,5,3", ["3-2", "4-3"]), Keihan=(70, "60,5,3", ["3+3-1", "5-0"]))
     check(s, [715, 816], "4", **publics)
     assert s["round"]["kind"] == "stock" and s["round"]["turn"] == 4
-    import pickle; pickle.dump(s, open("/tmp/s1890/cur.pkl", "wb"))  # SCRATCH
+
+    # ---- stock round 4: both pass. OR 4.1 (phase 4: three operating rounds a game turn from now on). Privates pay P1
+    # 45 (861); Keihan 40 (110).
+    s = play(s, PASS, PASS)
+    assert s["round"]["of"] == 3 and s["round"]["order"] == ["JR", "Kinki", "Subway", "Keihan"]
+    check(s, [715, 861], "4", **{**publics, "Keihan": (110, "60,5,3", ["3+3-1", "5-0"])})
+    # JR upgrades Osaka Higashi to the brown #834 (Osaka Higashi's printed 80: 651 -> 571), opening its side to Osaka
+    #   Kita, and places its fifth token there (40: 531). It runs 4-0: F11 30 + G12 50 + H13 80 + H11 30 = 190; 3-0:
+    #   F15 30 + G14 30 + H13 80 = 140: 330. Half: 10 x 16 = 160 to the shares (P1 80: 941); JR keeps 170 (701);
+    #   price 150 -> 175 (0,8).
+    # Kinki runs 4-1: H11 30 + H13 80 + G14 30 + F15 30 = 170; 4-2: H15 20 + H13 80 + G12 50 + F11 30 = 180: 350, paid
+    #   out: 35 a share, P0 40% -> 140 (855), P1 30% -> 105 (1046); price 75 -> 80 (2,4).
+    s = play(s, lay("H13", "834", 3), token("H13", 0), run(330, "4-0: F11-G12 G12-H13 H13-H11", "3-0: F15-G14 G14-H13"),
+             HALF, PASS, PASS, PASS, run(350, "4-1: H11-H13 H13-G14 G14-F15", "4-2: H15-H13 H13-G12 G12-F11"), PAYOUT)
+    # Subway runs 3-2: H11 30 + G12 50 + H13 80 = 160; 4-3: H11 30 + H13 80 + G14 30 + F15 30 = 170: 330, paid out:
+    #   33 a share, P0 50% -> 165 (1020); price 60 -> 65 (5,4).
+    # Keihan places its third token in Osaka Higashi (100: 110 -> 10), which is now full (Kinki, JR, Keihan). It runs
+    #   5-0: F11 30 + G12 50 + H13 80 + G14 30 + F15 30 = 220; 3+3-1: H11 30 + H13 80 + H15 20 = 130: 350, paid out:
+    #   35 a share, P0 40% -> 140 (1160), P1 10% -> 35 (1081); price 60 -> 65 (5,4), under the Subway.
+    # OR 4.2 begins: P1 45 (1126); Keihan 40 (50).
+    s = play(s, PASS, run(330, "3-2: H11-G12 G12-H13", "4-3: H11-H13 H13-G14 G14-F15"), PAYOUT, PASS, token("H13", 0),
+             run(350, "5-0: F11-G12 G12-H13 H13-G14 G14-F15", "3+3-1: H11-H13 H13-H15"), PAYOUT)
+    assert G(s).board.tokens["H13"] == (("Kinki", "JR", "Keihan"),)
+    publics = dict(JR=(701, "175,0,8", ["3-0", "4-0"]), Kinki=(60, "80,2,4", ["4-1", "4-2"]),
+                   Subway=(350, "65,5,4", ["3-2", "4-3"]), Keihan=(50, "65,5,4", ["3+3-1", "5-0"]))
+    check(s, [1160, 1126], "4", **publics)
+
+    # ---- OR 4.2. JR runs as before: 330; half: 160 to the shares (P1 80: 1206), JR keeps 170 (871); 175 -> 200 (0,9).
+    # Kinki runs as before: 350, paid out: P0 140 (1300), P1 105 (1311); 80 -> 90 (2,5).
+    s = play(s, PASS, PASS, run(330, "4-0: F11-G12 G12-H13 H13-H11", "3-0: F15-G14 G14-H13"), HALF, PASS, PASS, PASS,
+             run(350, "4-1: H11-H13 H13-G14 G14-F15", "4-2: H15-H13 H13-G12 G12-F11"), PAYOUT, PASS)
+    # Subway service (C8.4, ruling 20): Osaka Higashi is brown and full of other companies' tokens; any other company
+    #   without a token there may not run through it, but from phase 4 the Subway ignores those tokens: 4-3 runs
+    #   H11-H13-G14-F15 through it as in OR 4.1. 3-2: 160; 4-3: 170: 330, paid out: P0 165 (1465); 65 -> 70 (5,5).
+    through = [["H11", "H13"], ["H13", "G14"], ["G14", "F15"]]
+    g = G(s)
+    seen_by_subway = abilities.route_board(g, "Subway")
+    four = g.rules.train(g, "4-3")
+    assert "full of other companies' tokens" in str(
+        route_problem(g.board, "Subway", route_from_connections(seen_by_subway, through, corp="Subway"), four))
+    assert route_problem(seen_by_subway, "Subway", route_from_connections(seen_by_subway, through, corp="Subway"),
+                         four) is None
+    s = play(s, run(330, "3-2: H11-G12 G12-H13", "4-3: H11-H13 H13-G14 G14-F15"), PAYOUT)
+    publics = dict(JR=(871, "200,0,9", ["3-0", "4-0"]), Kinki=(60, "90,2,5", ["4-1", "4-2"]),
+                   Subway=(350, "70,5,5", ["3-2", "4-3"]), Keihan=(50, "65,5,4", ["3+3-1", "5-0"]))
+    check(s, [1465, 1311], "4", **publics)
