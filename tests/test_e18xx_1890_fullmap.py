@@ -249,7 +249,8 @@ def test_full_map_scripted_to_phase_4():
     minors = dict(NaraElec=(210, None, []), KobeElec=(149, None, []))
     JR_TRAINS = ["2+2-0", "2+2-1", "3-0", "4-0"]
     check(s, [367, 553], "3", **minors, **{**publics, "JR": (381, "110,0,5", JR_TRAINS),
-                                           "Kinki": (310, "80,2,4", ["3-4"]), "Keihan": (160, "65,5,4", ["3-3", "3+3-1"])})
+                                           "Kinki": (310, "80,2,4", ["3-4"]),
+                                           "Keihan": (160, "65,5,4", ["3-3", "3+3-1"])})
     # Kinki upgrades Moriguchi G14 to the green #210 (two cities of 30, free); runs 3-4: H11 30 + H13 50 + G14 30 =
     #   110, withheld (420); price left 80 -> 75 (2,3). It buys 4-1 (120).
     # Subway runs 3-1: F11 30 + G12 50 + H11 30 = 110; 3-2: H11 30 + H13 50 + G14 30 = 110: 220, withheld (60 -> 280);
