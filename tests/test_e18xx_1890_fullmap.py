@@ -1,22 +1,35 @@
 """1890 (Kansai), the full map (scenario C, option scenario=full) with two players, scripted from the initial stock
-round to the start of phase 4 and worked BY HAND: every figure in the comments was computed from the rules and the
-map, not read off the engine, and each step asserts the engine agrees.
+round to phase 4 and worked BY HAND: every figure in the comments was computed from the rules and the map, not read
+off the engine, and each step asserts the engine agrees (each run's revenue as it is earned; after each company's
+turn or round the players' cash, every open company's treasury, price cell and trains); money is conserved after
+every single move.
+
+The game: P0 buys Osaka Municipal Electric (the Subway's president), Osaka Electric Railroad (Kinki's par) and Nara
+Electric, starts Keihan and floats the Subway; P1 wins Hankai in an auction, starts JR and owns Kanan, Osaka Railway
+and Kobe Electric. Game turn 2: P1 buys the late private Keifuku (Keihan then receives 40 each round with its token in
+Kyoto), P0 buys Kobe Tramway from P1; Osaka Electric converts into Kinki (Osaka Railway merges at once, Kanan waits),
+the first 4-train forces Kanan in (phase 3); in game turn 3 Kobe Electric becomes a late private, the first 5-train
+starts phase 4 (the privates close but Hankai, the trains over the new limits are discarded) and Nara Electric
+merges; in game turn 4 the Subway runs through Osaka Higashi, brown and full of others' tokens (subway service).
 
 How the figures are worked (English translation by Chee Sing Lee and John Harres, CC BY 4.0; docs/rules/1890.md):
 - Revenue (rules §"Revenue from Operations"): the values of the stops on each route, summed. Map values used:
-  Osaka Kita G12 40 (yellow), 50 (green #823); Osaka Higashi H13 40; Osaka Minami I12 40; Osaka Nishi H11 30;
-  Kobe F5 30; Kyoto B17 40 each city; Nara H19 40 each city; Kashiwara J15 20; yellow city tiles #57 and #6 20;
-  Amagasaki #202 30; towns 10; Himeji F1 40 in phases 1-3 (left value).
+  Osaka Kita G12 40 (yellow), 50 (green #823); Osaka Higashi H13 40 (yellow), 50 (green #824), 80 (brown #834);
+  Osaka Minami I12 40; Osaka Nishi H11 30; Kobe F5 30; Kyoto B17 40 each city; Nara H19 40 each city; Kashiwara
+  J15 20; Hirakata E16 20; Tanigami D5 20; yellow city tiles #57 and #6 20; Amagasaki #202 30; green #210 (two
+  cities) and #206 30; towns 10; Himeji F1 40 in phases 1-3 (left value), 50 in phase 4 (middle value).
 - Public dividend (§"Public company dividends"): revenue / 10 a share; the IPO's shares pay the bank (nobody),
   the pool's pay the company; the price moves right. Withholding (or no revenue) moves it left
-  (§"Moving stock price tokens"); in column 0 it moves down instead. JR pays half (ruling 4): 10 x floor(R / 20) to
-  the shares, the rest to its treasury, and moves right.
+  (§"Moving stock price tokens"). JR pays half (ruling 4): 10 x floor(R / 20) to the shares, the rest to its
+  treasury, and moves right.
 - Minors (§"Minor company dividends", ruling 14): half (rounded down) to the owner, the rest to the treasury.
-- Market rows (row 0 at the top; cell "price,row,column"):
+- Market rows (row 0 at the top; cell "price,row,column"); in one cell the token that came first is on top (JA 10.8):
     row 0: 70 75 80 90 100 110 125 150 175 200 ...   row 2: 60 65 70 75 80 90 100 110 125 ...
-    row 1: 65 70 75 80 90 100 110 125 150 175 ...    row 5: 45 50 55 60 65 70 75 80 90 100
+    row 5: 45 50 55 60 65 70 75 80 90 100
 - Privates pay at the start of each operating round (§"Private companies"): Arima 5, Kobe Tramway 10, Hankai 15
   (5 from phase 4), Hanshin Tramway 20, Keishin 25, Osaka Municipal Electric 40; late private Keifuku 40.
+- Trains: 2 80, 2+2 120, 3 180, 3+3 230, 4 300, 5 450; limits minor/public/JR 2/4/6, 1/3/4 in phase 3, 1/2/3 from
+  phase 4 (ruling 5).
 1890 has no chance draws (rules §"1890 is a multiplayer game": only the seating is random, and the seats are given
 here); the Hanshin Tigers die is a variant this game does not play.
 """
