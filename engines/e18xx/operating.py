@@ -317,8 +317,8 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
         lays.check_upgrade(g, coord, tile)
     else:
         reaching = cid if slot.get("connected", True) else None  # 1890's Arima lay needs no connection
-        problem = lay_problem(board, Lay(coord, tile, rotation), g.colours, reaching, blocked=g.blocked_hexes(),
-                              optional_rules=g.optional_rules)
+        problem = lay_problem(g.rules.lay_board(g, cid), Lay(coord, tile, rotation), g.colours, reaching,
+                              blocked=g.blocked_hexes(), optional_rules=g.optional_rules)
         if problem:
             raise RuleError(problem)
     cost = 0 if slot.get("free") else lays.lay_cost(g, cid, coord, tile, rotation) + slot["cost"]
@@ -682,7 +682,8 @@ def legal(g: G, seat: int) -> list[Action]:
     elif step == "track":
         power = g.rules.buying_power(g, cid)
         if lays_open(g, cid):
-            for lay in legal_lays(g.board, cid, g.colours, blocked=g.blocked_hexes(), optional_rules=g.optional_rules):
+            for lay in legal_lays(g.rules.lay_board(g, cid), cid, g.colours, blocked=g.blocked_hexes(),
+                                  optional_rules=g.optional_rules):
                 if lay_slot(g, cid, lay.hex) and lay_price(g, cid, lay.hex, lay.tile, lay.rotation) <= power:
                     moves.append({"type": "lay_tile", "hex": lay.hex, "tile": lay.tile, "rotation": lay.rotation})
             moves += [m for m in _unconnected_lays(g, cid) if m not in moves]

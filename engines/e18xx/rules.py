@@ -269,7 +269,12 @@ class Rules:
 
     def route_board(self, g: G, cid: str):
         """The board `cid`'s trains run on: the board (1890: with the tokens the Subway or a company that paid Kobe
-        Rapid Transit's fee ignores made neutral)."""
+        Rapid Transit's fee ignores made neutral; Osaka Railway's shared token)."""
+        return g.board
+
+    def lay_board(self, g: G, cid: str):
+        """The board whose `cid` tokens its tile lays must reach: the board (1890: Osaka Railway lays from Osaka
+        Electric Railroad's token). The tile itself goes on the real board."""
         return g.board
 
     def runs_made(self, g: G, cid: str, runs: list[dict[str, Any]]) -> int:

@@ -231,6 +231,10 @@ class Rules1890(Rules):
     def route_board(self, g: G, cid: str):
         return abilities.route_board(g, cid)
 
+    def lay_board(self, g: G, cid: str):
+        """Osaka Railway lays track from Osaka Electric Railroad's token, as its trains run from it (C8.3)."""
+        return abilities.shared_home(g) if cid == abilities.DAITETSU else g.board
+
     def runs_made(self, g: G, cid: str, runs: list[dict[str, Any]]) -> int:
         return abilities.runs_made(g, cid, runs)
 
