@@ -660,6 +660,16 @@ def hex_centre(coord: str, map_def: MapDef | None = None) -> tuple[int, int]:
     return round(MARGIN + w1 / 2 + x - min_x), round(MARGIN + h1 / 2 + y - min_y)
 
 
+def hex_step(map_def: MapDef) -> tuple[float, float]:
+    """Pixels between the centres of neighbouring columns and of neighbouring rows of hexes on the map's picture."""
+    return (1.5 * R, 2 * APO * R) if map_def.layout == "flat" else (2 * APO * R, 1.5 * R)
+
+
+def hex_extent(map_def: MapDef) -> tuple[int, int]:
+    """The width and height of one hex's picture, pixels."""
+    return _hex_size(map_def.layout)
+
+
 def node_centre(board: Board, coord: str, node: int) -> tuple[float, float]:
     """Where node `node` (a city, town or offboard) of hex `coord` lands on `render_map`'s picture."""
     places, _ = _plan_nodes(board.tile(coord), board.paths(coord), board.map.layout)
@@ -802,6 +812,45 @@ def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None, l
     for patch, at in _border_patches(map_def):
         img.alpha_composite(patch, at)
     return _png(img)
+
+
+PANEL_GAP = 12  # between the crops of one picture
+PANEL_LINE = (90, 110, 125)
+
+
+def render_region(board: Board, boxes: Sequence[tuple[int, int, int, int]], *,
+                  corp_colours: Mapping[str, str] | None = None, lang: str = "en", marks: Sequence[str] = ()) -> bytes:
+    """Crops of the map as a PNG: each box (pixels of `render_map`'s picture, from cogs.e18xx.map_region) drawn as
+    render_map draws it, the crops side by side, each framed; the hexes in `marks` ringed in red."""
+    map_def = board.map
+    colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
+    w1, h1 = _hex_size(map_def.layout)
+    panels = []
+    for x0, y0, x1, y1 in boxes:
+        panel = Image.new("RGBA", (x1 - x0, y1 - y0), SEA + (255,))
+        for coord in map_def.printed:
+            cx, cy = hex_centre(coord, map_def)
+            if x0 - w1 < cx < x1 + w1 and y0 - h1 < cy < y1 + h1:
+                _paste_hex(panel, board, coord, colours, (cx - x0, cy - y0), lang)
+        for patch, (px, py) in _border_patches(map_def):
+            if px < x1 and py < y1 and px + patch.width > x0 and py + patch.height > y0:
+                panel.alpha_composite(patch, (px - x0, py - y0))  # Pillow clips what falls off the panel
+        pen = ImageDraw.Draw(panel)
+        for coord in marks:
+            if coord in map_def.printed:
+                cx, cy = hex_centre(coord, map_def)
+                corners = [(cx - x0 + (R - 4) * cos(radians(_corner_angle(map_def.layout, e))),
+                            cy - y0 + (R - 4) * sin(radians(_corner_angle(map_def.layout, e)))) for e in range(6)]
+                pen.polygon(corners, outline=MARK, width=6)
+        pen.rectangle((0, 0, panel.width - 1, panel.height - 1), outline=PANEL_LINE, width=2)
+        panels.append(panel)
+    width = sum(p.width for p in panels) + PANEL_GAP * (len(panels) - 1)
+    sheet = Image.new("RGBA", (width, max(p.height for p in panels)), SEA + (255,))
+    x = 0
+    for panel in panels:
+        sheet.alpha_composite(panel, (x, 0))
+        x += panel.width + PANEL_GAP
+    return _png(sheet)
 
 
 CHOICES_PER_ROW = 5
