@@ -1,17 +1,20 @@
 """Which part of an 18xx map a picture shows: the whole of a small map, else a crop around what matters for a move,
-so that a player reads it on a phone (a hex about 130 px across on the picture, its names at 11 px and more).
+so that a player reads it on a phone. A crop is drawn at the whole map's scale (a hex 128 px across, place names
+11 px high), and the least crop is 5 hexes and a margin across, under PHONE_WIDTH: shown across a phone's screen it
+keeps its names at 11 px and more, where 1807's whole map (1980 px) shrinks them to 6.
 
 The rules:
 
 - A map of at most SMALL_MAP hexes (1889's 52, 1890's scenarios) is shown whole: it reads as it is.
 - Otherwise a picture has a focus, a set of hexes: the acting corporation's network (the hexes of its tokens and
-  its home) and, at its track or token step, every hex it may lay a tile on or place a token in; after a lay or a
-  token, the hexes just changed; for `/18xx map around:` the hex named.
+  its home) and, at its track or token step, every hex it may lay a tile on or place a token in (a private
+  company's lay, which may be anywhere, only where the player looks at it); after a lay or a token, the hexes
+  just changed; for `/18xx map around:` the hex named.
 - The crop is the focus's bounding box padded by one hex on every side, grown about its centre to at least
   MIN_ACROSS hexes across and MIN_DOWN hexes down, and moved back inside the map where it would stick out.
 - Hexes of an inset (1807's London: the hexes a map's small hex mirrors, and the hexes severed from the rest) lie
   far from the place they stand for: in the focus each counts as the small hex it mirrors (U23, so the crop shows
-  the track that reaches London), and the inset gets a crop of its own, drawn beside the first.
+  the track that reaches London), and the inset gets a crop of its own, drawn under the first.
 - Where the crop would cover CROP_MAX or more of the whole map's area, the whole map is shown instead: it would be
   no easier to read.
 
@@ -20,14 +23,18 @@ draws."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from cogs.e18xx.pictures import hex_centre, hex_extent, hex_step
+from cogs.e18xx.pictures import corp_colours, hex_centre, hex_extent, hex_step, render_region
+from engines.e18xx import operating
 from engines.e18xx.board import Board, MapDef
+from engines.e18xx.state import G
 
 SMALL_MAP = 60  # hexes: a map this small is shown whole
 MIN_ACROSS, MIN_DOWN = 5, 5  # the least a crop shows, in hexes
 PAD = 1  # hexes of context around the focus
 CROP_MAX = 0.6  # of the whole map's area: a bigger crop is no crop
+PHONE_WIDTH = 1080  # pixels across a phone's screen
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom: pixels of the whole map's picture
 
@@ -105,3 +112,46 @@ def _inside(a: float, b: float, lo: float, hi: float) -> tuple[float, float]:
     if b > hi:
         return a - (b - hi), hi
     return a, b
+
+
+# ---- the focus of a moment of a game, and its picture ----
+def region_png(state: dict[str, Any], focus: set[str], lang: str = "en", marks: tuple[str, ...] = ()) -> bytes | None:
+    """The part of a big map around `focus` (cogs.e18xx.map_region's rules), `marks` ringed; None where the whole map
+    is what to show (a small map, or a focus spread over most of it)."""
+    board = G(state).board
+    boxes = crop(board.map, focus)
+    if boxes is None:
+        return None
+    return render_region(board, boxes, corp_colours=corp_colours(state["title"]), lang=lang, marks=marks)
+
+
+def step_focus(state: dict[str, Any], moves: list[dict[str, Any]]) -> set[str]:
+    """What matters at a track or token step: the operating corporation's network, and each hex it may lay a tile
+    on or place a token in (of `moves`, the seat's legal moves; not a private company's own lay, which may be
+    anywhere: 1807's P2-P5); empty at any other step."""
+    g = G(state)
+    reach = {m["hex"] for m in moves if m.get("type") in ("lay_tile", "place_token") and m.get("hex")
+             and m.get("entity_type") != "company"}
+    if not reach:
+        return set()
+    cid = operating.current(g) if g.round["kind"] == "operating" else None
+    return reach | (network(g.board, cid) if cid else set())
+
+
+def changed_focus(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
+    """What matters after lays and tokens: the hexes whose tile or tokens changed, and the networks of the
+    corporations whose tokens changed or who were operating."""
+    old, new = G(before).board, G(after).board
+    hexes = {c for c in set(old.laid) | set(new.laid) if old.laid.get(c) != new.laid.get(c)}
+    moved = _held(old) ^ _held(new)  # tokens placed or taken off
+    hexes |= {coord for coord, _ in moved}
+    corps = {corp for _, corp in moved}
+    g = G(before)
+    if g.round["kind"] == "operating" and (cid := operating.current(g)):
+        corps.add(cid)
+    return hexes.union(*(network(new, cid) for cid in corps))
+
+
+def _held(board) -> set[tuple[str, str]]:
+    """(hex, corporation) of every token on the board."""
+    return {(coord, corp) for coord, per_node in board.tokens.items() for slots in per_node for corp in slots if corp}

@@ -638,6 +638,7 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     return big.reduce(S)
 
 
+@lru_cache(maxsize=16)
 def _origin(map_def: MapDef) -> tuple[float, float, float, float]:
     """(min pixel-x, min pixel-y, width, height) of the hex centres, before the margin."""
     xs, ys = zip(*(_raw_centre(coord, map_def.layout) for coord in map_def.printed), strict=True)
@@ -821,7 +822,8 @@ PANEL_LINE = (90, 110, 125)
 def render_region(board: Board, boxes: Sequence[tuple[int, int, int, int]], *,
                   corp_colours: Mapping[str, str] | None = None, lang: str = "en", marks: Sequence[str] = ()) -> bytes:
     """Crops of the map as a PNG: each box (pixels of `render_map`'s picture, from cogs.e18xx.map_region) drawn as
-    render_map draws it, the crops side by side, each framed; the hexes in `marks` ringed in red."""
+    render_map draws it, at its size, the crops one under the other, each framed; the hexes in `marks` ringed in
+    red."""
     map_def = board.map
     colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
     w1, h1 = _hex_size(map_def.layout)
@@ -844,12 +846,12 @@ def render_region(board: Board, boxes: Sequence[tuple[int, int, int, int]], *,
                 pen.polygon(corners, outline=MARK, width=6)
         pen.rectangle((0, 0, panel.width - 1, panel.height - 1), outline=PANEL_LINE, width=2)
         panels.append(panel)
-    width = sum(p.width for p in panels) + PANEL_GAP * (len(panels) - 1)
-    sheet = Image.new("RGBA", (width, max(p.height for p in panels)), SEA + (255,))
-    x = 0
-    for panel in panels:
-        sheet.alpha_composite(panel, (x, 0))
-        x += panel.width + PANEL_GAP
+    height = sum(p.height for p in panels) + PANEL_GAP * (len(panels) - 1)
+    sheet = Image.new("RGBA", (max(p.width for p in panels), height), SEA + (255,))
+    y = 0
+    for panel in panels:  # one under the other: a phone held upright has more room down than across
+        sheet.alpha_composite(panel, (0, y))
+        y += panel.height + PANEL_GAP
     return _png(sheet)
 
 
