@@ -654,12 +654,12 @@ class E18xxCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @e18xx.command(name="map", description="The map as it stands: tiles and tokens (only you see it); on a big map, "
-                                           "around: a place shows the part around it.")
-    @app_commands.describe(around="A city or hex (a big map: the part around it); at your track or token step, "
-                                  "leave out to see the part around your network and the whole map", table=TABLE)
+    @e18xx.command(name="map", description="The map as it stands: tiles and tokens (only you see it).")
+    @app_commands.describe(around="A city or hex: on a big map, the part around it", table=TABLE)
     @app_commands.autocomplete(around=ac_place, table=table_autocomplete)
     async def map(self, interaction: discord.Interaction, around: str | None = None, table: int | None = None):
+        """The whole map; at the player's track or token step on a big map, the part around their corporation's
+        network and lays first (map_region); with `around`, the part around that place."""
         if around is None:
             await self._picture(interaction, table, "map")
             return
