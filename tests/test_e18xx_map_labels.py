@@ -8,6 +8,7 @@ import pytest
 
 from bot.i18n import say
 from cogs.e18xx.pictures import hex_layout
+from engines.e18xx import hexes
 from engines.e18xx.board import Board, load_map
 
 # 1890's scenarios print the full map's hexes as they are (a subset): drawn again only in the slow run
@@ -51,3 +52,34 @@ def test_ibaraki_settsus_name_is_clear_of_both_its_cities():
     assert " ".join(t for k, t, _ in room.marks if k == "name") == say(board.map.city_name("E14"), "en")
     assert len(room.cities) == 2 and names
     assert not any(hits_circle(box, c) for box in names for c in room.cities)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_londons_inset_reads_as_six_hexes_of_two_cities_joined_to_the_small_london_hex(lang):
+    """1807: each inset hex draws its two cities (no revenue of their own: they pay what U23's tile pays, which the
+    inset's middle says), names on its linked edge the hex it joins, and that hex names it back; U23 names the inset;
+    the inset's inner edges are drawn."""
+    from cogs.e18xx.pictures import _unique_lines
+    from cogs.fonts import missing_glyphs
+
+    board = Board.new(load_map("g1807"))
+    m = board.map
+    joined = {hex_: other for (hex_, _), other in m.links.items()}
+    for coord in m.mirrors["U23"]:
+        room = hex_layout(board, coord, lang)
+        assert len(room.cities) == 2 and not any(k == "revenue" for k, _, _ in room.marks)
+        (tag,) = [t for k, t, _ in room.marks if k == "link"]
+        assert tag == joined[coord] and joined[tag] == coord
+        assert coord in [t for k, t, _ in hex_layout(board, tag, lang).marks if k == "link"]
+    middle = " ".join(t for k, t, _ in hex_layout(board, "L28", lang).marks if k == "name")
+    small = hex_layout(board, "U23", lang)
+    note = " ".join(t for k, t, _ in small.marks if k == "name")
+    if lang == "en":
+        assert middle == "London pays as U23" and note == "London enlarged at L28"
+    else:
+        assert middle == "ロンドン 収益はU23と同じ" and note == "ロンドン 拡大図：L28"
+    assert not missing_glyphs(middle + note)
+    assert [t for k, t, _ in small.marks if k == "revenue"] == ["40"]  # a flat offboard revenue is drawn
+    drawn = {side for c, e in _unique_lines(m) for side in ((c, e), (hexes.neighbour(c, e, m.layout), (e + 3) % 6))}
+    listed = {(c, e) for c in ("L28", *m.mirrors["U23"]) for e in m.printed[c].lines}
+    assert len(listed) == 24 and listed <= drawn  # L28's six edges and three of each other hex's
