@@ -870,6 +870,7 @@ def _place_name(room: HexLayout, lines: list[str], size: float, name: str, at_to
         while cut < len(name) - 1 and name[cut] in SMALL_KANA:  # no line starts with a small kana or a ー
             cut += 1
         variants.append(([name[:cut], name[cut:]], size))
+
     for smaller in (size - 1, size - 2, size - 3):  # 8 px only where nothing bigger fits (three cities and a label)
         if smaller >= 8:
             variants += [(v, smaller) for v, z in list(variants) if z == size]
