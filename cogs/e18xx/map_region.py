@@ -1,7 +1,7 @@
 """Which part of an 18xx map a picture shows: the whole of a small map, else a crop around what matters for a move,
 so that a player reads it on a phone. A crop is drawn at the whole map's scale (a hex 128 px across, place names
-11 px high), and the least crop is 5 hexes and a margin across, under PHONE_WIDTH: shown across a phone's screen it
-keeps its names at 11 px and more, where 1807's whole map (1980 px) shrinks them to 6.
+11 px high, 8 to 10 in a crowded hex), and the least crop is 5 hexes and a margin across, under PHONE_WIDTH: shown
+across a phone's screen it keeps its names at that size, where 1807's whole map (1980 px) shrinks an 11 px name to 6.
 
 The rules:
 

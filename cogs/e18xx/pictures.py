@@ -8,7 +8,12 @@
   Borders on hex edges go over the hexes: an impassable one a thick black line, a costly one a line in its
   kind's colour (water blue, mountain brown, else grey) with its cost in a box on the edge, beside the
   midpoint where track crosses. ``hex_centre(coord)`` is where a hex's centre lands on the picture,
-  ``node_centre(board, coord, node)`` a city's or town's.
+  ``node_centre(board, coord, node)`` a city's or town's. The writing on a hex (its name, label, coordinate,
+  revenues, costs) is placed clear of its cities and of each other where the hex has room, moving from its usual
+  spot and shrinking a little if it must; ``hex_layout(board, coord)`` says where everything went. A `line:` edge
+  is a thin dark line; an edge linked to a far hex (1807's London inset) names that hex; a node's `loc` places it.
+- ``render_region(board, boxes)``: crops of the map at the same scale, one under the other (which crops:
+  cogs.e18xx.map_region), chosen hexes ringed in red.
 - ``render_market(market, positions, colours)``: the share price grid in its colour zones, par cells framed,
   each corporation's marker on its cell (several on one cell left to right in arrival order, so the leftmost
   operates first). A 1-D market is one strip wrapped over lines, its cells coloured by type (close, par kind,
