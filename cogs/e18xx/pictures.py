@@ -791,12 +791,22 @@ def _draw_hex(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid: 
         _draw_revenue(pen, spot, value, r)
     name_below = None  # a label written in a pointy hex's top corner pushes a name at the top below it (Kyoto, B17)
     if tile.label:
-        for label_size in (20, 17, 14, 12):  # a long label (BGM) smaller where it would not fit at full size
+        # A long label (BGM) smaller where it would not fit at full size: the biggest that is clear and leaves the
+        # name room at its size or a point smaller, else the biggest that is clear, else the smallest.
+        fits = []
+        for label_size in (20, 17, 14, 12):
             def label_at(p: Pt, z: float = label_size) -> Box:
                 return _mark_box("label", p, pen, tile.label, z)
             at = corner_for("label", label_at, commit=False)
             if room.clash(label_at(at)) <= 1e-3:
-                break
+                fits.append(label_size)
+                if not lines or _name_room(room, label_at(at), lines, size, name, name_at_top, name_below, layout):
+                    break
+        else:
+            label_size = fits[0] if fits else label_size
+
+        def label_at(p: Pt, z: float = label_size) -> Box:
+            return _mark_box("label", p, pen, tile.label, z)
         at = corner_for("label", label_at)
         room.mark("label", tile.label, _mark_box("label", at, pen, tile.label, label_size))
         pen.text(at, tile.label, label_size)
@@ -857,11 +867,25 @@ def _coord_spot(room: HexLayout, coord: str, layout: str) -> tuple[Pt, str]:
 SMALL_KANA = "ァィゥェォャュョッヮーぁぃぅぇぉゃゅょっゎ・"
 
 
+def _name_room(room: HexLayout, box: Box, lines: list[str], size: float, name: str, at_top: bool,
+               below: float | None, layout: str) -> bool:
+    """Would the name still find a clear spot, a point smaller at most, with a mark at `box` too?"""
+    marks = [*room.marks, ("label", "", box)]
+    placed = _place_name(HexLayout(room.cities, room.shapes, list(marks)), lines, size, name, at_top, below, layout,
+                         None)
+    clear = HexLayout(room.cities, room.shapes, marks)  # without the name just tried
+    return placed[0][2] >= size - 1 and all(clear.clash(b) <= 1e-3 for b in _boxes_of(placed))
+
+
+def _boxes_of(placed: list[tuple[str, Pt, float]]) -> list[Box]:
+    return [_text_box(line, z, at, halo=True) for line, at, z in placed]
+
+
 def _place_name(room: HexLayout, lines: list[str], size: float, name: str, at_top: bool, below: float | None,
                 layout: str, pen: _Pen) -> list[tuple[str, Pt, float]]:
     """The place's name, line by line (text, centre, size): where it always went (at the bottom, or at the top)
     when that is clear of the cities and the marks; else the nearest clear spot of the hex, trying it on two lines
-    and smaller (down to 9 px); else the spot where it runs least into them. Each line is recorded in `room`."""
+    and smaller (down to 8 px); else the spot where it runs least into them. Each line is recorded in `room`."""
     flat = layout == "flat"
     variants = [(lines, size)]
     words = name.split(" ")
