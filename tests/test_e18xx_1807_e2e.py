@@ -120,6 +120,8 @@ async def test_three_players_auction_privates_start_a_minor_buy_a_ferry_and_run_
     assert [a.filename for a in r.response.attachments] == [f"table-{gid}-map-around.png", f"table-{gid}-map.png"]
     r = await by_seat[buyer].slash(ch, "18xx map")
     assert [a.filename for a in r.response.attachments] == [f"table-{gid}-map.png"]
+    offered = await by_seat[buyer].autocomplete(ch, "18xx map", "around", "ヨー")  # found by its Japanese name
+    assert [(c["name"], c["value"]) for c in offered] == [("York (K19)", "K19")]
     r = await by_seat[buyer].slash(ch, "18xx map", around="ヨーク")
     assert r.response.content == f"Table {gid}: the map around York (K19)." and len(r.response.attachments) == 1
     r = await by_seat[buyer].slash(ch, "18xx map", around="Atlantis")
