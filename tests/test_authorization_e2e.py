@@ -120,6 +120,7 @@ async def test_autocomplete_in_another_server_lists_no_table_of_home(servers):
             assert await mal.autocomplete(och, command, "table", str(gid)) == [], (command, gid)
     # the move menus of a named Home table stay empty too, even at the table mallory plays at
     assert await mal.autocomplete(och, "18xx bid", "company", "", table=t["1889"]) == []
+    assert await mal.autocomplete(och, "18xx map", "around", "", table=t["1889"]) == []
     assert await mal.autocomplete(och, "tokai move", "to", "", table=t["tokai"]) == []
     # at Home, the same autocomplete lists the channel's open tables (and not the abandoned one)
     listed = {c["value"] for c in await ann.autocomplete(hch, "game status", "table", "")}

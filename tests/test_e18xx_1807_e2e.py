@@ -114,12 +114,28 @@ async def test_three_players_auction_privates_start_a_minor_buy_a_ferry_and_run_
     assert s["round"]["kind"] == "operating" and s["round"]["order"] == [cid]
     assert "**Operating round 1.1 of 2**" in await description()
 
+    # the big map at the minor's track step: its president sees the part around its network first, then the whole;
+    # another player the whole map; anyone the part around a place named in either language
+    r = await pres.slash(ch, "18xx map")
+    assert [a.filename for a in r.response.attachments] == [f"table-{gid}-map-around.png", f"table-{gid}-map.png"]
+    r = await by_seat[buyer].slash(ch, "18xx map")
+    assert [a.filename for a in r.response.attachments] == [f"table-{gid}-map.png"]
+    offered = await by_seat[buyer].autocomplete(ch, "18xx map", "around", "ヨー")  # found by its Japanese name
+    assert [(c["name"], c["value"]) for c in offered] == [("York (K19)", "K19")]
+    r = await by_seat[buyer].slash(ch, "18xx map", around="ヨーク")
+    assert r.response.content == f"Table {gid}: the map around York (K19)." and len(r.response.attachments) == 1
+    r = await by_seat[buyer].slash(ch, "18xx map", around="Atlantis")
+    assert r.response.content == "There is no hex or city called “Atlantis” on this map."
+
     # the minor's first turn: a tile by /18xx lay, a pass to the train step, a 2-train by /18xx buytrain
     lay = next(m for m in engine.legal(s, opener) if m["type"] == "lay_tile" and m.get("entity_type") != "company"
                and G(s).board.lay_cost(m["hex"], m["tile"], m["rotation"]) == 0)
     r = await pres.slash(ch, "18xx lay", hex=lay["hex"], tile=lay["tile"], rotation=lay["rotation"])
     assert r.response.content.startswith(f"You played **Lay tile {lay['tile']} on "), r.response.content
     assert G(await state()).board.tile(lay["hex"]).name == lay["tile"]
+    await env.settle()  # the lay told in the channel: the part of the map around it, then the whole map
+    told = [m for m in ch.history() if m.attachments and (m.content or "").startswith(f"Table {gid}")][-2:]
+    assert told[1].content == f"Table {gid}: the whole map." and "Lay" not in told[1].content
     while (await state())["round"]["step"] != "trains":
         assert await turn() == opener
         await table.act(opener, {"type": "pass"})

@@ -73,8 +73,8 @@ async def test_three_players_start_a_minor_and_run_it(world):
     lays = [m for m in engine.legal(s, opener) if m["type"] == "lay_tile"]
     first = lays[0]
     r = await pres.slash(ch, "18xx lay", hex=first["hex"])
-    [picture] = r.response.attachments
-    assert r.ephemeral and picture.filename == f"lays-{first['hex']}.png"
+    picture, around = r.response.attachments  # 1867's big map: the part around CV's network too, the hex ringed
+    assert r.ephemeral and picture.filename == f"lays-{first['hex']}.png" and around.filename == "map-around.png"
     shown = [component_field(c, "label") for c in components(r.response)] + [
         o["label"] if isinstance(o, dict) else o.label for c in components(r.response)
         for o in component_field(c, "options") or []]

@@ -17,6 +17,7 @@ from bot.place import Place
 from bot.present import register
 from bot.tables import Table
 from cogs.e18xx.common import e18xx_engines, is_18xx
+from cogs.e18xx.map_region import region_png, step_focus
 from cogs.e18xx.panel import MoveNow, act, code_for, lays_panel, tokens_panel
 from cogs.e18xx.presenter import E18xxPresenter, charters_png, map_png, market_png, todo
 from cogs.e18xx.words import (
@@ -289,6 +290,18 @@ def ac_private(g: G, moves: list, names: list[str], interaction, lang: str) -> l
 def ac_private_price(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
     pid = (_ns(interaction, "company") or "").casefold()
     return [(move_text(g, m, names, lang=lang), m["price"]) for m in moves if m["company"].casefold() == pid]
+
+
+async def ac_place(interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+    """Every named place of the table's map, in the reader's language, found by either language's name or by its
+    coordinate."""
+    try:
+        table = await _find_table(interaction, _ns(interaction, "table"))
+        lang = await reader_lang(interaction)
+    except Exception:
+        return []
+    g = G(table.state)
+    return _choices([(place(g, coord, lang), coord, _hex_spellings(g, coord)) for coord in g.map.names], current)
 
 
 TABLE = N_("Which table (only if the channel has several)")
@@ -622,6 +635,15 @@ class E18xxCog(commands.Cog):
             lang = reader()
             if what == "map":
                 png, text = map_png(t.state, lang), tr(lang, "Table {id}: the map now.", id=t.game.id)
+                building = t.game.status == "active" and G(t.state).round.get("step") in ("track", "token")
+                seat = t.game.seat_of(interaction.user.id) if building else None  # (legal moves: not the router's)
+                near = None if seat is None else region_png(t.state, step_focus(t.state, legal_moves(t, seat)), lang)
+                if near is not None:  # a big map at the player's track or token step: the part that matters first
+                    name = f"table-{t.game.id}-map"
+                    return {"content": tr(lang, "Table {id}: the map around your network and the hexes you may "
+                                                "build on, then the whole map.", id=t.game.id),
+                            "files": [discord.File(io.BytesIO(near), filename=f"{name}-around.png"),
+                                      discord.File(io.BytesIO(png), filename=f"{name}.png")]}
             elif what == "market":
                 png, text = market_png(t.state, lang), tr(lang, "Table {id}: the stock market now.", id=t.game.id)
             else:
@@ -633,9 +655,29 @@ class E18xxCog(commands.Cog):
         await answer(interaction, work)
 
     @e18xx.command(name="map", description="The map as it stands: tiles and tokens (only you see it).")
-    @app_commands.autocomplete(table=table_autocomplete)
-    async def map(self, interaction: discord.Interaction, table: int | None = None):
-        await self._picture(interaction, table, "map")
+    @app_commands.describe(around="A city or hex: on a big map, the part around it", table=TABLE)
+    @app_commands.autocomplete(around=ac_place, table=table_autocomplete)
+    async def map(self, interaction: discord.Interaction, around: str | None = None, table: int | None = None):
+        """The whole map; at the player's track or token step on a big map, the part around their corporation's
+        network and lays first (map_region); with `around`, the part around that place."""
+        if around is None:
+            await self._picture(interaction, table, "map")
+            return
+
+        async def work():
+            t = await _find_table(interaction, table)
+            lang, g = reader(), G(t.state)
+            coord = _resolve_hex(g, around)
+            if coord not in g.map.printed:
+                raise Refusal("There is no hex or city called “{name}” on this map.", name=around[:40])
+            png = region_png(t.state, {coord}, lang, marks=(coord,))
+            if png is None:  # a small map reads whole
+                png, text = map_png(t.state, lang), tr(lang, "Table {id}: the map now.", id=t.game.id)
+            else:
+                text = tr(lang, "Table {id}: the map around {where}.", id=t.game.id, where=place(g, coord, lang))
+            return {"content": text, "file": discord.File(io.BytesIO(png), filename=f"table-{t.game.id}-map.png")}
+
+        await answer(interaction, work)
 
     @e18xx.command(name="market", description="The stock market: every corporation's share price (only you see it).")
     @app_commands.autocomplete(table=table_autocomplete)

@@ -18,6 +18,7 @@ from bot.move_items import JSON, PanelButton, PanelMenu, legal_move
 from bot.table_ui import hand_reply
 from bot.tables import Table
 from cogs.e18xx.common import FEW, GROUPS, KIND_GROUP, MAX_CODE, PER_MENU, PER_ROW, ROWS, TOKEN, is_18xx
+from cogs.e18xx.map_region import region_png, step_focus
 from cogs.e18xx.pictures import corp_colours, render_lays, render_tokens
 from cogs.e18xx.words import (
     acting_corp,
@@ -173,22 +174,35 @@ async def lays_panel(table: Table, seat: int, coord: str, tile: str | None = Non
     so that a picture never holds up the bot."""
     lang = lang or reader()
     lays = [(e.move["tile"], e.move["rotation"]) for e in lays_on(entries_for(table, seat, lang), coord, tile)]
-    return await _with_picture(sub_panel(table, seat, coord=coord, tile=tile, lang=lang), f"lays-{coord}.png",
-                               lays_png, table.state, coord, lays, lang)
+    reply = await _with_picture(sub_panel(table, seat, coord=coord, tile=tile, lang=lang), f"lays-{coord}.png",
+                                lays_png, table.state, coord, lays, lang)
+    return await _with_region(reply, table, seat, (coord,), lang)
 
 
 async def tokens_panel(table: Table, seat: int, lang: str | None = None) -> dict[str, Any]:
     """The cities open to a token as numbered buttons with their picture, drawn in a worker thread."""
     lang = lang or reader()
     cities = [(e.move["hex"], e.move["city"]) for e in entries_for(table, seat, lang) if group_of(e.move) == "token"]
-    return await _with_picture(sub_panel(table, seat, key="token", lang=lang), "tokens.png", tokens_png, table.state,
-                               cities, lang)
+    reply = await _with_picture(sub_panel(table, seat, key="token", lang=lang), "tokens.png", tokens_png, table.state,
+                                cities, lang)
+    return await _with_region(reply, table, seat, tuple(dict.fromkeys(coord for coord, _ in cities)), lang)
 
 
 async def _with_picture(reply: dict[str, Any], filename: str, draw, *args) -> dict[str, Any]:
     """The reply with the picture ``draw(*args)`` attached, drawn in a worker thread."""
     png = await asyncio.to_thread(draw, *args)
     reply["file"] = discord.File(io.BytesIO(png), filename=filename)
+    return reply
+
+
+async def _with_region(reply: dict[str, Any], table: Table, seat: int, marks: tuple[str, ...],
+                       lang: str) -> dict[str, Any]:
+    """On a big map, the reply's picture followed by the part of the map around the corporation's network and the
+    hexes it may build on (map_region.step_focus), `marks` ringed in red: where the numbered choices lie."""
+    focus = step_focus(table.state, legal_moves(table, seat)) | set(marks)
+    png = await asyncio.to_thread(region_png, table.state, focus, lang, marks)
+    if png is not None:
+        reply["files"] = [reply.pop("file"), discord.File(io.BytesIO(png), filename="map-around.png")]
     return reply
 
 

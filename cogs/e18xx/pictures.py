@@ -8,7 +8,12 @@
   Borders on hex edges go over the hexes: an impassable one a thick black line, a costly one a line in its
   kind's colour (water blue, mountain brown, else grey) with its cost in a box on the edge, beside the
   midpoint where track crosses. ``hex_centre(coord)`` is where a hex's centre lands on the picture,
-  ``node_centre(board, coord, node)`` a city's or town's.
+  ``node_centre(board, coord, node)`` a city's or town's. The writing on a hex (its name, label, coordinate,
+  revenues, costs) is placed clear of its cities and of each other where the hex has room, moving from its usual
+  spot and shrinking a little if it must; ``hex_layout(board, coord)`` says where everything went. A `line:` edge
+  is a thin dark line; an edge linked to a far hex (1807's London inset) names that hex; a node's `loc` places it.
+- ``render_region(board, boxes)``: crops of the map at the same scale, one under the other (which crops:
+  cogs.e18xx.map_region), chosen hexes ringed in red.
 - ``render_market(market, positions, colours)``: the share price grid in its colour zones, par cells framed,
   each corporation's marker on its cell (several on one cell left to right in arrival order, so the leftmost
   operates first). A 1-D market is one strip wrapped over lines, its cells coloured by type (close, par kind,
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from math import atan2, ceil, cos, hypot, pi, radians, sin, sqrt
 
@@ -197,12 +203,15 @@ def _node_edges(paths: Sequence[tuple]) -> tuple[dict[int, list[int]], set[int]]
     return edges, linked
 
 
-def _plan_nodes(tile: TileDef, paths: Sequence[tuple], layout: str) -> tuple[list[Pt], dict[int, list[Pt]]]:
+def _plan_nodes(tile: TileDef, paths: Sequence[tuple], layout: str, rotation: int = 0,
+                avoid: Sequence[tuple[float, float, float]] = ()) -> tuple[list[Pt], dict[int, list[Pt]]]:
     """Where each node sits (units of R about the centre), and the curve of each town that track runs through.
 
     A town with exactly two edges sits in the middle of the edge-to-edge curve (drawn as a bar across it); a
-    lone node sits in the centre; several nodes sit part way towards their edges (those without track evenly
-    round the centre), then are pushed apart where they would overlap and kept inside the hex (`_spread`).
+    node with a `loc` sits towards that edge (turned with the tile: 1807's London cities); a lone node sits in the
+    centre; several nodes sit part way towards their edges (those without track evenly round the centre), then are
+    pushed apart where they would overlap, off the circles to `avoid` (a costly border's cost on an edge), and kept
+    inside the hex (`_spread`).
     """
     node_edges, linked = _node_edges(paths)
     places: list[Pt] = []
@@ -214,6 +223,9 @@ def _plan_nodes(tile: TileDef, paths: Sequence[tuple], layout: str) -> tuple[lis
             curve = _edge_to_edge(layout, *edges)
             through[i] = curve
             places.append(curve[len(curve) // 2])
+        elif node.loc is not None:
+            a = radians(_BASE_ANGLE[layout] + 60 * (node.loc + rotation))
+            places.append((0.5 * cos(a), 0.5 * sin(a)))
         elif count == 1:
             places.append((0.0, 0.0))
         elif edges:
@@ -223,9 +235,17 @@ def _plan_nodes(tile: TileDef, paths: Sequence[tuple], layout: str) -> tuple[lis
             a = 2 * pi * i / count + (0 if layout == "flat" else pi / 2)
             places.append((0.4 * cos(a), 0.4 * sin(a)))
     if count > 1:
-        places = _spread(places, [_node_circles(node, i in through) for i, node in enumerate(tile.nodes)],
-                         set(through), layout)
+        shapes = [_node_circles(node, i in through) for i, node in enumerate(tile.nodes)]
+        fixed = set(through) | set(range(count, count + len(avoid)))
+        places = _spread(places + [(x, y) for x, y, _ in avoid], shapes + [[(0.0, 0.0, r)] for *_, r in avoid],
+                         fixed, layout)[:count]
     return places, through
+
+
+def _border_circles(map_def: MapDef, coord: str) -> tuple[tuple[float, float, float], ...]:
+    """The room of each costly border's cost written on the hex's edges (see _border_label_at), as circles."""
+    return tuple((*_border_label_at(map_def.layout, e), 0.16) for e in range(6)
+                 if (b := map_def.borders.get((coord, e))) is not None and not b.impassable)
 
 
 def _city_circles(slots: int) -> tuple[list[Pt], float]:
@@ -390,9 +410,16 @@ def _draw_city(pen: _Pen, at: Pt, slots: Sequence[str | None], reserved: str | N
         if corp:
             fill = _rgb(colours.get(corp))
             pen.circle(c, r * 0.9, fill=fill, outline=INK, width=0.02)
-            pen.text(c, corp, 13 if len(corp) <= 2 else 10, fill=_contrast(fill))
+            pen.text(c, corp, _fitting(pen, corp, 13 if len(corp) <= 2 else 10, 1.6 * r), fill=_contrast(fill))
         elif i == 0 and reserved:
-            pen.text(c, reserved, 12, fill=(150, 150, 150))
+            pen.text(c, reserved, _fitting(pen, reserved, 12, 1.6 * r), fill=(150, 150, 150))
+
+
+def _fitting(pen: _Pen, text: str, size: float, width: float, smallest: float = 7) -> float:
+    """The size, at most `size`, at which `text` is no wider than `width` (a long id in a token: 1890's KobeElec)."""
+    while size > smallest and pen.text_width(text, size) > width:
+        size -= 0.5
+    return size
 
 
 def _draw_town(pen: _Pen, at: Pt, curve: list[Pt] | None) -> None:
@@ -409,6 +436,12 @@ def _draw_town(pen: _Pen, at: Pt, curve: list[Pt] | None) -> None:
                  for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))], fill=INK)
 
 
+def _offboard_box(pen: _Pen, at: Pt, table: Sequence[tuple[str, int]]) -> Box:
+    """The room of an offboard's revenue boxes (see _draw_offboard)."""
+    total = sum(max(0.3, pen.text_width(str(v), 12) + 0.1) for _, v in table)
+    return at[0] - total / 2, at[1] - 0.13, at[0] + total / 2, at[1] + 0.13
+
+
 def _draw_offboard(pen: _Pen, at: Pt, table: Sequence[tuple[str, int]]) -> None:
     """Revenue by phase: one box per phase in its colour, left to right."""
     size = 12
@@ -422,32 +455,33 @@ def _draw_offboard(pen: _Pen, at: Pt, table: Sequence[tuple[str, int]]) -> None:
         x += w
 
 
-def _draw_revenue(pen: _Pen, at: Pt, value: int) -> None:
-    pen.circle(at, 0.17, fill=(255, 255, 255), outline=INK, width=0.025)
-    pen.text(at, str(value), 12 if value < 100 else 10)
+def _draw_revenue(pen: _Pen, at: Pt, value: int, r: float = 0.17) -> None:
+    pen.circle(at, r, fill=(255, 255, 255), outline=INK, width=0.025)
+    pen.text(at, str(value), (12 if value < 100 else 10) * r / 0.17)
 
 
-def _draw_cost(pen: _Pen, at: Pt, cost: int, terrain: Sequence[str]) -> None:
+def _draw_cost(pen: _Pen, at: Pt, cost: int, terrain: Sequence[str], k: float = 1.0) -> None:
+    """A terrain sign with its cost, or a boxed cost; `k` times the usual size (a crowded hex's is smaller)."""
     x, y = at
     if "mountain" in terrain:
-        lift = 0.05 if "water" in terrain else 0.0
-        pen.polygon([(x, y - 0.2 - lift), (x + 0.23, y + 0.17 - lift), (x - 0.23, y + 0.17 - lift)],
+        lift = (0.05 if "water" in terrain else 0.0) * k
+        pen.polygon([(x, y - 0.2 * k - lift), (x + 0.23 * k, y + 0.17 * k - lift), (x - 0.23 * k, y + 0.17 * k - lift)],
                     fill=TERRAIN["mountain"], outline=INK, width=0.018)
-        pen.text((x, y + 0.07 - lift), str(cost), 11)
+        pen.text((x, y + 0.07 * k - lift), str(cost), 11 * k)
         if "water" in terrain:
-            pen.line(_wave((x, y + 0.19), 0.2), TERRAIN["water"], 0.035)
+            pen.line(_wave((x, y + 0.19 * k), 0.2 * k), TERRAIN["water"], 0.035 * k)
     elif "water" in terrain:
-        pen.line(_wave((x, y - 0.11), 0.2), TERRAIN["water"], 0.035)
-        pen.line(_wave((x, y - 0.03), 0.2), TERRAIN["water"], 0.035)
-        pen.text((x, y + 0.1), str(cost), 11, fill=(10, 60, 130))
+        pen.line(_wave((x, y - 0.11 * k), 0.2 * k), TERRAIN["water"], 0.035 * k)
+        pen.line(_wave((x, y - 0.03 * k), 0.2 * k), TERRAIN["water"], 0.035 * k)
+        pen.text((x, y + 0.1 * k), str(cost), 11 * k, fill=(10, 60, 130))
     else:  # a tile's own upgrade cost
-        w = pen.text_width(str(cost), 11) / 2 + 0.06
-        pen.rect((x - w, y - 0.1, x + w, y + 0.1), fill=(255, 255, 255), outline=INK, width=0.018)
-        pen.text((x, y), str(cost), 11)
+        w = pen.text_width(str(cost), 11 * k) / 2 + 0.06 * k
+        pen.rect((x - w, y - 0.1 * k, x + w, y + 0.1 * k), fill=(255, 255, 255), outline=INK, width=0.018)
+        pen.text((x, y), str(cost), 11 * k)
 
 
 def _wave(at: Pt, half: float) -> list[Pt]:
-    return [(at[0] - half + 2 * half * i / 16, at[1] + 0.035 * sin(2 * pi * i / 8)) for i in range(17)]
+    return [(at[0] - half + 2 * half * i / 16, at[1] + 0.175 * half * sin(2 * pi * i / 8)) for i in range(17)]
 
 
 def _draw_port(pen: _Pen, at: Pt) -> None:
@@ -472,6 +506,74 @@ _PREFER = {  # screen angles of the corners each kind of mark would like, best f
 }
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom in units of R about a hex's centre
+
+
+@dataclass
+class HexLayout:
+    """Where things are on one hex's picture, in units of R about its centre: `cities`, the circles of its cities'
+    token slots (x, y, radius); `shapes`, other nodes' circles (towns); `marks`, each text or sign written on it
+    (kind, text, box): the place's name ("name", one per line), the tile's label, the hex's coordinate, a laid tile's
+    number, revenues, costs, ports, an offboard's revenue boxes. Marks are placed clear of the cities, the other
+    nodes and each other where the hex has room (``clash``)."""
+
+    cities: list[tuple[float, float, float]] = field(default_factory=list)
+    shapes: list[tuple[float, float, float]] = field(default_factory=list)
+    marks: list[tuple[str, str, Box]] = field(default_factory=list)
+
+    def clash(self, box: Box) -> float:
+        """How far `box` runs into the cities, other nodes and marks (0: clear of them all)."""
+        total = 0.0
+        for x, y, r in (*self.cities, *self.shapes):
+            total += max(0.0, r - _box_distance(box, x, y))
+        for _, _, other in self.marks:
+            total += max(0.0, min(box[2], other[2]) - max(box[0], other[0])) * \
+                max(0.0, min(box[3], other[3]) - max(box[1], other[1])) * 10
+        return total
+
+    def mark(self, kind: str, text: str, box: Box) -> None:
+        self.marks.append((kind, text, box))
+
+
+def _box_distance(box: Box, x: float, y: float) -> float:
+    """From a point to the nearest point of a box (0 inside it)."""
+    return hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
+
+
+def _inside_hex(box: Box, layout: str, margin: float = 0.04) -> bool:
+    return all(x * ux + y * uy <= APO - margin for e in range(6) for ux, uy in [_edge_dir(layout, e)]
+               for x in (box[0], box[2]) for y in (box[1], box[3]))
+
+
+def _text_box(text: str, size: float, at: Pt, halo: bool = False, anchor: str = "mm") -> Box:
+    """The ink of `text` written at `at` (units of R) in `size` px of the finished picture, with its halo."""
+    left, top, right, bottom = _font(size * S).getbbox(text, anchor=anchor)
+    pad = 1.6 * S if halo else 0.0
+    u = R * S
+    return at[0] + (left - pad) / u, at[1] + (top - pad) / u, at[0] + (right + pad) / u, at[1] + (bottom + pad) / u
+
+
+def _square(at: Pt, half_w: float, top: float, bottom: float | None = None) -> Box:
+    return at[0] - half_w, at[1] - top, at[0] + half_w, at[1] + (top if bottom is None else bottom)
+
+
+def _mark_box(kind: str, at: Pt, pen: _Pen, text: str = "", size: float = 20, terrain: Sequence[str] = ()) -> Box:
+    """The room a mark drawn at `at` takes: a revenue circle, a label, a cost sign (terrain or a box), a port."""
+    if kind == "revenue":
+        return _square(at, size, size)
+    if kind == "label":
+        return _text_box(text, size, at)
+    if kind == "port":
+        return _square(at, 0.14, 0.18, 0.17)
+    k = size / 20  # the cost sign's scale (size 20: as usual)
+    if "mountain" in terrain:
+        lift = 0.05 if "water" in terrain else 0.0
+        return _square(at, 0.24 * k, (0.21 + lift) * k, (0.22 if "water" in terrain else 0.18 - lift) * k)
+    if "water" in terrain:
+        return _square(at, 0.21 * k, 0.16 * k, 0.19 * k)
+    return _square(at, pen.text_width(text, 11 * k) / 2 + 0.07 * k, 0.11 * k)
+
+
 @lru_cache(maxsize=4096)
 def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid: bool,
                slots: tuple[tuple[str | None, ...], ...], reserved: tuple[str | None, ...] | str | None,
@@ -481,6 +583,23 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
 
     slots: per node, the corporations in its token slots. reserved: per node, the corporation owed the city's
     first slot; a bare string is the hex's first city's."""
+    return _draw_hex(map_def, coord, tile_name, rotation, laid, slots, reserved, colours, lang)[0]
+
+
+def hex_layout(board: Board, coord: str, lang: str = "en") -> HexLayout:
+    """Where hex `coord` of `board` has its cities and marks (see HexLayout), as render_map draws it."""
+    tile = board.tile(coord)
+    slots = tuple(board.slots(coord, i) if node.kind == "city" else () for i, node in enumerate(tile.nodes))
+    reserved = tuple(board.reservation(coord, i) if node.kind == "city" else None for i, node in enumerate(tile.nodes))
+    laid = coord in board.laid
+    return _draw_hex(board.map, coord, tile.name, board.rotation(coord) if laid else 0, laid, slots, reserved, (),
+                     lang)[1]
+
+
+def _draw_hex(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid: bool,
+              slots: tuple[tuple[str | None, ...], ...], reserved: tuple[str | None, ...] | str | None,
+              colours: tuple[tuple[str, str], ...], lang: str = "en") -> tuple[Image.Image, HexLayout]:
+    """One hex's picture (see _hex_image) and its layout."""
     layout = map_def.layout
     tile = map_def.tiles[tile_name] if laid else map_def.printed[coord]
     if not isinstance(reserved, tuple):
@@ -490,13 +609,14 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     w1, h1 = _hex_size(layout)
     big = Image.new("RGBA", (w1 * S, h1 * S), (0, 0, 0, 0))
     pen = _Pen(big)
+    room = HexLayout()
     fill = HEX_FILL.get(tile.colour, (255, 255, 255))
     outline = [_corner(layout, e, 1.0 + 0.6 / R) for e in range(6)]
     pen.polygon(outline, fill=fill)
     pen.polygon([_corner(layout, e) for e in range(6)], outline=(70, 70, 70), width=1.2 / R)
 
     paths = tile.rotated_paths(rotation)
-    places, through = _plan_nodes(tile, paths, layout)
+    places, through = _plan_nodes(tile, paths, layout, rotation, _border_circles(map_def, coord))
     track: list[list[Pt]] = list(through.values())
     for a, b in paths:
         if isinstance(a, int) and isinstance(b, int):
@@ -509,6 +629,15 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
                 track.append([_edge_mid(layout, edge), places[node]])
     for line in track[len(through):] + track[:len(through)]:  # the towns' curves last, as before
         pen.line(line, INK, TRACK_W)
+    for i, node in enumerate(tile.nodes):
+        x, y = places[i]
+        if node.kind == "city":
+            centres, r = _city_circles(node.slots)
+            room.cities += [(x + cx, y + cy, r + 0.035) for cx, cy in centres]
+        elif node.kind == "town":
+            room.shapes += [(x + cx, y + cy, r) for cx, cy, r in _node_circles(node, i in through)]
+        elif node.phase_revenue:
+            room.mark("offboard", "", _offboard_box(pen, places[i], node.phase_revenue))
 
     exits = tile.exits(rotation)
     flat = layout == "flat"
@@ -541,6 +670,8 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
         border = map_def.borders.get((coord, e))
         if border and not border.impassable:
             lx, ly = _border_label_at(layout, e)
+            room.mark("border", str(border.cost), _square((lx, ly), pen.text_width(str(border.cost), 11) / 2 + 0.06,
+                                                          0.1))
             for k in range(6):
                 cx, cy = _corner(layout, k, 0.64)
                 if hypot(cx - lx, cy - ly) < 0.45:
@@ -553,7 +684,7 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
         mark(CENTRE, 0 if clear > 0.14 else 10)  # room for a revenue circle or a label's letter or two
 
     # The place's name goes at the bottom unless track leaves by a bottom edge and none by a top one (a flat hex
-    # has one of each, a pointy one two).
+    # has one of each, a pointy one two); where a city or a mark is in the way, it moves (_place_name).
     bottom_edges = {e for e in range(6) if _edge_dir(layout, e)[1] > 0.8}
     top_edges = {e for e in range(6) if _edge_dir(layout, e)[1] < -0.8}
     name_at_top = bool(bottom_edges & exits) and not top_edges & exits
@@ -562,6 +693,8 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     city = city_name(map_def, coord)
     name = say(city, lang) if city else None
     lines, size = _fit_lines(pen, name, 11, 1.22) if name else ([], 11)
+    if note := _inset_note(map_def, coord, lang):  # 1807's London: the small hex and its inset name each other
+        lines = [*lines, note]
     for e in range(6):
         if lines and ((sin(angle(e)) < -0.3) if name_at_top else (sin(angle(e)) > 0.3)):
             mark(e, 2)
@@ -573,28 +706,64 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
     number_corner = max((e for e in range(6) if (sin(angle(e)) > 0.3) == number_low), key=lambda e: cos(angle(e)))
     if laid:
         mark(number_corner, 1)
+    for e in range(6):  # an edge joined to a hex other than the one beside it says which (1807's London inset)
+        if (other := map_def.links.get((coord, e))) is not None:
+            mid = _edge_mid(layout, e)
+            at = (0.74 * mid[0], 0.74 * mid[1])  # on the track's end: the track goes on to that hex
+            box = _text_box(other, 11, at)
+            box = (box[0] - 0.06, box[1] - 0.05, box[2] + 0.06, box[3] + 0.05)
+            pen.rect(box, fill=(255, 255, 255), outline=LINK_INK, width=0.03)
+            pen.text(at, other, 11, fill=LINK_INK)
+            room.mark("link", other, box)
+    coord_at, coord_anchor = _coord_spot(room, coord, layout)
+    room.mark("coord", coord, _text_box(coord, 10, coord_at, halo=True, anchor=coord_anchor))
+    number_at = _corner(layout, number_corner, 0.84)
+    if laid:
+        room.mark("number", tile.name, _text_box(tile.name, 10, number_at, halo=True))
 
-    def corner_for(kind: str, wide: bool = False, near: Pt | None = None) -> Pt:
-        """The best free corner for a mark; a wide one (a terrain sign) sits nearer the centre at the sides. With
-        `near`, of the free corners the one nearest that point (a city's own revenue)."""
+    def corner_for(kind: str, box_at, wide: bool = False, near: Pt | None = None, commit: bool = True) -> Pt:
+        """The best free corner for a mark (its room at a point: `box_at`), clear of the cities and other marks where
+        one is; a wide one (a terrain sign) sits nearer the centre at the sides. With `near`, of the free corners
+        the one nearest that point (a city's own revenue)."""
         prefs = _PREFER[kind]
 
-        def rank(e: int) -> tuple[int, float, int]:
+        def spot(e: int, alt: int) -> Pt:
+            """Corner `e`'s usual spot (alt 0), or one further into the corner (1) or nearer the centre (2); or by
+            the middle of edge `e` (3)."""
+            if e == CENTRE:
+                return 0.0, 0.0
+            if alt == 3:  # towards the middle of edge e, where no track leaves by it
+                ux, uy = _edge_dir(layout, e)
+                return 0.6 * ux, 0.6 * uy
+            if alt:
+                return _corner(layout, e, (0.72, 0.5)[alt - 1])
+            if not flat and sin(angle(e)) < -0.9 and taken.get(e, 0) < 3:  # a pointy top corner: below its
+                return _corner(layout, e, 0.55)  # coordinate, unless a node is there (better over it than a token)
+            return _corner(layout, e, (0.62 if wide else 0.7) if abs(cos(angle(e))) > 0.9 else 0.64)
+
+        def rank(choice: tuple[int, int]) -> tuple[int, int, float, int]:
+            e, alt = choice
+            box = box_at(spot(e, alt))
+            clash = room.clash(box) + (0.0 if _inside_hex(box, layout, -0.04) else 1.0)  # a box's corner may
+            # stick out a little: a circle's or a glyph's ink does not fill it
+            if clash > 1e-3:  # where every spot is in the way of something, the one least in the way
+                return 100, clash, 0.0, 0
             if e == CENTRE:  # only where every corner is taken
-                return taken[e] + 1, 0.0, len(prefs)
+                return taken[e] + 1, 0, 0.0, len(prefs)
+            if alt == 3:  # between two corners: after every clear corner
+                return 50, alt, 0.0, 0
             extra = 2 if pill and wide and abs(cos(angle(e))) > pill_side else 0
             liking = min(i for i, a in enumerate(prefs) if _ang_dist(a, _corner_angle(layout, e)) <= 30)
             far = hypot(_corner(layout, e)[0] - near[0], _corner(layout, e)[1] - near[1]) if near else 0.0
-            return taken.get(e, 0) + extra, far, liking
+            return taken.get(e, 0) + extra, alt, far, liking
 
-        best = min([*range(6), CENTRE] if CENTRE in taken else range(6), key=rank)
-        crowded = taken.get(best, 0) >= 3
-        taken[best] = 10
-        if best == CENTRE:
-            return 0.0, 0.0
-        if not flat and sin(angle(best)) < -0.9 and not crowded:  # a pointy top corner: below its coordinate,
-            return _corner(layout, best, 0.55)  # unless a node is there (better over the coordinate than a token)
-        return _corner(layout, best, (0.62 if wide else 0.7) if abs(cos(angle(best))) > 0.9 else 0.64)
+        choices = [(e, alt) for e in range(6) for alt in range(3)] + ([(CENTRE, 0)] if CENTRE in taken else []) \
+            + [(e, 3) for e in range(6) if e not in exits]
+        best = min(choices, key=rank)
+        at = spot(*best)  # before the corner is taken: that moves a pointy top corner's spot
+        if commit:
+            taken[best[0]] = 10
+        return at
 
     for i, node in enumerate(tile.nodes):
         if node.kind == "city":
@@ -606,38 +775,174 @@ def _hex_image(map_def: MapDef, coord: str, tile_name: str, rotation: int, laid:
             _draw_offboard(pen, places[i], node.phase_revenue)
     # One revenue per value, as 18xx.games prints an OO tile's: several values each go by their own nodes.
     paying: dict[int, list[Pt]] = {}
-    for i, node in enumerate(tile.nodes):
-        if node.kind != "offboard" and node.revenue:
+    for i, node in enumerate(tile.nodes):  # an offboard's revenue by phase is in its boxes; a flat one is a circle
+        if node.revenue and not node.hide_revenue and not (node.kind == "offboard" and node.phase_revenue):
             paying.setdefault(node.revenue, []).append(places[i])
     for value, at in paying.items():
         near = (sum(x for x, _ in at) / len(at), sum(y for _, y in at) / len(at)) if len(paying) > 1 else None
-        _draw_revenue(pen, corner_for("revenue", near=near), value)
+        for r in (0.17, 0.14):  # a crowded hex (three cities) has it smaller
+            def revenue_at(p: Pt, r: float = r) -> Box:
+                return _mark_box("revenue", p, pen, size=r)
+            spot = corner_for("revenue", revenue_at, near=near, commit=False)
+            if room.clash(revenue_at(spot)) <= 1e-3:
+                break
+        spot = corner_for("revenue", revenue_at, near=near)
+        room.mark("revenue", str(value), revenue_at(spot))
+        _draw_revenue(pen, spot, value, r)
     name_below = None  # a label written in a pointy hex's top corner pushes a name at the top below it (Kyoto, B17)
     if tile.label:
-        at = corner_for("label")
-        pen.text(at, tile.label, 20)
+        # A long label (BGM) smaller where it would not fit at full size: the biggest that is clear and leaves the
+        # name room at its size or a point smaller, else the biggest that is clear, else the smallest.
+        fits = []
+        for label_size in (20, 17, 14, 12):
+            def label_at(p: Pt, z: float = label_size) -> Box:
+                return _mark_box("label", p, pen, tile.label, z)
+            at = corner_for("label", label_at, commit=False)
+            if room.clash(label_at(at)) <= 1e-3:
+                fits.append(label_size)
+                if not lines or _name_room(room, label_at(at), lines, size, name, name_at_top, name_below, layout):
+                    break
+        else:
+            label_size = fits[0] if fits else label_size
+
+        def label_at(p: Pt, z: float = label_size) -> Box:
+            return _mark_box("label", p, pen, tile.label, z)
+        at = corner_for("label", label_at)
+        room.mark("label", tile.label, _mark_box("label", at, pen, tile.label, label_size))
+        pen.text(at, tile.label, label_size)
         if name_at_top and not flat and abs(at[0]) < 0.05 and at[1] < 0:
             name_below = at[1] + 0.24
     if tile.cost:
-        _draw_cost(pen, corner_for("cost", wide=bool(tile.terrain)), tile.cost, tile.terrain)
+        text = str(tile.cost)
+        for k in (1.0, 0.8):  # a crowded hex's sign smaller
+            def cost_at(p: Pt, k: float = k) -> Box:
+                return _mark_box("cost", p, pen, text, 20 * k, tile.terrain)
+            at = corner_for("cost", cost_at, wide=bool(tile.terrain), commit=False)
+            if room.clash(cost_at(at)) <= 1e-3:
+                break
+        at = corner_for("cost", cost_at, wide=bool(tile.terrain))
+        room.mark("cost", text, cost_at(at))
+        _draw_cost(pen, at, tile.cost, tile.terrain, k)
     if "port" in tile.icons:
-        _draw_port(pen, corner_for("port"))
+        at = corner_for("port", lambda p: _mark_box("port", p, pen))
+        room.mark("port", "", _mark_box("port", at, pen))
+        _draw_port(pen, at)
 
-    if flat:
-        pen.text((-(1 - 0.72 / sqrt(3)) + 0.06, -0.72), coord, 10, fill=(70, 70, 70), halo=fill, anchor="lm")
-    else:
-        pen.text((0, -0.8), coord, 10, fill=(70, 70, 70), halo=fill)  # up in the top corner, above any mark
+    pen.text(coord_at, coord, 10, fill=(70, 70, 70), halo=fill, anchor=coord_anchor)
     if lines:
-        step = size * 1.05 / R
-        top = -0.55 if flat else -0.47 if name_below is None else name_below  # below a pointy hex's coordinate
-        y0 = top if name_at_top else 0.6 - step * (len(lines) - 1) + (0.03 if len(lines) > 1 else 0)
-        for k, line in enumerate(lines):
-            pen.text((0, y0 + k * step), line, size, halo=fill)
+        for line, at, line_size in _place_name(room, lines, size, name, name_at_top, name_below, layout, pen):
+            pen.text(at, line, line_size, halo=fill)
     if laid:
-        pen.text(_corner(layout, number_corner, 0.84), tile.name, 10, fill=(50, 50, 50), halo=fill)
-    return big.reduce(S)
+        pen.text(number_at, tile.name, 10, fill=(50, 50, 50), halo=fill)
+    return big.reduce(S), room
 
 
+LINK_INK = (20, 50, 110)
+INSET_NOTES = {"small": N_("enlarged at {hex}"), "inset": N_("pays as {hex}")}
+
+
+def _inset_note(map_def: MapDef, coord: str, lang: str) -> str | None:
+    """On a small hex drawn enlarged elsewhere (1807's U23), where; on the middle of that inset (L28), whose tile's
+    revenue its cities pay."""
+    if coord in map_def.mirrors and map_def.severed:
+        return tr(lang, INSET_NOTES["small"], hex=min(map_def.severed))
+    if coord in map_def.severed and map_def.mirrors:
+        return tr(lang, INSET_NOTES["inset"], hex=min(map_def.mirrors))
+    return None
+
+
+def _coord_spot(room: HexLayout, coord: str, layout: str) -> tuple[Pt, str]:
+    """Where the hex's coordinate is written (and its anchor): at the top left of a flat hex, in the top corner of a
+    pointy one; where a city is there (1807's London inset, 1890's Osaka), the first other corner clear of it."""
+    if layout == "flat":
+        x = -(1 - 0.72 / sqrt(3)) + 0.06
+        spots = [((x, -0.72), "lm"), ((-x, -0.72), "rm"), ((x, 0.72), "lm"), ((-x, 0.72), "rm")]
+    else:
+        spots = [((0.0, -0.8), "mm"), ((-0.42, -0.6), "mm"), ((0.42, -0.6), "mm"), ((0.0, 0.8), "mm"),
+                 ((-0.42, 0.6), "mm"), ((0.42, 0.6), "mm")]
+    return next((s for s in spots if room.clash(_text_box(coord, 10, s[0], halo=True, anchor=s[1])) <= 1e-3),
+                spots[0])
+
+
+SMALL_KANA = "ァィゥェォャュョッヮーぁぃぅぇぉゃゅょっゎ・"
+
+
+def _name_room(room: HexLayout, box: Box, lines: list[str], size: float, name: str, at_top: bool,
+               below: float | None, layout: str) -> bool:
+    """Would the name still find a clear spot, a point smaller at most, with a mark at `box` too?"""
+    marks = [*room.marks, ("label", "", box)]
+    placed = _place_name(HexLayout(room.cities, room.shapes, list(marks)), lines, size, name, at_top, below, layout,
+                         None)
+    clear = HexLayout(room.cities, room.shapes, marks)  # without the name just tried
+    return placed[0][2] >= size - 1 and all(clear.clash(b) <= 1e-3 for b in _boxes_of(placed))
+
+
+def _boxes_of(placed: list[tuple[str, Pt, float]]) -> list[Box]:
+    return [_text_box(line, z, at, halo=True) for line, at, z in placed]
+
+
+def _place_name(room: HexLayout, lines: list[str], size: float, name: str, at_top: bool, below: float | None,
+                layout: str, pen: _Pen) -> list[tuple[str, Pt, float]]:
+    """The place's name, line by line (text, centre, size): where it always went (at the bottom, or at the top)
+    when that is clear of the cities and the marks; else the nearest clear spot of the hex, trying it on two lines
+    and smaller (down to 8 px); else the spot where it runs least into them. Each line is recorded in `room`."""
+    flat = layout == "flat"
+    variants = [(lines, size)]
+    words = name.split(" ")
+    if len(lines) == 1 and len(words) > 1:
+        cut = min(range(1, len(words)), key=lambda k: abs(len(" ".join(words[:k])) - len(name) / 2))
+        variants.append(([" ".join(words[:cut]), " ".join(words[cut:])], size))
+    elif len(lines) == 1 and len(name) >= 4 and any(ord(ch) >= 0x3000 for ch in name):  # Japanese: after a ・ or
+        # in the middle
+        dots = [k + 1 for k, ch in enumerate(name[:-1]) if ch == "・"]
+        cut = min(dots, key=lambda k: abs(k - len(name) / 2)) if dots else len(name) // 2
+        while cut < len(name) - 1 and name[cut] in SMALL_KANA:  # no line starts with a small kana or a ー
+            cut += 1
+        variants.append(([name[:cut], name[cut:]], size))
+
+    for smaller in (size - 1, size - 2, size - 3):  # 8 px only where nothing bigger fits (three cities and a label)
+        if smaller >= 8:
+            variants += [(v, smaller) for v, z in list(variants) if z == size]
+
+    def rows(n: int, z: float) -> list[float]:
+        step = z * 1.05 / R
+        top = -0.55 if flat else -0.47 if below is None else below
+        bottom = 0.6 - step * (n - 1) + (0.03 if n > 1 else 0)
+        first, second = (top, bottom) if at_top else (bottom, top)
+        sweep = [first + (second - first) * k / 24 for k in range(1, 24)]
+        nudge = -0.06 if at_top else 0.06  # a little nearer the edge it sits by
+        return [first, first + nudge, second, second - nudge, *sweep]
+
+    def boxes(v: list[str], z: float, x: float, y0: float) -> list[tuple[str, Pt, Box]]:
+        step = z * 1.05 / R
+        return [(line, (x, y0 + k * step), _text_box(line, z, (x, y0 + k * step), halo=True))
+                for k, line in enumerate(v)]
+
+    best = None
+    for v, z in variants:
+        for y0 in rows(len(v), z):
+            for x in (0.0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3, -0.4, 0.4, -0.5, 0.5):
+                placed = boxes(v, z, x, y0)
+                if not all(_inside_hex(b, layout, 0.02) for _, _, b in placed):
+                    continue
+                clash = sum(room.clash(b) for _, _, b in placed)
+                if best is None or clash < best[0] - 1e-6:
+                    best = (clash, placed, z)
+                if clash <= 1e-3:
+                    break
+            if best and best[0] <= 1e-3:
+                break
+        if best and best[0] <= 1e-3:
+            break
+    if best is None:  # nothing fits inside: where it always went
+        best = (0.0, boxes(lines, size, 0.0, rows(len(lines), size)[0]), size)
+    _, placed, z = best
+    for line, _, box in placed:
+        room.mark("name", line, box)
+    return [(line, at, z) for line, at, _ in placed]
+
+
+@lru_cache(maxsize=16)
 def _origin(map_def: MapDef) -> tuple[float, float, float, float]:
     """(min pixel-x, min pixel-y, width, height) of the hex centres, before the margin."""
     xs, ys = zip(*(_raw_centre(coord, map_def.layout) for coord in map_def.printed), strict=True)
@@ -660,9 +965,20 @@ def hex_centre(coord: str, map_def: MapDef | None = None) -> tuple[int, int]:
     return round(MARGIN + w1 / 2 + x - min_x), round(MARGIN + h1 / 2 + y - min_y)
 
 
+def hex_step(map_def: MapDef) -> tuple[float, float]:
+    """Pixels between the centres of neighbouring columns and of neighbouring rows of hexes on the map's picture."""
+    return (1.5 * R, 2 * APO * R) if map_def.layout == "flat" else (2 * APO * R, 1.5 * R)
+
+
+def hex_extent(map_def: MapDef) -> tuple[int, int]:
+    """The width and height of one hex's picture, pixels."""
+    return _hex_size(map_def.layout)
+
+
 def node_centre(board: Board, coord: str, node: int) -> tuple[float, float]:
     """Where node `node` (a city, town or offboard) of hex `coord` lands on `render_map`'s picture."""
-    places, _ = _plan_nodes(board.tile(coord), board.paths(coord), board.map.layout)
+    places, _ = _plan_nodes(board.tile(coord), board.paths(coord), board.map.layout,
+                            board.rotation(coord) if coord in board.laid else 0, _border_circles(board.map, coord))
     cx, cy = hex_centre(coord, board.map)
     return cx + places[node][0] * R, cy + places[node][1] * R
 
@@ -728,12 +1044,38 @@ def _border_patches(map_def: MapDef) -> tuple[tuple[Image.Image, tuple[int, int]
             w = pen.text_width(text, 11) / 2 + 0.06
             pen.rect((x - w, y - 0.1, x + w, y + 0.1), fill=(255, 255, 255), outline=colour, width=0.025)
             pen.text((x, y), text, 11, fill=(10, 60, 130) if border.kind == "water" else INK)
-        patch = big.reduce(S)
-        box = patch.getbbox()
-        cx, cy = hex_centre(coord, map_def)
-        if box:
-            patches.append((patch.crop(box), (cx - patch.width // 2 + box[0], cy - patch.height // 2 + box[1])))
+        patches += _patch(big, coord, map_def)
+    for coord, edge in _unique_lines(map_def):  # a line drawn on an edge, no rule (1807's London inset, 1867's Detroit)
+        big = Image.new("RGBA", ((w1 + 2 * pad) * S, (h1 + 2 * pad) * S), (0, 0, 0, 0))
+        pen = _Pen(big)
+        a, b = _edge_ends(layout, edge)
+        pen.line([a, b], LINE_INK, LINE_W)
+        for end in (a, b):
+            pen.circle(end, LINE_W / 2, fill=LINE_INK)
+        patches += _patch(big, coord, map_def)
     return tuple(patches)
+
+
+LINE_INK, LINE_W = (60, 60, 60), 0.06
+
+
+def _patch(big: Image.Image, coord: str, map_def: MapDef) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """A drawing about hex `coord`'s centre, shrunk and trimmed, with where its top left goes on the map."""
+    patch = big.reduce(S)
+    box = patch.getbbox()
+    cx, cy = hex_centre(coord, map_def)
+    return [(patch.crop(box), (cx - patch.width // 2 + box[0], cy - patch.height // 2 + box[1]))] if box else []
+
+
+def _unique_lines(map_def: MapDef) -> list[tuple[str, int]]:
+    """Each printed `line:` edge once (the hexes on both sides may list it)."""
+    found: set[tuple[str, int]] = set()
+    for coord, tile in sorted(map_def.printed.items()):
+        for edge in tile.lines:
+            other = hexes.neighbour(coord, edge, map_def.layout)
+            if other is None or (other, hexes.opposite(edge)) not in found:
+                found.add((coord, edge))
+    return sorted(found)
 
 
 def _border_legend(map_def: MapDef, lang: str = "en") -> list[str]:
@@ -802,6 +1144,46 @@ def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None, l
     for patch, at in _border_patches(map_def):
         img.alpha_composite(patch, at)
     return _png(img)
+
+
+PANEL_GAP = 12  # between the crops of one picture
+PANEL_LINE = (90, 110, 125)
+
+
+def render_region(board: Board, boxes: Sequence[tuple[int, int, int, int]], *,
+                  corp_colours: Mapping[str, str] | None = None, lang: str = "en", marks: Sequence[str] = ()) -> bytes:
+    """Crops of the map as a PNG: each box (pixels of `render_map`'s picture, from cogs.e18xx.map_region) drawn as
+    render_map draws it, at its size, the crops one under the other, each framed; the hexes in `marks` ringed in
+    red."""
+    map_def = board.map
+    colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
+    w1, h1 = _hex_size(map_def.layout)
+    panels = []
+    for x0, y0, x1, y1 in boxes:
+        panel = Image.new("RGBA", (x1 - x0, y1 - y0), SEA + (255,))
+        for coord in map_def.printed:
+            cx, cy = hex_centre(coord, map_def)
+            if x0 - w1 < cx < x1 + w1 and y0 - h1 < cy < y1 + h1:
+                _paste_hex(panel, board, coord, colours, (cx - x0, cy - y0), lang)
+        for patch, (px, py) in _border_patches(map_def):
+            if px < x1 and py < y1 and px + patch.width > x0 and py + patch.height > y0:
+                panel.alpha_composite(patch, (px - x0, py - y0))  # Pillow clips what falls off the panel
+        pen = ImageDraw.Draw(panel)
+        for coord in marks:
+            if coord in map_def.printed:
+                cx, cy = hex_centre(coord, map_def)
+                corners = [(cx - x0 + (R - 4) * cos(radians(_corner_angle(map_def.layout, e))),
+                            cy - y0 + (R - 4) * sin(radians(_corner_angle(map_def.layout, e)))) for e in range(6)]
+                pen.polygon(corners, outline=MARK, width=6)
+        pen.rectangle((0, 0, panel.width - 1, panel.height - 1), outline=PANEL_LINE, width=2)
+        panels.append(panel)
+    height = sum(p.height for p in panels) + PANEL_GAP * (len(panels) - 1)
+    sheet = Image.new("RGBA", (max(p.width for p in panels), height), SEA + (255,))
+    y = 0
+    for panel in panels:  # one under the other: a phone held upright has more room down than across
+        sheet.alpha_composite(panel, (0, y))
+        y += panel.height + PANEL_GAP
+    return _png(sheet)
 
 
 CHOICES_PER_ROW = 5

@@ -10,6 +10,7 @@ from bot.i18n import say, tr
 from bot.present import Presenter
 from bot.tables import Change, Table
 from cogs.e18xx.common import LATELY, STEP_WORDS
+from cogs.e18xx.map_region import changed_focus, region_png
 from cogs.e18xx.panel import entries_for, layout
 from cogs.e18xx.words import (
     event_line,
@@ -225,9 +226,10 @@ class E18xxPresenter(Presenter):
 
     def announce(self, change: Change, lang: str = "en") -> list[tuple[str, bytes | None]]:
         """The new events as one post, with one picture when it says something: the map after a tile or token
-        is laid; the market at the end of each stock round and of each operating round (whose dividends moved
-        the prices; one picture a round rather than one a corporation); and the map, the market and the
-        charters (three posts) at the end of the game."""
+        is laid (on a big map, the part around what changed, then the whole map in a second post); the market at
+        the end of each stock round and of each operating round (whose dividends moved the prices; one picture a
+        round rather than one a corporation); and the map, the market and the charters (three posts) at the end of
+        the game."""
         table = change.table
         after, before = table.state, change.before
         names = seat_names(table)
@@ -235,13 +237,17 @@ class E18xxPresenter(Presenter):
         seen = before["event_no"] if before else 0
         lines = [event_line(e, names, lang) for e in after["events"] if e["no"] > seen]
         ended = bool(after["over"]) and not (before and before["over"])
-        picture = None
+        picture = whole = None
         if ended:
             picture = map_png(after, lang)
         elif before is not None:
             kinds = {a.get("type") for _, _, a in change.entries}
             if kinds & {"lay_tile", "place_token"} and before["board"] != after["board"]:
-                picture = map_png(after, lang)
+                picture = region_png(after, changed_focus(before, after), lang)
+                if picture is None:
+                    picture = map_png(after, lang)
+                else:
+                    whole = map_png(after, lang)
             elif round_ended(before, after):
                 picture = market_png(after, lang)
         if not lines and picture is None:
@@ -250,6 +256,8 @@ class E18xxPresenter(Presenter):
         while len(text) > 1900 and "\n" in text:  # keep the latest events
             text = "…" + text.split("\n", 1)[1]
         posts = [(tr(lang, "Table {id}: {text}", id=gid, text=text)[:2000], picture)]
+        if whole is not None:  # a big map: the part that changed above, the whole map below it
+            posts.append((tr(lang, "Table {id}: the whole map.", id=gid), whole))
         if ended:
             posts.append((tr(lang, "Table {id}: the stock market at the end.", id=gid), market_png(after, lang)))
             posts.append((tr(lang, "Table {id}: the corporations at the end.", id=gid),
