@@ -7,6 +7,7 @@ reaches its end; a move the panel does not lead to fails the test. At the end th
 must give the engine's scores for the stored log, no answer may carry an error, and every press must be answered."""
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -153,3 +154,17 @@ async def test_a_whole_game_of_1890_through_the_panels(world, scenario, players,
     assert not [t for t in said if "something went wrong" in t or "Traceback" in t]
     # 1890 has no hidden information: no seat knows anything the others do not, so there is nothing to leak
     assert engine.privates(end, players) == [{}] * players
+
+
+async def test_an_answered_panel_leaves_no_view_behind(world):
+    """A panel's items are the bot's dynamic items, found by their custom ids: discord.py keeps no view, nor its
+    15-minute timer, for an ephemeral answer (bot.interact.unkept), and the panel still plays."""
+    env, _, ch, members = world
+    table = await seat_table(env, ch, members[:2], game="1890", options="scenario=hanshin")
+    s = await table.state()
+    seat = min(table.engine.awaiting(s).seats)
+    r = await open_hand(table.by_seat[seat], ch, table.gid)
+    assert not [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
+    move = table.engine.legal(s, seat)[0]
+    r = await press(table.by_seat[seat], r.response, move, table.engine.legal(s, seat), [])
+    assert r.response.content.startswith("You played **"), r.response.content
