@@ -468,6 +468,7 @@ class Kansai1890(E18xxGame):
                (False, True)),
         Option("no_late_abilities", N_("variant: late privates have no abilities; Kobe Rapid Transit pays 50"),
                False, (False, True)),
+        Option("end_at_400", N_("variant: the game ends when a share price reaches 400"), False, (False, True)),
         Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
     )

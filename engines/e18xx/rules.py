@@ -131,6 +131,9 @@ class Rules:
     def trains_step_done(self, g: G, cid: str) -> None:
         """When a corporation's train step ends (passed, or skipped with nothing to buy)."""
 
+    def operating_turn_done(self, g: G, cid: str) -> None:
+        """When a corporation's operating turn has ended, before the next corporation's."""
+
     def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
         """After a tile lay."""
 

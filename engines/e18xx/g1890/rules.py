@@ -29,6 +29,7 @@ MINOR_ORDER = ("Kanan", "Daiki", "Daitetsu", "NaraElec", "KobeElec")
 KOBE_ELEC, KOBE_ELEC_LATE = "KobeElec", "KobeElecLate"
 ARIMA = "Arima"
 JR_LAY_PHASES = ("1", "1.5", "2", "2.5", "3")
+TOP_PRICE = 400  # the variant "the end at 400"
 
 
 @cache
@@ -67,6 +68,13 @@ def close_fallen(g: G) -> None:
         g.s["market"] = {c: cs for c, cs in g.s["market"].items() if cs}
         corp.update(closed=True, floated=False, president=None, shares={})
         g.event("{corp} closes: its price fell into the closing cells.", corp=cid)
+
+
+def at_the_top(g: G) -> bool:
+    """The variant "end of game when highest stock price is reached" (option end_at_400; rules, 1890 scenario,
+    Variants): whether a public company's share price stands at 400 (the market's top cell)."""
+    return abilities.option(g, "end_at_400") and any(
+        g.cell(cid) is not None and g.price(cid) >= TOP_PRICE for cid in g.floated())
 
 
 class Rules1890(Rules):
@@ -110,6 +118,9 @@ class Rules1890(Rules):
                 rounds.rotate(g, isr.priority_seat(g))
                 stock.start(g, r["turn"])
         elif r["kind"] == "stock":
+            if at_the_top(g):  # the sold-out rises of the round's end took a price to 400
+                rounds.end_game(g, "top_price")
+                return
             rounds.rotate(g, stock.priority_seat(g))
             operating.start(g, r["turn"], 1, g.phase.operating_rounds)
         elif r["kind"] == "operating":
@@ -125,6 +136,11 @@ class Rules1890(Rules):
                 isr.start(g, r["turn"] + 1)
             else:
                 stock.start(g, r["turn"] + 1)
+
+    def operating_turn_done(self, g: G, cid: str) -> None:
+        """The end at 400: a price that reached it in this turn ends the game now, after the whole turn."""
+        if at_the_top(g):
+            g.s["over"] = "top_price"
 
     def _end_of_game_turn(self, g: G) -> None:
         """Arima gets 5 cheaper for each game turn that ends with it unsold (rules §"Arima ... price decrease")."""

@@ -1,0 +1,67 @@
+"""1890's variants played as table options (docs/rules/1890.md, ruling 26), each with its rule: the rules' own words
+(scenario C, 1890, "Variants") in the test's docstring."""
+from __future__ import annotations
+
+import pytest
+
+from engines.e18xx import operating
+from engines.e18xx.state import G
+from tests.e18xx_helpers import float_corp
+from tests.test_e18xx_1890 import ENGINE, PASS, acting, play, sold_out_isr
+
+
+def _step(state: dict) -> dict:
+    """The acting seat passes, or makes the engine's default move where it may not pass."""
+    seat = acting(state)
+    return ENGINE.apply(state, seat, PASS if PASS in ENGINE.legal(state, seat) else ENGINE.auto_action(state, seat))
+
+
+def _with(end_at_400: bool) -> dict:
+    state = sold_out_isr()
+    state["opts"]["end_at_400"] = end_at_400
+    return state
+
+
+@pytest.mark.parametrize("variant", [True, False])
+def test_the_end_at_400_after_the_stock_round(variant):
+    """"If the prices reaches 400円 at the end of a stock round, the game ends immediately": Hankyu, sold out at
+    375 below the top row, rises to 400 as the stock round ends; with the variant no operating round follows."""
+    state = _with(variant)
+    float_corp(state, "Hankyu", 0, "375,1,17", percent=100)
+    while state["round"]["kind"] == "stock":
+        state = play(state, PASS)
+    assert G(state).price("Hankyu") == 400
+    if variant:
+        assert state["over"] == "top_price" and state["round"]["kind"] == "over"
+        assert ENGINE.scores(state) is not None
+        assert state["events"][-1]["values"]["why"]["$msg"] == "a share price reached the top of the market"
+    else:
+        assert not state["over"] and state["round"]["kind"] == "operating"
+
+
+@pytest.mark.parametrize("variant", [True, False])
+def test_the_end_at_400_after_the_operating_turn(variant):
+    """"If the price reached 400円 during the operating round, the game ends immediately after the company's
+    operating turn": Hankyu pays out at 375 and reaches 400; its turn is played to its end (a train still bought),
+    then the game ends before anyone else operates."""
+    state = _with(variant)
+    float_corp(state, "Hankyu", 0, "375,0,16")
+    while state["round"]["kind"] == "stock":
+        state = play(state, PASS)
+    while operating.current(G(state)) != "Hankyu":
+        state = _step(state)
+    g = G(state)
+    g.rules.pay_dividend(g, "Hankyu", "payout", 100)
+    assert g.price("Hankyu") == 400
+    state["round"]["step"] = "trains"  # its run and dividend are done
+    others = [cid for cid in state["round"]["order"] if cid != "Hankyu"]
+    operated = {cid: state["corps"][cid].get("operated") for cid in others}
+    while state["round"]["kind"] == "operating" and operating.current(G(state)) == "Hankyu":
+        buy = [m for m in ENGINE.legal(state, acting(state)) if m["type"] == "buy_train"]
+        state = play(state, buy[0]) if buy and not state["corps"]["Hankyu"]["trains"] else _step(state)
+    assert state["corps"]["Hankyu"]["trains"], "the turn went on to its train purchase"
+    if variant:
+        assert state["over"] == "top_price"
+        assert {cid: state["corps"][cid].get("operated") for cid in others} == operated, "nobody operated after"
+    else:
+        assert not state["over"]
