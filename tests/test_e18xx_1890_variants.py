@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from engines.e18xx import operating
+from engines.e18xx.g1890 import abilities
 from engines.e18xx.state import G
 from tests.e18xx_helpers import float_corp
 from tests.test_e18xx_1890 import ENGINE, PASS, acting, play, sold_out_isr
+from tests.test_e18xx_1890_full import first_or
 
 
 def _step(state: dict) -> dict:
@@ -65,3 +67,21 @@ def test_the_end_at_400_after_the_operating_turn(variant):
         assert {cid: state["corps"][cid].get("operated") for cid in others} == operated, "nobody operated after"
     else:
         assert not state["over"]
+
+
+@pytest.mark.parametrize("variant, takes", [(False, {"green": 25, "brown": 30}), (True, {"green": 15, "brown": 20})])
+def test_kobe_rapid_transit_revenue_control(variant, takes):
+    """"Kobe Rapid Transit Revenue Control" (JA C10.6: 神戸高速の収益を減少します。神戸の線路タイルが、黄色の時は¥10、
+    緑色の時は¥15、茶色の時は¥20): Kobe Rapid's owner earns 15 a route through a green Kobe and 20 through a brown
+    one instead of half Kobe's value (25 of green 50, 30 of brown 60); the running company's revenue is the same."""
+    g = G(first_or())
+    g.s["opts"]["kobe_rapid_control"] = variant
+    g.corp("Hanshin").update(floated=True, president="0", cash=300)
+    g.s["privates"]["KobeRapid"]["owner"] = "2"
+    run = {"train": "2-0", "hexes": ["F5", "F9"], "revenue": 60}
+    for colour, tile in (("green", "820"), ("brown", "830")):
+        g.set_board(g.board.lay_tile("F5", tile, 0))
+        assert g.board.tile("F5").colour == colour
+        cash, bank = g.s["cash"][2], g.s["bank"]
+        assert abilities.runs_made(g, "Hanshin", [run, dict(run, train="2-1")]) == 0  # nothing added to the run
+        assert g.s["cash"][2] - cash == bank - g.s["bank"] == 2 * takes[colour]

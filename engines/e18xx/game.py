@@ -469,6 +469,9 @@ class Kansai1890(E18xxGame):
         Option("no_late_abilities", N_("variant: late privates have no abilities; Kobe Rapid Transit pays 50"),
                False, (False, True)),
         Option("end_at_400", N_("variant: the game ends when a share price reaches 400"), False, (False, True)),
+        Option("kobe_rapid_control",
+               N_("variant (full game): Kobe Rapid earns 10/15/20 a run through Kobe, by its colour"), False,
+               (False, True)),
         Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
     )
