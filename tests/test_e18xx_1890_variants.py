@@ -85,3 +85,51 @@ def test_kobe_rapid_transit_revenue_control(variant, takes):
         cash, bank = g.s["cash"][2], g.s["bank"]
         assert abilities.runs_made(g, "Hanshin", [run, dict(run, train="2-1")]) == 0  # nothing added to the run
         assert g.s["cash"][2] - cash == bank - g.s["bank"] == 2 * takes[colour]
+
+
+def _green(g: G, coord: str) -> None:
+    """Lay on `coord` a yellow and then a green tile after which the brown K-shaped city (193) may come."""
+    k = g.map.tiles["193"]
+    board = g.board
+    yellows = [board] if board.tile(coord).colour == "yellow" else [
+        b for t in g.map.tiles.values() if t.colour == "yellow" and board.upgrades_to(coord, t)
+        for b in _lays(board, coord, t.name)]
+    for yb in yellows:
+        for t in g.map.tiles.values():
+            if t.colour == "green" and yb.upgrades_to(coord, t):
+                for gb in _lays(yb, coord, t.name):
+                    if replace_map(gb).upgrades_to(coord, k):
+                        g.set_board(gb)
+                        return
+    raise AssertionError(f"no green tile on {coord} takes 193")
+
+
+def _lays(board, coord: str, tile: str) -> list:
+    out = []
+    for rotation in range(6):
+        try:
+            out.append(board.lay_tile(coord, tile, rotation))
+        except Exception:  # a rotation the hex does not take
+            continue
+    return out[:1]
+
+
+def replace_map(board):
+    """The board on the title's own map (no variant), to find a green that takes 193 at all."""
+    from dataclasses import replace
+
+    from engines.e18xx.board import load_map
+    return replace(board, map=load_map("g1890"))
+
+
+@pytest.mark.parametrize("variant", [True, False])
+def test_the_tile_78_restriction(variant):
+    """"Tile placement restrictions: Brown tile #78 may only be placed in Nara or a city bordering the sea or the
+    Yodo river" (#78 of the Japanese rules is our 193, the brown K-shaped 40 city; ruling 30): it may replace the
+    green tile of Akashi (on the sea), Hirakata (on the Yodo) and Nara, but with the variant not Itami's nor
+    Kashiwara's (inland)."""
+    g = G(ENGINE.setup({"scenario": "full", "tile_78_restriction": variant}, 3))
+    k = g.map.tiles["193"]
+    for coord in ("F3", "E16", "H19", "E10", "J15"):
+        _green(g, coord)
+        assert g.board.upgrades_to(coord, k) == (not variant or coord in ("F3", "E16", "H19")), coord

@@ -472,6 +472,9 @@ class Kansai1890(E18xxGame):
         Option("kobe_rapid_control",
                N_("variant (full game): Kobe Rapid earns 10/15/20 a run through Kobe, by its colour"), False,
                (False, True)),
+        Option("tile_78_restriction",
+               N_("variant: the brown K-shaped city only in Nara or a city on the sea or the Yodo"), False,
+               (False, True)),
         Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
     )

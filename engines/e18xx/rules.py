@@ -19,6 +19,7 @@ from engines.text import N_, Msg, msg
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from engines.e18xx.board import MapDef
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -32,6 +33,10 @@ class Rules:
     routes_visit_hex_once = False
     #: The operating steps of a corporation's turn, in order (operating.py runs them).
     operating_steps: tuple[str, ...] = ("track", "token", "routes", "dividend", "trains", "companies")
+
+    def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
+        """The map a game is played on: its title's, unless the table's options change it (state["opts"])."""
+        return map_def
 
     # ---- rounds ---------------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from engines.e18xx.state import BANK
 from engines.text import N_, msg
 
 if TYPE_CHECKING:
+    from engines.e18xx.board import MapDef
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -70,6 +71,20 @@ def close_fallen(g: G) -> None:
         g.event("{corp} closes: its price fell into the closing cells.", corp=cid)
 
 
+#: The variant "tile placement restrictions" (option tile_78_restriction; docs/rules/1890.md ruling 30): the brown
+#: K-shaped 40 city, the Japanese rules' #78 (our 193, CONFLICTS), only in Nara or a city on the sea or the Yodo.
+TILE_78 = "193"
+TILE_78_HEXES = ("H19",  # Nara
+                 "F3", "F5", "F7", "F9", "F11", "G12", "H11", "J11", "L9", "M8",  # on Osaka Bay
+                 "C18", "D15", "E14", "E16", "F13", "F15", "G14")  # on the Yodo
+
+
+@cache
+def _tile_78_map(map_def: MapDef) -> MapDef:
+    from dataclasses import replace
+    return replace(map_def, tile_hexes={**map_def.tile_hexes, TILE_78: TILE_78_HEXES})
+
+
 def at_the_top(g: G) -> bool:
     """The variant "end of game when highest stock price is reached" (option end_at_400; rules, 1890 scenario,
     Variants): whether a public company's share price stands at 400 (the market's top cell)."""
@@ -79,6 +94,9 @@ def at_the_top(g: G) -> bool:
 
 class Rules1890(Rules):
     bank_break_text = N_("The bank has broken: the game ends at the end of this game turn.")
+
+    def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
+        return _tile_78_map(map_def) if options.get("tile_78_restriction") else map_def
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
