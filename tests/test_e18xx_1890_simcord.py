@@ -100,11 +100,11 @@ def final_scores(text: str) -> dict[str, int]:
 
 async def play_to_the_end(env, ch, members, scenario: str, seed: int, most: int):
     """Seat the members at 1890 (this scenario) and play it through the panels to its end; returns the table and
-    every answer the bot gave a press."""
+    every answer the bot gave a press, and the types of the moves played."""
     table = await seat_table(env, ch, members, game="1890", options=f"scenario={scenario}")
     engine, state, gid = table.engine, table.state, table.gid
     rng = random.Random(seed)
-    presses: list = []
+    presses, played = [], []
     panel, last = None, None  # the panel the bot answered the last move with, and whose it is
     for _ in range(most):
         s = await state()
@@ -124,7 +124,8 @@ async def play_to_the_end(env, ch, members, scenario: str, seed: int, most: int)
             assert step.response.content.startswith(f"Table {gid}: "), step.response.content
         assert r.response.content.startswith("You played **"), r.response.content
         panel, last = r.response, seat
-    return table, presses
+        played.append(move["type"])
+    return table, presses, played
 
 
 @pytest.mark.parametrize("scenario, players, seed", [
@@ -133,9 +134,11 @@ async def play_to_the_end(env, ch, members, scenario: str, seed: int, most: int)
     pytest.param("full", 3, 9, marks=pytest.mark.slow)])
 async def test_a_whole_game_of_1890_through_the_panels(world, scenario, players, seed):
     env, _, ch, members = world
-    table, presses = await play_to_the_end(env, ch, members[:players], scenario, seed, 4000)
+    table, presses, played = await play_to_the_end(env, ch, members[:players], scenario, seed, 4000)
     gid, engine = table.gid, table.engine
     assert (await table.state())["over"], "the game reached its end"
+    assert {"bid", "par", "buy_shares", "lay_tile", "place_token", "run_routes", "dividend", "buy_train",
+            "pass"} <= set(played), "the panels played every part of a game"
     await env.settle()
 
     # the scores shown are the engine's for the stored log, replayed from the start
