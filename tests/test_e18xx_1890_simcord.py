@@ -171,3 +171,19 @@ async def test_an_answered_panel_leaves_no_view_behind(world):
     move = table.engine.legal(s, seat)[0]
     r = await press(table.by_seat[seat], r.response, move, table.engine.legal(s, seat), [])
     assert r.response.content.startswith("You played **"), r.response.content
+
+
+async def test_the_variants_are_chosen_as_the_options_autocomplete_writes_them(world):
+    """`/game create 1890 options:` offers each variant as name=default (a boolean's default reads False); that text
+    as offered, or with True written over it, makes the table (and the variant is on in its game)."""
+    env, _, ch, members = world
+    ann = members[0]
+    offered = {c["value"].split("=")[0]: c["value"] for c in
+               await ann.autocomplete(ch, "game create", "options", "", game="1890")}
+    assert offered["end_at_400"] == "end_at_400=False" and "kobe_rapid_control" in offered
+    typed = " ".join(["scenario=full", offered["kobe_rapid_control"], offered["end_at_400"].replace("False", "True"),
+                      "tile_78_restriction=true"])
+    table = await seat_table(env, ch, members, game="1890", options=typed)
+    opts = (await table.state())["opts"]
+    assert opts.get("end_at_400") is True and opts.get("tile_78_restriction") is True
+    assert not opts.get("kobe_rapid_control")
