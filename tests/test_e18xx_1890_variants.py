@@ -133,3 +133,76 @@ def test_the_tile_78_restriction(variant):
     for coord in ("F3", "E16", "H19", "E10", "J15"):
         _green(g, coord)
         assert g.board.upgrades_to(coord, k) == (not variant or coord in ("F3", "E16", "H19")), coord
+
+
+def _floating(scenario: str = "hanshin") -> dict:
+    state = sold_out_isr(scenario)
+    state["opts"]["incremental_floating"] = True
+    return state
+
+
+def _to_operating(state: dict) -> dict:
+    while state["round"]["kind"] == "stock":
+        state = play(state, PASS)
+    return state
+
+
+def test_incremental_floating_pays_the_company_and_floats_it_by_the_trains_rank():
+    """"Public company floatation" (the 1890 scenario's Variants): "Instead of receiving ten times the par value when
+    floating, public companies receive money as shares are sold from the initial offer"; "When a company would begin
+    its very first operating turn ... If this number [10% shares sold from the initial offering] is greater than or
+    equal to the rank of the train currently for sale from the bank, then the company floats"; "The shares of
+    Hanshin, Keihan, and Osaka Subway that are attached to private companies are considered to be already sold";
+    "JR does not float unless 5 shares (50%) are purchased". Hanshin's president's certificate (20%) and the share
+    that came with Hanshin Tramway make 3 with a 2-train for sale: it floats with its par for each of the three; JR
+    with 20% does not."""
+    state = _floating()
+    state = play(state, {"type": "par", "corporation": "Hanshin", "share_price": "70,4,4"})
+    assert state["corps"]["Hanshin"]["cash"] == 140 and not state["corps"]["Hanshin"]["floated"]  # paid, not floated
+    state = play(state, {"type": "par", "corporation": "JR", "share_price": "100,0,4"})
+    assert state["corps"]["JR"]["cash"] == 200
+    state = _to_operating(state)
+    assert state["corps"]["Hanshin"]["floated"] and state["corps"]["Hanshin"]["cash"] == 3 * 70
+    assert "Hanshin" in state["round"]["order"]
+    assert not state["corps"]["JR"]["floated"] and "JR" not in state["round"]["order"]
+    assert state["corps"]["JR"]["cash"] == 200  # its money waits for it
+
+
+def test_incremental_floating_needs_more_shares_as_the_trains_grow():
+    """The rank of the train for sale sets the shares sold to float: with a 3-train next, a president's certificate
+    alone (2 shares) is not enough, and a third share floats the company at the next operating round; a share bought
+    from the initial offering after it has floated still pays the company."""
+    state = _floating()
+    state["depot"]["trains"] = [t for t in state["depot"]["trains"] if not t.startswith("2")]
+    assert state["depot"]["trains"][0].startswith("3-")
+    state = play(state, {"type": "par", "corporation": "Hankyu", "share_price": "70,4,4"})
+    state = _to_operating(state)
+    assert not state["corps"]["Hankyu"]["floated"]
+    while state["round"]["kind"] != "stock":
+        state = _step(state)
+    while acting(state) == int(state["corps"]["Hankyu"]["president"]) or not [
+            m for m in ENGINE.legal(state, acting(state)) if m["type"] == "buy_shares"
+            and m["shares"][0].startswith("Hankyu")]:
+        state = play(state, PASS)
+    buy = next(m for m in ENGINE.legal(state, acting(state)) if m["type"] == "buy_shares"
+               and m["shares"][0].startswith("Hankyu"))
+    state = play(state, buy)
+    assert state["corps"]["Hankyu"]["cash"] == 3 * 70 and not state["corps"]["Hankyu"]["floated"]
+    state = _to_operating(state)
+    assert state["corps"]["Hankyu"]["floated"] and state["corps"]["Hankyu"]["cash"] == 3 * 70
+    g = G(state)
+    assert g.rules.ipo_payee(g, "Hankyu") == "Hankyu"
+
+
+def test_incremental_floating_ends_at_phase_5():
+    """"After phase 5, public companies will be started using the normal rules. 50% of shares must be sold from the
+    initial offer to float, and the company receives 10 times the par value to its treasury" (ruling 31: from phase
+    5 on; a company that already has money from its sales receives the rest of ten times its par)."""
+    state = _floating("full")
+    g = G(state)
+    assert g.rules.ipo_payee(g, "Hankyu") == "Hankyu" and not g.rules.floats_on_sale(g, "Hankyu")
+    state["depot"]["phase"] = "5"
+    g = G(state)
+    assert g.rules.ipo_payee(g, "Hankyu") == "bank" and g.rules.floats_on_sale(g, "Hankyu")
+    g.corp("Hankyu").update(cash=140, par=70)  # its president's certificate, sold before phase 5
+    assert g.rules.float_capital(g, "Hankyu") == 700 - 140

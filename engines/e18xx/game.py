@@ -475,6 +475,9 @@ class Kansai1890(E18xxGame):
         Option("tile_78_restriction",
                N_("variant: the brown K-shaped city only in Nara or a city on the sea or the Yodo"), False,
                (False, True)),
+        Option("incremental_floating",
+               N_("variant: before phase 5 a company is paid for each share sold and floats by the train's rank"),
+               False, (False, True)),
         Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
     )

@@ -185,6 +185,10 @@ class Rules:
     def ipo_price(self, g: G, cid: str) -> int:
         return g.corp(cid)["par"]
 
+    def floats_on_sale(self, g: G, cid: str) -> bool:
+        """Whether a corporation floats as its shares are bought (once enough are sold), as in most titles."""
+        return True
+
     def float_capital(self, g: G, cid: str) -> int:
         """What the bank pays a corporation as it floats (1889: ten times its par price)."""
         return g.corp(cid)["par"] * g.title.rules.get("float_pays_par_times_shares", 10)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
-from engines.e18xx.g1890 import abilities, kinki
+from engines.e18xx.g1890 import abilities, floating, kinki
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
@@ -130,6 +130,7 @@ class Rules1890(Rules):
         if r["kind"] == "isr":
             if isr.unsold(g):
                 rounds.rotate(g, isr.priority_seat(g))
+                floating.float_at_operating_start(g)
                 operating.start(g, r["turn"], 1, g.phase.operating_rounds)
             else:
                 g.s["flags"]["bids"] = {}
@@ -140,9 +141,11 @@ class Rules1890(Rules):
                 rounds.end_game(g, "top_price")
                 return
             rounds.rotate(g, stock.priority_seat(g))
+            floating.float_at_operating_start(g)
             operating.start(g, r["turn"], 1, g.phase.operating_rounds)
         elif r["kind"] == "operating":
             if r["or"] < r["of"]:
+                floating.float_at_operating_start(g)
                 operating.start(g, r["turn"], r["or"] + 1, r["of"])
                 return
             self._end_of_game_turn(g)
@@ -204,6 +207,16 @@ class Rules1890(Rules):
             stock.check_float(g, cid)
 
     # ---- companies ------------------------------------------------------------------------------------
+
+    def ipo_payee(self, g: G, cid: str) -> str:
+        """The bank, or with the variant "public company floatation" the company itself (floating.py)."""
+        return cid if floating.pays_itself(g, cid) else BANK
+
+    def floats_on_sale(self, g: G, cid: str) -> bool:
+        return floating.floats_on_sale(g, cid)
+
+    def float_capital(self, g: G, cid: str) -> int:
+        return floating.float_capital(g, cid, super().float_capital(g, cid))
 
     def may_par(self, g: G, cid: str) -> bool:
         """Publics are started in a stock round; minors are sold in the initial stock round; the Subway's and
