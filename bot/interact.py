@@ -35,6 +35,13 @@ async def reader_lang(interaction: discord.Interaction) -> str:
     return seen
 
 
+def unkept(view: discord.ui.View) -> None:
+    """Stop a view whose items are all dynamic items before it is sent: discord.py finds those by their custom
+    ids, and would otherwise keep every ephemeral answer's view with a 15-minute timer for nothing."""
+    if all(isinstance(item, discord.ui.DynamicItem) for item in view.walk_children()):
+        view.stop()
+
+
 async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Reply]]) -> None:
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -51,6 +58,8 @@ async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[
     for part in reply if isinstance(reply, list) else [reply]:  # a long answer goes out in order, in parts
         if isinstance(part, dict):
             part = {**part, "content": say(part["content"], lang)} if "content" in part else part
+            if "view" in part:
+                unkept(part["view"])
             await interaction.followup.send(ephemeral=True, **part)
         else:
             await interaction.followup.send(say(part, lang), ephemeral=True)

@@ -35,6 +35,9 @@ def parse_options(text: str) -> dict[str, Any]:
         if "=" not in part:
             raise Refusal("Write options as name=value, like rounds=3 (got {part}).", part=repr(part))
         key, value = part.split("=", 1)
+        if value.lower() in ("true", "false"):  # as the autocomplete shows a default (False) and as JSON has it
+            out[key] = value.lower() == "true"
+            continue
         try:
             out[key] = json.loads(value)
         except json.JSONDecodeError:

@@ -137,7 +137,8 @@ class E18xxPresenter(Presenter):
             reason = r.get("reason")
             why = {"bank": tr(lang, "the bank broke"), "bankrupt": tr(lang, "a player went bankrupt"),
                    "manually_ended": tr(lang, "the players ended it"),
-                   "final_phase": tr(lang, "the last set of operating rounds is over")}.get(reason, str(reason))
+                   "final_phase": tr(lang, "the last set of operating rounds is over"),
+                   "top_price": tr(lang, "a share price reached the top of the market")}.get(reason, str(reason))
             return [tr(lang, "**The game is over:** {why}.", why=why)]
         return [f"**{kind.capitalize()}**"]
 

@@ -102,6 +102,7 @@ def _next_step(g: G) -> None:
     g.corp(cid)["operated"] = g.corp(cid)["has_operated"] = True
     r.update(index=r["index"] + 1, step=steps[0], laid=False, lays=[], tokened=False, revenue=None, runs=[],
              acted=False, emergency_sold=[])
+    g.rules.operating_turn_done(g, cid)
 
 
 def settle(g: G) -> None:

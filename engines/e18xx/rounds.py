@@ -87,5 +87,6 @@ def end_game(g: G, reason: str) -> None:
     why = {"bank": msg("the bank has broken"), "bankrupt": msg("a player went bankrupt"),
            "manually_ended": msg("the players ended it"),
            "dnf": msg("it reached turn {turn} (the safety stop)", turn=LAST_TURN),
-           "final_phase": msg("the last set of operating rounds is over")}.get(reason, reason)
+           "final_phase": msg("the last set of operating rounds is over"),
+           "top_price": msg("a share price reached the top of the market")}.get(reason, reason)
     g.event("The game is over: {why}.", why=why)

@@ -19,6 +19,7 @@ from engines.text import N_, Msg, msg
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from engines.e18xx.board import MapDef
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -32,6 +33,10 @@ class Rules:
     routes_visit_hex_once = False
     #: The operating steps of a corporation's turn, in order (operating.py runs them).
     operating_steps: tuple[str, ...] = ("track", "token", "routes", "dividend", "trains", "companies")
+
+    def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
+        """The map a game is played on: its title's, unless the table's options change it (state["opts"])."""
+        return map_def
 
     # ---- rounds ---------------------------------------------------------------------------------------
 
@@ -131,6 +136,9 @@ class Rules:
     def trains_step_done(self, g: G, cid: str) -> None:
         """When a corporation's train step ends (passed, or skipped with nothing to buy)."""
 
+    def operating_turn_done(self, g: G, cid: str) -> None:
+        """When a corporation's operating turn has ended, before the next corporation's."""
+
     def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
         """After a tile lay."""
 
@@ -176,6 +184,10 @@ class Rules:
 
     def ipo_price(self, g: G, cid: str) -> int:
         return g.corp(cid)["par"]
+
+    def floats_on_sale(self, g: G, cid: str) -> bool:
+        """Whether a corporation floats as its shares are bought (once enough are sold), as in most titles."""
+        return True
 
     def float_capital(self, g: G, cid: str) -> int:
         """What the bank pays a corporation as it floats (1889: ten times its par price)."""

@@ -83,8 +83,8 @@ class G:
         g = super().__new__(cls)
         g.s = state
         g.title = load_title(state["title"])
-        g.map = load_map(f"g{state['title']}")
         g.rules = rules_for(state["title"])
+        g.map = g.rules.game_map(state.get("opts", {}), load_map(f"g{state['title']}"))
         g._board = None
         g._board_json = None  # the board dict `_board` was read from
         g._market = None  # the market dict `_cells` was read from

@@ -217,7 +217,8 @@ def buy(g: G, seat: int, cid: str, cert: str, source: str) -> None:
 
 def check_float(g: G, cid: str) -> None:
     corp = g.corp(cid)
-    if corp["floated"] or corp["par"] is None or not is_floated(g.cdef(cid), corp["shares"]):
+    if corp["floated"] or corp["par"] is None or not is_floated(g.cdef(cid), corp["shares"]) \
+            or not g.rules.floats_on_sale(g, cid):
         return
     corp["floated"] = True
     capital = g.rules.float_capital(g, cid)

@@ -9,7 +9,9 @@
   public with a token in Sakai receives 40 each operating round).
 - Kobe Rapid Transit: bought, it sends every token in Kobe but JR's back to its company and puts its own there; a
   public company may pay 100 as its token step to ignore that token (free for those whose token it sent back; never
-  the Subway); each route of a company without a token in Kobe that counts Kobe pays its owner half of Kobe's value.
+  the Subway); each route of a company without a token in Kobe that counts Kobe pays its owner half of Kobe's value
+  (with the variant "Kobe Rapid Transit revenue control", option kobe_rapid_control: 10, 15 or 20 by the colour of
+  Kobe's tile; docs/rules/1890.md ruling 29).
 - Full game: Hankyu receives 40 each operating round with a token in Takarazuka, and 10 for each yellow tile it
   lays; Hanshin, once Nishinomiya is brown, earns 10 more when it runs there and receives 10 into its treasury.
   With the variant "Hanshin Tigers" (option tigers_die, rules §"Variants: Hanshin Tigers") a die sets instead
@@ -35,6 +37,8 @@ KOBE, SAKAI, KYOTO, TAKARAZUKA, NISHINOMIYA = "F5", "J11", "B17", "D9", "F9"
 KEIFUKU, KOBE_RAPID, KITA_KYU, SEMBOKU = "Keifuku", "KobeRapid", "KitaKyu", "Semboku"
 KOBE_RAPID_TOKEN = "KobeRapid"
 KOBE_FEE = 100
+#: The variant "Kobe Rapid Transit revenue control": its take from a route through Kobe by Kobe's tile colour.
+KOBE_RAPID_CONTROL = {"yellow": 10, "green": 15, "brown": 20}
 #: the Hanshin Tigers variant: the die -> Nishinomiya's value for Hanshin
 TIGERS_DIE = {1: 100, 2: 60, 3: 50, 4: 40, 5: 40, 6: 40}
 SUBSIDY = 40
@@ -190,6 +194,14 @@ def kobe_value(g: G) -> int:
     return node.revenue_for(g.colours) if node else 0
 
 
+def kobe_rapid_take(g: G) -> int:
+    """What Kobe Rapid Transit's owner earns from a route through Kobe: half Kobe's value (rounded down), or by the
+    variant's table."""
+    if option(g, "kobe_rapid_control"):
+        return KOBE_RAPID_CONTROL.get(g.board.tile(KOBE).colour, max(KOBE_RAPID_CONTROL.values()))
+    return kobe_value(g) // 2
+
+
 # ---- after the trains ran -----------------------------------------------------------------------------
 
 def runs_made(g: G, cid: str, runs: list[dict[str, Any]]) -> int:
@@ -205,12 +217,12 @@ def runs_made(g: G, cid: str, runs: list[dict[str, Any]]) -> int:
                     "treasury.", corp=cid, bonus=g.amount(10))
     if owned(g, KOBE_RAPID) and late_abilities(g) and not has_token(g, cid, KOBE):
         owner = g.s["privates"][KOBE_RAPID]["owner"]
-        half = kobe_value(g) // 2
+        take = kobe_rapid_take(g)
         for r in runs:
-            if KOBE in r["hexes"] and r["revenue"] and half:
-                g.pay(BANK, owner, half)
+            if KOBE in r["hexes"] and r["revenue"] and take:
+                g.pay(BANK, owner, take)
                 g.event("{private} earns {amount} from {corp}'s train through Kobe.",
-                        private=g.private_name(KOBE_RAPID), amount=g.amount(half), corp=cid)
+                        private=g.private_name(KOBE_RAPID), amount=g.amount(take), corp=cid)
     return extra
 
 

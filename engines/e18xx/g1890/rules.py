@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
-from engines.e18xx.g1890 import abilities, kinki
+from engines.e18xx.g1890 import abilities, floating, kinki
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
 from engines.text import N_, msg
 
 if TYPE_CHECKING:
+    from engines.e18xx.board import MapDef
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -29,6 +30,7 @@ MINOR_ORDER = ("Kanan", "Daiki", "Daitetsu", "NaraElec", "KobeElec")
 KOBE_ELEC, KOBE_ELEC_LATE = "KobeElec", "KobeElecLate"
 ARIMA = "Arima"
 JR_LAY_PHASES = ("1", "1.5", "2", "2.5", "3")
+TOP_PRICE = 400  # the variant "the end at 400"
 
 
 @cache
@@ -69,8 +71,32 @@ def close_fallen(g: G) -> None:
         g.event("{corp} closes: its price fell into the closing cells.", corp=cid)
 
 
+#: The variant "tile placement restrictions" (option tile_78_restriction; docs/rules/1890.md ruling 30): the brown
+#: K-shaped 40 city, the Japanese rules' #78 (our 193, CONFLICTS), only in Nara or a city on the sea or the Yodo.
+TILE_78 = "193"
+TILE_78_HEXES = ("H19",  # Nara
+                 "F3", "F5", "F7", "F9", "F11", "G12", "H11", "J11", "L9", "M8",  # on Osaka Bay
+                 "C18", "D15", "E14", "E16", "F13", "F15", "G14")  # on the Yodo
+
+
+@cache
+def _tile_78_map(map_def: MapDef) -> MapDef:
+    from dataclasses import replace
+    return replace(map_def, tile_hexes={**map_def.tile_hexes, TILE_78: TILE_78_HEXES})
+
+
+def at_the_top(g: G) -> bool:
+    """The variant "end of game when highest stock price is reached" (option end_at_400; rules, 1890 scenario,
+    Variants): whether a public company's share price stands at 400 (the market's top cell)."""
+    return abilities.option(g, "end_at_400") and any(
+        g.cell(cid) is not None and g.price(cid) >= TOP_PRICE for cid in g.floated())
+
+
 class Rules1890(Rules):
     bank_break_text = N_("The bank has broken: the game ends at the end of this game turn.")
+
+    def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
+        return _tile_78_map(map_def) if options.get("tile_78_restriction") else map_def
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
@@ -104,16 +130,22 @@ class Rules1890(Rules):
         if r["kind"] == "isr":
             if isr.unsold(g):
                 rounds.rotate(g, isr.priority_seat(g))
+                floating.float_at_operating_start(g)
                 operating.start(g, r["turn"], 1, g.phase.operating_rounds)
             else:
                 g.s["flags"]["bids"] = {}
                 rounds.rotate(g, isr.priority_seat(g))
                 stock.start(g, r["turn"])
         elif r["kind"] == "stock":
+            if at_the_top(g):  # the sold-out rises of the round's end took a price to 400
+                rounds.end_game(g, "top_price")
+                return
             rounds.rotate(g, stock.priority_seat(g))
+            floating.float_at_operating_start(g)
             operating.start(g, r["turn"], 1, g.phase.operating_rounds)
         elif r["kind"] == "operating":
             if r["or"] < r["of"]:
+                floating.float_at_operating_start(g)
                 operating.start(g, r["turn"], r["or"] + 1, r["of"])
                 return
             self._end_of_game_turn(g)
@@ -125,6 +157,11 @@ class Rules1890(Rules):
                 isr.start(g, r["turn"] + 1)
             else:
                 stock.start(g, r["turn"] + 1)
+
+    def operating_turn_done(self, g: G, cid: str) -> None:
+        """The end at 400: a price that reached it in this turn ends the game now, after the whole turn."""
+        if at_the_top(g):
+            g.s["over"] = "top_price"
 
     def _end_of_game_turn(self, g: G) -> None:
         """Arima gets 5 cheaper for each game turn that ends with it unsold (rules §"Arima ... price decrease")."""
@@ -170,6 +207,16 @@ class Rules1890(Rules):
             stock.check_float(g, cid)
 
     # ---- companies ------------------------------------------------------------------------------------
+
+    def ipo_payee(self, g: G, cid: str) -> str:
+        """The bank, or with the variant "public company floatation" the company itself (floating.py)."""
+        return cid if floating.pays_itself(g, cid) else BANK
+
+    def floats_on_sale(self, g: G, cid: str) -> bool:
+        return floating.floats_on_sale(g, cid)
+
+    def float_capital(self, g: G, cid: str) -> int:
+        return floating.float_capital(g, cid, super().float_capital(g, cid))
 
     def may_par(self, g: G, cid: str) -> bool:
         """Publics are started in a stock round; minors are sold in the initial stock round; the Subway's and
