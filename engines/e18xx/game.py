@@ -57,7 +57,7 @@ class E18xxGame(Engine):
         "place_token": {"hex": "str", "city": "int", **_ENTITY},
         "run_routes": {"routes": "list", **_ENTITY},
         "dividend": {"kind": "str", **_ENTITY},
-        "buy_train": {"train": "str", "price": "int", "exchange": "str?", **_ENTITY},
+        "buy_train": {"train": "str", "price": "int", "exchange": "str?", "variant": "str?", **_ENTITY},  # 1807: "3G"
         "buy_company": {"company": "str", "price": "int", **_ENTITY},
         "discard_train": {"train": "str", **_ENTITY},
         "accept_offer": {}, "decline_offer": {}, "withdraw_offer": {},
@@ -390,6 +390,9 @@ class E18xxGame(Engine):
         if kind == "dividend":
             return msg("Pay out") if action.get("kind") == "payout" else msg("Withhold")
         if kind == "buy_train":
+            if action.get("variant"):
+                return msg("Buy train {train} as a {goods} goods train for {price}", train=action.get("train"),
+                           goods=action["variant"], price=money(action.get("price")))
             if action.get("exchange"):
                 return msg("Buy train {train} for {price} trading in {old}", train=action.get("train"),
                            price=money(action.get("price")), old=action["exchange"])
