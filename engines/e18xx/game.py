@@ -185,7 +185,8 @@ class E18xxGame(Engine):
         elif entity is not None:
             if entity not in g.s["corps"]:
                 raise RuleError("There is no corporation {corp} in this game.", corp=repr(entity[:20]))
-            redeems = action["type"] == "buy_shares" and g.round["kind"] == "operating"  # buying back its shares
+            # buying back its shares (operating round); 1807: a minor taken over for a share (merger round)
+            redeems = action["type"] == "buy_shares" and g.round["kind"] in ("operating", "merger")
             if action["type"] not in CORPORATION_MOVES or (action["type"] == "buy_shares" and not redeems):
                 raise RuleError("A corporation does not make that move; its president does, as a player.")
 

@@ -47,9 +47,9 @@ class Rules1807(Rules1867):
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
         from engines.e18xx import operating
-        from engines.e18xx.g1807 import stock
-        from engines.e18xx.g1867 import auction, merger
-        return {"auction": auction, "stock": stock, "operating": operating, "merger": merger}
+        from engines.e18xx.g1807 import merger_round, stock
+        from engines.e18xx.g1867 import auction
+        return {"auction": auction, "stock": stock, "operating": operating, "merger": merger_round}
 
     @cached_property
     def data(self) -> dict[str, Any]:
@@ -389,6 +389,11 @@ class Rules1807(Rules1867):
                 if set(visited) & set(ability["hexes"]):
                     revenue += ability["amount"] * m
         return revenue
+
+    def other_merger_move(self, g: G, cid: str) -> bool:
+        """A public company may take the minor over (takeover.py)."""
+        from engines.e18xx.g1807 import takeover
+        return bool(takeover.takers(g, cid))
 
     # ---- goods trains and the Irish ferries ---------------------------------------------------------------
 
