@@ -107,27 +107,22 @@ def buy(g: G, seat: int, cid: str, action: dict[str, Any]) -> None:
 
 def revenue(g: G, cid: str, train_id: str) -> int:
     """The mine bonus plus the best cities holding `cid`'s tokens, as many as the train's number (one a hex,
-    London once), with the private railways' bonuses of the cities counted."""
+    London once), each with the bonuses `cid`'s privates give for it."""
     from engines.e18xx.g1807.rules import BONUS, LONDON_HEXES
     board, rules = g.board, g.rules
     train = rules.train(g, train_id)
-    best: dict[str, tuple[int, str]] = {}  # hex (or London) -> (value, hex)
+    bonuses = [a for pid in g.privates_of(cid) for a in g.pdef(pid).abilities_of("hex_bonus")]
+    best: dict[str, int] = {}  # hex (London: "london") -> its best city's value with the bonuses for it
     for coord, node in board.token_nodes(cid):
         if board.node((coord, node)).kind != "city":
             continue
+        value = rules.stop_value(g, (coord, node), train) + sum(a["amount"] for a in bonuses if coord in a["hexes"])
         key = LONDON_GROUP if coord in LONDON_HEXES else coord
-        value = rules.stop_value(g, (coord, node), train)
-        if key not in best or value > best[key][0]:
-            best[key] = (value, coord)
+        best[key] = max(best.get(key, 0), value)
     counted = sorted(best.values(), reverse=True)[:cities_counted(g, train_id)]
-    total = sum(value for value, _ in counted)
-    hexes = {coord for _, coord in counted}
-    for pid in g.privates_of(cid):
-        for ability in g.pdef(pid).abilities_of("hex_bonus"):
-            if hexes & set(ability["hexes"]):
-                total += ability["amount"]
-    mine = board.tile(BONUS["mine"]).nodes[0].revenue_for(g.colours)
-    return total + mine if counted else total
+    if not counted:
+        return 0
+    return sum(counted) + board.tile(BONUS["mine"]).nodes[0].revenue_for(g.colours)
 
 
 def runs(g: G, cid: str) -> list[dict[str, Any]]:
