@@ -128,14 +128,14 @@ class Rules1807(Rules1867):
 
     @staticmethod
     def _end_trigger(g: G) -> str | None:
-        """The first 4+4 train (phase 8): the current set ends, then a stock round and a set of three operating
-        rounds. The bank is unlimited and never ends the game."""
+        """The first 4+4 train, or its goods side the 6G (phase 8): the current set ends, then a stock round and a set
+        of three operating rounds. The bank is unlimited and never ends the game."""
         flags = g.s["flags"]
         if g.phase.name == g.title.phases[-1].name and flags.get("end_trigger") is None:
             flags["end_trigger"] = "final_phase"
             flags["final_turn"] = g.round.get("turn", 1) + 1
-            g.event("The first 4+4 train has been bought: after this set, a stock round and three more operating "
-                    "rounds end the game.")
+            g.event("The first 4+4 or 6G train has been bought: after this set, a stock round and three more "
+                    "operating rounds end the game.")
         return flags.get("end_trigger")
 
     def after_operating_round(self, g: G) -> None:

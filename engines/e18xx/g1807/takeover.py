@@ -87,13 +87,13 @@ def take_over(g: G, seat: int, minor: str, action: Action) -> None:
     t["trains"] += m["trains"]
     m.update(trains=[], loans=0)
     g.event("{major} takes over {minor}; [0] takes a 10% share of {major} for it.", seat, major=major, minor=minor)
-    if board.token_nodes(minor) and _free_tokens(g, major):
+    if board.token_nodes(minor) and free_tokens(g, major):
         g.round["takeover"] = {"minor": minor, "major": major, "seat": seat}
     else:
         _close(g, minor)
 
 
-def _free_tokens(g: G, major: str) -> int:
+def free_tokens(g: G, major: str) -> int:
     return sum(at is None for _, at in g.corp(major)["charter"])
 
 
@@ -106,7 +106,7 @@ def token_moves(g: G) -> list[Action]:
     minor = t["minor"]
     placed = g.board.token_nodes(minor)
     found: list[Action] = [{"type": "remove_token", "entity": minor, "hex": h, "city": i} for h, i in placed]
-    if len(placed) <= _free_tokens(g, t["major"]):
+    if len(placed) <= free_tokens(g, t["major"]):
         found.append({"type": "pass", "entity": minor})
     return found
 
@@ -127,7 +127,7 @@ def token_move(g: G, action: Action) -> None:
         return
     if action["type"] != "pass" or {"type": "pass", "entity": minor} not in token_moves(g):
         raise RuleError("Remove {minor}'s tokens down to the {n} tokens {major} has left, or pass to keep them.",
-                        minor=minor, n=_free_tokens(g, major), major=major)
+                        minor=minor, n=free_tokens(g, major), major=major)
     for coord, node in board.token_nodes(minor):
         board = board.remove_token(coord, node, minor).place_token(coord, major, node, second_on_tile=True)
         charter.take(g, major, coord, node)
