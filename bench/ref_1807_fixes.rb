@@ -30,3 +30,24 @@ module Engine
     end
   end
 end
+
+# A minor taken over (G1807 Merge#process_buy_shares) has had its turn, but the step is not passed: when it is the
+# round's last minor, the round wraps to its first minor and waits for it again (Merger#next_entity! stops at
+# index 0 and relies on the step being passed), so the first minors would act twice. Ending the turn as a pass
+# does: the next minor follows, or the round ends.
+module Engine
+  module Game
+    module G1807
+      module Step
+        module TakeoverEndsTheTurn
+          def process_buy_shares(action)
+            super
+            pass!
+          end
+        end
+
+        Merge.prepend(TakeoverEndsTheTurn)
+      end
+    end
+  end
+end

@@ -390,6 +390,11 @@ class Rules1807(Rules1867):
                     revenue += ability["amount"] * m
         return revenue
 
+    def tokens_after_merger(self, g: G, cid: str) -> tuple[int | None, int]:
+        """A public company has four tokens after a merger, the added ones at £20 (18xx.games's G1807
+        fix_token_count!; 1867's $40 third token would give it five)."""
+        return 4, 20
+
     def other_merger_move(self, g: G, cid: str) -> bool:
         """A public company may take the minor over (takeover.py)."""
         from engines.e18xx.g1807 import takeover
