@@ -258,6 +258,13 @@ def move_text(g: G, a: dict[str, Any], names: list[str], lang: str = "en") -> st
         if kind == "buy_train" and a.get("variant"):
             return tr(lang, "Buy a {goods} goods train ({train}) for {price}", goods=a["variant"], train=a["train"],
                       price=m(a["price"]))
+        cid = operating.current(g)
+        if kind == "buy_train" and cid and a.get("price", 0) > g.corp(cid)["cash"] and not a.get("exchange"):
+            # with loans; named by its id, as a new and a discarded train of one kind may both be offered
+            taken = -(-(a["price"] - g.corp(cid)["cash"]) // g.title.loans["received"])
+            return tr(lang, "Buy a {name}-train ({train}) for {price} ({loans})", name=a["train"].rpartition("-")[0],
+                      train=a["train"], price=m(a["price"]),
+                      loans=say(plural(taken, "taking {n} loan", "taking {n} loans"), lang))
         if kind == "pass" and r["step"] == "track" and not r.get("offer"):
             return tr(lang, "Done laying track") if r.get("lays") else tr(lang, "Pass: lay no tile")
     return base.move_text(g, a, names, lang)
