@@ -3,7 +3,7 @@
 - **The Irish ferries** F1-F3 each give a corporation owning them a bonus (£10) on the routes to one of the three
   Irish off-board areas (Stranraer-Belfast H2, Holyhead-Dublin N4, Fishguard-Rosslare S3); a corporation with
   several gives each to a different area (the seed: 複数所有では重複不可). Each turn the ferries go to the areas
-  its routes reach most (an n+n train counting n... twice, as its bonus is doubled), so two ferries never pay for the
+  its routes reach most (an n+n train's route counting twice, as its bonus is doubled), so two ferries never pay for the
   same area and every route to an area with a ferry earns it (18xx.games's bonus_privates does the same).
 - **Revenue by phase**: a ferry (and U1) pays more from the phases on its card, whoever owns it, a player or a
   corporation; like every phase change on 18xx.games, the step is taken by the ferries owned when the phase
