@@ -12,6 +12,8 @@ from bot.i18n import say, tr
 from cogs.e18xx import words_1867 as base
 from cogs.e18xx.words import corp_name, listing, money, place, private_name, private_title, who, word
 from engines.e18xx import operating, rounds
+from engines.e18xx.companies import IPO
+from engines.e18xx.g1807 import goods, takeover
 from engines.e18xx.g1807 import stock as stock1807
 from engines.e18xx.g1867 import auction, bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
@@ -117,6 +119,10 @@ def round_lines(g: G, names: list[str], lang: str = "en") -> list[str] | None:
             if later := _batches_to_come(g, lang):
                 lines.append(tr(lang, "Minors still to come: {batches}.", batches=listing(later, lang)))
         return lines + _end_line(g, lang)
+    if kind == "merger" and (t := r.get("takeover")):
+        return [tr(lang, "**Merger round {turn}.{n}** · phase {phase}", turn=r["turn"], n=r["or"], phase=g.phase.name),
+                tr(lang, "**{major}** takes over {minor}: {who} removes tokens of {minor} or passes (the rest go "
+                         "to {major}).", major=t["major"], minor=t["minor"], who=who(names, t["seat"], lang))]
     if kind in ("merger", "operating"):
         from cogs.e18xx.presenter import E18xxPresenter  # the shared lines, to add to
         lines = base.round_lines(g, names, lang) if kind == "merger" else None
@@ -200,6 +206,12 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str | None:
         if "buy" in r["did"]:
             return tr(lang, "**Your move:** you may still sell (or buy, if you have not), or end your turn.")
         return _stock_todo(g, seat, lang)
+    if r["kind"] == "merger" and (t := r.get("takeover")):
+        return tr(lang, "**Your move:** remove tokens of {minor}, or pass: its other tokens become {major}'s "
+                        "({n} at most).", minor=t["minor"], major=t["major"], n=takeover.free_tokens(g, t["major"]))
+    if r["kind"] == "merger" and not r["target"] and (cid := merger.current(g)) and takeover.takers(g, cid):
+        return tr(lang, "**Your move:** {cid} may convert, merge, be taken over by {majors} (for a 10% share of "
+                        "it), or pass.", cid=cid, majors=listing(takeover.takers(g, cid), lang))
     if r["kind"] == "operating" and not r.get("special") and not r.get("offer"):
         cid = operating.current(g)
         if cid and g.president(cid) == seat and r["step"] == "track":
@@ -223,6 +235,15 @@ def move_text(g: G, a: dict[str, Any], names: list[str], lang: str = "en") -> st
             return tr(lang, "Open the bidding: {price} for {private}", **values)
         if kind == "pass" and up is not None:
             return tr(lang, "Drop out of the auction for {private}", private=private_name(g, up["item"], lang))
+    if r["kind"] == "merger" and (t := r.get("takeover")):
+        if kind == "remove_token":
+            return tr(lang, "Remove {minor}'s token on {where}", minor=t["minor"], where=place(g, a["hex"], lang))
+        if kind == "pass":
+            return tr(lang, "Hand {minor}'s tokens to {major}", minor=t["minor"], major=t["major"])
+    if r["kind"] == "merger" and kind == "buy_shares" and a.get("entity") and not r["target"]:
+        major = next((c for c in takeover.takers(g, a["entity"]) if a["shares"][0] in g.corp(c)["shares"].get(
+            IPO, [])), a["shares"][0].rpartition("_")[0])
+        return tr(lang, "{major} takes over {cid}: a 10% share of {major} for it", major=major, cid=a["entity"])
     if r["kind"] == "merger" and kind == "convert":
         cid = merger.current(g)
         return tr(lang, "{cid} converts into a public company (price {price})", cid=cid, price=m(g.price(cid)))
@@ -234,6 +255,16 @@ def move_text(g: G, a: dict[str, Any], names: list[str], lang: str = "en") -> st
                       private=private_title(g, a["entity"], lang), tile=a["tile"], where=place(g, a["hex"], lang),
                       rotation=a["rotation"])
             return text + (" " + tr(lang, "({cost} for the border)", cost=m(cost)) if cost else "")
+        if kind == "buy_train" and a.get("variant"):
+            return tr(lang, "Buy a {goods} goods train ({train}) for {price}", goods=a["variant"], train=a["train"],
+                      price=m(a["price"]))
+        cid = operating.current(g)
+        if kind == "buy_train" and cid and a.get("price", 0) > g.corp(cid)["cash"] and not a.get("exchange"):
+            # with loans; named by its id, as a new and a discarded train of one kind may both be offered
+            taken = -(-(a["price"] - g.corp(cid)["cash"]) // g.title.loans["received"])
+            return tr(lang, "Buy a {name}-train ({train}) for {price} ({loans})", name=a["train"].rpartition("-")[0],
+                      train=a["train"], price=m(a["price"]),
+                      loans=say(plural(taken, "taking {n} loan", "taking {n} loans"), lang))
         if kind == "pass" and r["step"] == "track" and not r.get("offer"):
             return tr(lang, "Done laying track") if r.get("lays") else tr(lang, "Pass: lay no tile")
     return base.move_text(g, a, names, lang)
@@ -243,4 +274,6 @@ def corp_extra(g: G, cid: str, lang: str = "en") -> str | None:
     """What a 1807 corporation's line adds: its kind (minor, public company, system) and its loans."""
     held = loans.held(g, cid)
     kind = word(KINDS, g.cdef(cid).kind, lang)
-    return kind + (", " + say(plural(held, "{n} loan", "{n} loans"), lang) if held else "")
+    carried = [f"{t} {goods.goods_name(g, t)}" for t in g.corp(cid)["trains"] if goods.is_goods(g, t)]
+    return (kind + (", " + say(plural(held, "{n} loan", "{n} loans"), lang) if held else "")
+            + (", " + tr(lang, "goods trains: {trains}", trains=listing(carried, lang)) if carried else ""))

@@ -120,6 +120,10 @@ class _Writer:
             action = {**action, "tile": self._take_copy(action["hex"], action["tile"])}
         elif kind == "run_routes":
             action = {**action, "routes": [self._with_nodes(g, x) for x in action.get("routes", [])]}
+            cid = operating.current(g)
+            extra = g.rules.site_extra_revenue(g, cid) if cid is not None else 0
+            if extra:  # the site adds what it is told besides the routes (1807's goods trains)
+                action["extra_revenue"] = extra
         elif kind in ("place_token", "remove_token"):
             city = self._city_id(g, action["hex"], action["city"])
             if kind == "remove_token":  # the site names the slot the token is in

@@ -57,7 +57,7 @@ class E18xxGame(Engine):
         "place_token": {"hex": "str", "city": "int", **_ENTITY},
         "run_routes": {"routes": "list", **_ENTITY},
         "dividend": {"kind": "str", **_ENTITY},
-        "buy_train": {"train": "str", "price": "int", "exchange": "str?", **_ENTITY},
+        "buy_train": {"train": "str", "price": "int", "exchange": "str?", "variant": "str?", **_ENTITY},  # 1807: "3G"
         "buy_company": {"company": "str", "price": "int", **_ENTITY},
         "discard_train": {"train": "str", **_ENTITY},
         "accept_offer": {}, "decline_offer": {}, "withdraw_offer": {},
@@ -185,7 +185,8 @@ class E18xxGame(Engine):
         elif entity is not None:
             if entity not in g.s["corps"]:
                 raise RuleError("There is no corporation {corp} in this game.", corp=repr(entity[:20]))
-            redeems = action["type"] == "buy_shares" and g.round["kind"] == "operating"  # buying back its shares
+            # buying back its shares (operating round); 1807: a minor taken over for a share (merger round)
+            redeems = action["type"] == "buy_shares" and g.round["kind"] in ("operating", "merger")
             if action["type"] not in CORPORATION_MOVES or (action["type"] == "buy_shares" and not redeems):
                 raise RuleError("A corporation does not make that move; its president does, as a player.")
 
@@ -390,6 +391,9 @@ class E18xxGame(Engine):
         if kind == "dividend":
             return msg("Pay out") if action.get("kind") == "payout" else msg("Withhold")
         if kind == "buy_train":
+            if action.get("variant"):
+                return msg("Buy train {train} as a {goods} goods train for {price}", train=action.get("train"),
+                           goods=action["variant"], price=money(action.get("price")))
             if action.get("exchange"):
                 return msg("Buy train {train} for {price} trading in {old}", train=action.get("train"),
                            price=money(action.get("price")), old=action["exchange"])

@@ -413,7 +413,7 @@ def read_routes(g: G, routes: Any) -> list[dict[str, Any]]:
 
 def _run(g: G, seat: int, cid: str, action: Action) -> None:
     routes = read_routes(g, action.get("routes"))
-    owned = g.corp(cid)["trains"]
+    owned = g.rules.route_trains(g, cid)
     used = [x.get("train") for x in routes]
     if any(t not in owned for t in used) or len(set(used)) != len(used):
         raise RuleError("Each route needs one of {corp}'s trains ({trains}), once.", corp=cid,
@@ -453,7 +453,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
 
 def best_run_action(g: G, cid: str) -> Action:
     """The auto-router's best runs for the corporation's trains, as a run_routes action."""
-    owned = g.corp(cid)["trains"]
+    owned = g.rules.route_trains(g, cid)
     total, runs = best_runs(g.rules.route_board(g, cid), cid, [g.rules.train(g, t) for t in owned], g.colours,
                             hexes_distinct=g.rules.routes_visit_hex_once, excluded=g.rules.excluded_stops(g, cid))
     routes = []

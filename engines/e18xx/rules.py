@@ -156,6 +156,22 @@ class Rules:
         """What a train runs as (its distance, which stops count, its multiplier), from the title's data."""
         return _route_train(g.title.id, train_id.rpartition("-")[0] if "-" in train_id else train_id)
 
+    def train_price(self, g: G, train_id: str) -> int:
+        """A depot train's list price (1807: a goods train's is its goods side's)."""
+        return g.train_def(train_id).price
+
+    def train_name(self, g: G, train_id: str) -> str:
+        """The name a train is known by in trade-in tables (1807: "3G" for a 5 card bought as a goods train)."""
+        return train_id.rpartition("-")[0]
+
+    def route_trains(self, g: G, cid: str) -> list[str]:
+        """`cid`'s trains that run on routes (1807: not its goods trains, which earn without one)."""
+        return g.corp(cid)["trains"]
+
+    def site_extra_revenue(self, g: G, cid: str) -> int:
+        """What 18xx.games must be told `cid` earns besides its routes, written with its run (1807: goods trains)."""
+        return 0
+
     def train_event(self, g: G, event: str) -> None:
         """What the first train of a kind sets off besides the phase and rusting (its `first_bought_events`)."""
         from engines.e18xx import trains

@@ -45,12 +45,13 @@ def depot_offer(g: G) -> list[str]:
 
 def list_price(g: G, train_id: str, exchange: str | None = None) -> int:
     t = g.train_def(train_id)
+    price = g.rules.train_price(g, train_id)
     if exchange is None:
-        return t.price
-    discount = (t.trade_in or {}).get(exchange.rpartition("-")[0])
+        return price
+    discount = (t.trade_in or {}).get(g.rules.train_name(g, exchange))
     if discount is None:
         raise ValueError
-    return t.price - discount
+    return price - discount
 
 
 def cheapest_depot_price(g: G) -> int | None:

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 from engines.base import ChanceRequest, RuleError
 from engines.e18xx import hexes
 from engines.e18xx.companies import TITLES
+from engines.e18xx.g1807 import ferries, goods
 from engines.e18xx.g1867.rules import Rules1867
-from engines.e18xx.route import stop_revenue
+from engines.e18xx.route import Train, stop_revenue
 from engines.e18xx.state import BANK
 from engines.text import Msg, msg
 
 if TYPE_CHECKING:
-    from engines.e18xx.route import Route, Train
+    from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
 #: The seed is drawn in 1..SEEDS (18xx.games's generator keeps its state modulo 2^31).
@@ -34,8 +35,6 @@ LONDON_SMALL = "U23"
 LONDON_HEXES = ("K27", "K29", "L26", "L30", "M27", "M29")
 SCOTLAND = frozenset({"A9", "A11", "A13", "C5", "C7", "C11", "D4", "D6", "D8", "D10", "F4", "H2"})
 WALES = frozenset({"N4", "S3", "T10", "U7", "U9", "U11"})
-IRELAND = ("H2", "N4", "S3")
-IRISH_FERRIES = ("F1", "F2", "F3")
 BONUS = {"scotland": "J6", "wales": "L6", "london": "I28", "mine": "G28"}  # the bonuses' printed revenues
 
 
@@ -48,9 +47,9 @@ class Rules1807(Rules1867):
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
         from engines.e18xx import operating
-        from engines.e18xx.g1807 import stock
-        from engines.e18xx.g1867 import auction, merger
-        return {"auction": auction, "stock": stock, "operating": operating, "merger": merger}
+        from engines.e18xx.g1807 import merger_round, stock
+        from engines.e18xx.g1867 import auction
+        return {"auction": auction, "stock": stock, "operating": operating, "merger": merger_round}
 
     @cached_property
     def data(self) -> dict[str, Any]:
@@ -129,14 +128,14 @@ class Rules1807(Rules1867):
 
     @staticmethod
     def _end_trigger(g: G) -> str | None:
-        """The first 4+4 train (phase 8): the current set ends, then a stock round and a set of three operating
-        rounds. The bank is unlimited and never ends the game."""
+        """The first 4+4 train, or its goods side the 6G (phase 8): the current set ends, then a stock round and a set
+        of three operating rounds. The bank is unlimited and never ends the game."""
         flags = g.s["flags"]
         if g.phase.name == g.title.phases[-1].name and flags.get("end_trigger") is None:
             flags["end_trigger"] = "final_phase"
             flags["final_turn"] = g.round.get("turn", 1) + 1
-            g.event("The first 4+4 train has been bought: after this set, a stock round and three more operating "
-                    "rounds end the game.")
+            g.event("The first 4+4 or 6G train has been bought: after this set, a stock round and three more "
+                    "operating rounds end the game.")
         return flags.get("end_trigger")
 
     def after_operating_round(self, g: G) -> None:
@@ -155,7 +154,8 @@ class Rules1807(Rules1867):
             self.after_train_bought(g)
 
     def after_train_bought(self, g: G) -> None:
-        """No trainless nationalisation in 1807."""
+        """No trainless nationalisation in 1807; the privates' revenue steps of a new phase (ferries.py)."""
+        ferries.step_revenues(g)
 
     def stock_round_start(self, g: G) -> None:
         """Minor batch 2 comes in stock round 2."""
@@ -383,12 +383,58 @@ class Rules1807(Rules1867):
         if any(board.node(ref).kind == "offboard" for ref in stops) and set(visited) & set(LONDON_HEXES):
             revenue += bonus["london"] * m
         for pid in g.privates_of(cid):
-            if pid in IRISH_FERRIES:
-                continue
+            if pid in ferries.IRISH_FERRIES:
+                continue  # added over all the routes together (runs_made)
             for ability in g.pdef(pid).abilities_of("hex_bonus"):
                 if set(visited) & set(ability["hexes"]):
                     revenue += ability["amount"] * m
         return revenue
+
+    def tokens_after_merger(self, g: G, cid: str) -> tuple[int | None, int]:
+        """A public company has four tokens after a merger, the added ones at £20 (18xx.games's G1807
+        fix_token_count!; 1867's $40 third token would give it five)."""
+        return 4, 20
+
+    def other_merger_move(self, g: G, cid: str) -> bool:
+        """A public company may take the minor over (takeover.py)."""
+        from engines.e18xx.g1807 import takeover
+        return bool(takeover.takers(g, cid))
+
+    # ---- goods trains and the Irish ferries ---------------------------------------------------------------
+
+    def train(self, g: G, train_id: str) -> Train:
+        """A goods train counts cities only (goods.py); the others as the title's data says."""
+        if goods.is_goods(g, train_id):
+            return Train(goods.goods_name(g, train_id), goods.cities_counted(g, train_id), counts=frozenset({"city"}))
+        return super().train(g, train_id)
+
+    def train_price(self, g: G, train_id: str) -> int:
+        return goods.price(g, train_id)
+
+    def train_name(self, g: G, train_id: str) -> str:
+        return goods.goods_name(g, train_id) or super().train_name(g, train_id)
+
+    def route_trains(self, g: G, cid: str) -> list[str]:
+        return [t for t in g.corp(cid)["trains"] if not goods.is_goods(g, t)]
+
+    def runs_made(self, g: G, cid: str, runs: list[dict[str, Any]]) -> int:
+        """The Irish ferries' bonus over the routes together, then the goods trains' revenue (their own runs)."""
+        added = ferries.irish_bonus(g, cid, runs)
+        carried = goods.runs(g, cid)
+        runs.extend(carried)
+        return added + sum(run["revenue"] for run in carried)
+
+    def site_extra_revenue(self, g: G, cid: str) -> int:
+        return sum(run["revenue"] for run in goods.runs(g, cid))
+
+    def turn_moves(self, g: G, seat: int, cid: str) -> list[dict[str, Any]]:
+        return [*super().turn_moves(g, seat, cid), *goods.moves(g, cid)]
+
+    def turn_move(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
+        if action["type"] == "buy_train" and "variant" in action:
+            goods.buy(g, seat, cid, action)
+            return True
+        return super().turn_move(g, seat, cid, action)
 
     def loan_step(self, g: G, cid: str) -> None:
         """Interest (borrowing for it), then repayments; a corporation that cannot pay pays what it has and its price

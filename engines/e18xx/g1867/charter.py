@@ -52,6 +52,12 @@ def keep_after_merger(g: G, cid: str, limit: int) -> None:
 
 
 def fill_up(g: G, cid: str) -> None:
+    """The token a major gets back after a merger (1867: one at $40 to make three; a title may say otherwise)."""
+    count, price = g.rules.tokens_after_merger(g, cid)
     charter = g.corp(cid)["charter"]
-    if len(charter) != MERGED_TOKENS:
-        charter.append([EXTRA_PRICE, None])
+    if count is None:  # 1867: one more unless it has three
+        if len(charter) != MERGED_TOKENS:
+            charter.append([EXTRA_PRICE, None])
+        return
+    while len(charter) < count:
+        charter.append([price, None])

@@ -181,8 +181,10 @@ def majors_free(g: G) -> list[str]:
 
 
 def has_move(g: G, cid: str) -> bool:
-    """Something to do: a conversion or a merger, while some major is still free to be formed (1807 has 11)."""
-    return bool(majors_free(g)) and (can_convert(g, cid) or _any_candidate(g, cid))
+    """Something to do: a conversion or a merger, while some major is still free to be formed (1807 has 11), or
+    a title's own move (1807: a takeover)."""
+    return (bool(majors_free(g)) and (can_convert(g, cid) or _any_candidate(g, cid))) \
+        or g.rules.other_merger_move(g, cid)
 
 
 # ---- actions ----------------------------------------------------------------------------------------------

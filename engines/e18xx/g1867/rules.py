@@ -321,6 +321,16 @@ class Rules1867(Rules):
         kept = revenue // 20 * 10 if kind == "half" else 0
         operating.payout(g, cid, revenue, kept=kept, steps=int(revenue - kept >= g.price(cid)))
 
+    def tokens_after_merger(self, g: G, cid: str) -> tuple[int | None, int]:
+        """(count, price) of the tokens a major is filled up to after a merger; None: 1867's one $40 token to make
+        three (charter.fill_up)."""
+        return None, 40
+
+    def other_merger_move(self, g: G, cid: str) -> bool:
+        """Whether minor `cid` has a title's own move in the merger round besides converting and merging (1807: a
+        takeover), so that its turn waits for it."""
+        return False
+
     def trade_ins_allowed(self, g: G) -> bool:
         return g.phase.name == "8"  # the "train trade allowed" of the first 8-train
 
