@@ -591,22 +591,23 @@ class Board:
     def _traces(self) -> dict[str, WalkTrace]:
         return {}
 
-    def variant_looks(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: frozenset[int],
+    def variant_takes(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: frozenset[int],
                       through: tuple[bool, ...], starts: tuple[NodeRef, ...],
-                      wanted: Callable[[End, int], bool]) -> frozenset[tuple[End, int]] | None:
-        """How `corp`'s walk looks at the paths of `coord` (Board.trace's looks there) on this board with `coord`'s
-        track made `paths`, its exits `converging` where the walk's converging mode starts, its nodes letting a
-        train through or not as `through` says, and the tokens at `starts`: the walk of a board after a trial lay
-        whose gained paths are left out, which many trial lays share (_answer_from_variant). None as soon as the
-        walk looks there as `wanted(end, edges left by)` asks (the walk stops; a lay that gains track is most often
-        told early). Walked to the end once per board and variant."""
-        key = (corp, coord, paths, converging, through, starts)
+                      takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
+        """Whether `corp`'s walk (see _walk) on this board with `coord`'s track made `paths`, its exits `converging`
+        where the walk's converging mode starts, its nodes letting a train through or not as `through` says, and the
+        tokens at `starts` ever looks at the paths of `coord` so that it would take one of `takes` there (a gained
+        path's ends and the bit mask of its edges): by one of its ends, with none of its edges left by. That is the
+        walk of a board after a trial lay whose gained paths are left out (_answer_from_variant); it stops at the
+        first such look. Once per board and question."""
+        key = (corp, coord, paths, converging, through, starts, takes)
         if (known := self._variants.get(key)) is None:
             try:
-                trace = self._traced_walk(corp, (coord, paths, converging, through, starts, wanted))
+                self._traced_walk(corp, (coord, paths, converging, through, starts, takes))
+                known = False
             except _Wanted:
-                return None
-            known = self._variants[key] = frozenset(trace.looks.get(coord, ()))
+                known = True
+            self._variants[key] = known
         return known
 
     @cached_property
@@ -615,7 +616,7 @@ class Board:
         return {}
 
     @cached_property
-    def _variants(self) -> dict[tuple, frozenset[tuple[End, int]]]:
+    def _variants(self) -> dict[tuple, bool]:
         return {}
 
     def _traced_walk(self, corp: str, variant: tuple | None = None) -> WalkTrace:
@@ -623,17 +624,22 @@ class Board:
         comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
         hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
         ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode.
-        `variant` (see variant_looks): (hex, its paths, its converging exits, its nodes' passability, the tokens, a
-        question) walks this board with that hex changed so, raising _Wanted when it looks there as asked."""
+        `variant` (see variant_takes): (hex, its paths, its converging exits, its nodes' passability, the tokens, the
+        gained paths) walks this board with that hex changed so, raising _Wanted when it looks there so that it would
+        take a gained path. Such a walk does not walk its converging parts (see converging_takes): only the answer to
+        that question is kept of it, not its trace."""
         track, paths_at, steps = self._track, self._paths_at, self.map._steps
-        over, conv, wanted = None, frozenset(), None
+        over, conv, takes = None, frozenset(), ()
         passable: dict[NodeRef, bool] = {}
         starts = self.token_nodes(corp)
         if variant is not None:
-            over, paths, conv, through_at, starts, wanted = variant
+            over, paths, conv, through_at, starts, takes = variant
             track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
             passable = {(over, i): ok for i, ok in enumerate(through_at)}
             starts = list(starts)
+
+        def wanted(end: End, left: int) -> bool:  # looking so at `over`, the walk would take a gained path
+            return any(end in ends and not edges & left for ends, edges in takes)
 
         def look(coord: str, end: End) -> None:
             left = mask.get(coord, 0)
@@ -652,6 +658,65 @@ class Board:
             if (known := passable.get(ref)) is None:
                 known = passable[ref] = self.node(ref).kind != "offboard" and not self.blocks(ref, corp)
             return known
+
+        def converging_takes(coord: str, back: int) -> bool | None:
+            """Whether the converging walk entering `coord` by its edge `back` now would look at `over` as wanted,
+            told without walking it: True, False, or None when that cannot be told.
+
+            Such a walk leaves nothing behind but its looks (every path, node and edge it marks it unmarks), and it
+            tries every chain from here, depth first: each sequence of paths joined by a node or across an edge that
+            takes no path already walked (`paths`), passes no node already walked, and takes no path of a hex by an
+            edge the chain has left that hex by. So it looks at `over` as a gained path wants iff such a chain gets
+            there by one of that path's ends without leaving `over` by one of its edges first. A search over (hex, the
+            end a chain is at there) that keeps the marks of the moment but not the chain's own reaches wherever such
+            a chain does (none found: False); the first it finds is checked as a chain (then True; if it takes a
+            path twice or crosses back where it left, which a search cannot rule out, None: the walk is walked)."""
+            base = mask.get(over, 0)
+            for ends_j, edges_j in takes:
+                if edges_j & base:
+                    continue
+                # states: (hex, the end a chain is at there: an edge it came in by or a node it came to)
+                came: dict[tuple[str, End], tuple | None] = {(coord, back): None}  # -> (state before, path taken)
+                stack: list[tuple[str, End]] = [(coord, back)]
+                found = None
+                while stack and found is None:
+                    here, entered = at = stack.pop()
+                    for p in paths_at.get(here, {}).get(entered, ()):
+                        a, b = track[here][p]
+                        if (here, p) in paths or (type(a) is int and (here, a) in used) or (
+                                type(b) is int and (here, b) in used):
+                            continue
+                        end = b if a == entered else a
+                        if type(end) is str:
+                            ref = (here, int(end[1:]))
+                            if ref in nodes or not through(ref):
+                                continue
+                            if here == over and end in ends_j:
+                                found = (at, p, end)
+                                break
+                            step = (here, end)
+                        elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
+                            if other == over and (end + 3) % 6 in ends_j:
+                                found = (at, p, end)
+                                break
+                            if here == over and edges_j >> end & 1:
+                                continue  # leaving `over` by the gained path's edge: it would not be taken after
+                            step = (other, (end + 3) % 6)
+                        else:
+                            continue
+                        if step not in came:
+                            came[step] = (at, p)
+                            stack.append(step)
+                if found is None:
+                    continue
+                at, p, last = found
+                chain = [(at[0], p, at[1])]
+                while (before := came[at]) is not None:
+                    at, p = before
+                    chain.append((at[0], p, at[1]))
+                chain.reverse()
+                return True if _is_chain(chain, last, track, paths, used, nodes, over, base, edges_j) else None
+            return False
 
         def walk_node(ref: NodeRef, converging: bool) -> None:
             if ref in nodes:
@@ -687,8 +752,13 @@ class Board:
                 onward = converging or (edge in conv if coord == over else len(paths_at[coord].get(edge, ())) > 1)
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
-                for q in paths_at.get(other, {}).get(back, ()):
-                    walk_path(other, q, back, None, onward)
+                # a variant's walk asks whether a converging walk from here would look at `over` as wanted instead
+                # of walking it, where that can be told (its looks are all it leaves)
+                if over is None or converging or not onward or (told := converging_takes(other, back)) is None:
+                    for q in paths_at.get(other, {}).get(back, ()):
+                        walk_path(other, q, back, None, onward)
+                elif told:
+                    raise _Wanted
                 used.discard((coord, edge))
                 mask[coord] &= ~(1 << edge)
             if converging:
@@ -1035,25 +1105,47 @@ def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
 
 def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool:
     """The "new track" answer from the walk of the board after the lay with its gained paths left out
-    (Board.variant_looks). Until it first takes a gained path, the walk after the lay goes exactly as that one: a
+    (Board.variant_takes). Until it first takes a gained path, the walk after the lay goes exactly as that one: a
     gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and then it is
     taken unless the chain has left the hex by one of its edges (a path walked before is no gained one). So the
     walk after the lay takes a gained path if and only if that walk looks at the hex by one of the path's ends
-    with none of its edges left by. Lays with the same paths besides the gained ones, the same converging exits
-    and the same passable nodes share one walk (most of a hex's green upgrades add a path to an exit the walk
-    leaves by, and differ only there)."""
+    with none of its edges left by. Lays with the same paths besides the gained ones, the same converging exits,
+    the same passable nodes and the same gained paths share one answer."""
     new_paths, new_at = after.paths(coord), after._paths_at[coord]
     rest = tuple(path for j, path in enumerate(new_paths) if j not in gains)
     converging = frozenset(edge for edge in hexes.EDGES if len(new_at.get(edge, ())) > 1)
     through = tuple(node.kind != "offboard" and not after.blocks((coord, i), corp)
                     for i, node in enumerate(after.tile(coord).nodes))
-    takes = [(ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in gains)]
+    takes = tuple((ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in sorted(gains)))
+    return board.variant_takes(corp, coord, rest, converging, through, tuple(after.token_nodes(corp)), takes)
 
-    def takes_one(end: End, left: int) -> bool:  # the walk after the lay, looking so, takes a gained path
-        return any(end in ends and not edges & left for ends, edges in takes)
 
-    looks = board.variant_looks(corp, coord, rest, converging, through, tuple(after.token_nodes(corp)), takes_one)
-    return looks is None or any(takes_one(end, left) for end, left in looks)
+def _is_chain(chain: list[tuple[str, int, End]], last: End, track: Mapping, paths: set[PathRef],
+              used: set[tuple[str, int]], nodes: set[NodeRef], over: str, left: int, edges: int) -> bool:
+    """Whether the states (hex, path, the end it is entered by) found by Board._traced_walk's search are a chain its
+    converging walk takes, looking at `over` at the end, by `last`, with none of `edges` left by: no path taken twice
+    or already walked, no node passed twice or already walked, no path of a hex at an edge the chain has left that
+    hex by (`left`: the edges of `over` left by before it)."""
+    taken: set[PathRef] = set()
+    passed: set[NodeRef] = set()
+    crossed: set[tuple[str, int]] = set()
+    for i, (here, p, _) in enumerate(chain):
+        if (here, p) in paths or (here, p) in taken or any(
+                type(e) is int and ((here, e) in used or (here, e) in crossed) for e in track[here][p]):
+            return False
+        taken.add((here, p))
+        leaving = chain[i + 1][2] if i + 1 < len(chain) else last
+        if type(leaving) is str:  # on through a node of this hex (the last: the node looked at)
+            ref = (here, int(leaving[1:]))
+            if ref in nodes or ref in passed:
+                return False
+            passed.add(ref)
+        elif i + 1 < len(chain):  # across an edge: the next path is entered by the edge opposite
+            out = (leaving + 3) % 6
+            crossed.add((here, out))
+            if here == over:
+                left |= 1 << out
+    return not edges & left
 
 
 class _Wanted(Exception):
