@@ -248,6 +248,7 @@ class WalkTrace:
     looks: Mapping[str, set[tuple[End, int]]]  # hex -> (edge or node end, mask of the hex's edges left by) seen
     leaves: frozenset[tuple[str, int]]  # (hex, edge) left by outside converging mode
     walked: frozenset[PathRef]  # the paths the walk took
+    entries: Mapping[str, int | None]  # hex -> the edge the walk first comes into it by (None: a token's hex)
 
 
 @dataclass(frozen=True, eq=False)
@@ -466,7 +467,10 @@ class Board:
         """What `corp`'s tokens reach (see _walk): the nodes, paths and hex edges. A board never changes (a change
         is a new board), so each corporation's reach is walked once per board."""
         if (known := self._reach.get(corp)) is None:
-            known = self._reach[corp] = self._reachable(corp)
+            if (trace := self._traces.get(corp)) is not None:  # the same walk, step for step: the paths it took
+                known = self._reach[corp] = self._network(corp, trace.walked)
+            else:
+                known = self._reach[corp] = self._reachable(corp)
         return known
 
     @cached_property
@@ -480,31 +484,36 @@ class Board:
         return _chains_of(self.map, tuple(sorted(self.laid.items())))
 
     def _reachable(self, corp: str) -> Network:
-        starts = self.token_nodes(corp)
-        edges: dict[str, set[int]] = {}
-        for coord, _ in starts:  # a corporation may build out of its token hexes in any direction
-            edges.setdefault(coord, set()).update(e for e in hexes.EDGES if self.map.linked(coord, e))
-        seen_nodes: set[NodeRef] = set(starts)
-        seen_paths: set[PathRef] = set()
+        walked: set[PathRef] = set()
 
         def visit(coord: str, p: int) -> bool:
-            if (coord, p) not in seen_paths:
-                seen_paths.add((coord, p))
-                for end in self._track[coord][p]:
-                    if isinstance(end, int):
-                        edges.setdefault(coord, set()).add(end)
-                        other = self.map.across(coord, end)
-                        if other:
-                            edges.setdefault(other, set()).add(hexes.opposite(end))
-                    else:
-                        seen_nodes.add((coord, int(end[1:])))
+            walked.add((coord, p))
             return False
 
         self._walk(corp, visit)
+        return self._network(corp, walked)
+
+    def _network(self, corp: str, walked: Iterable[PathRef]) -> Network:
+        """The reach of `corp` whose walk (see _walk) took the paths `walked`: their nodes and hex edges, and every
+        edge of a token's hex (a corporation may build out of it in any direction)."""
+        starts = self.token_nodes(corp)
+        edges: dict[str, set[int]] = {}
+        for coord, _ in starts:
+            edges.setdefault(coord, set()).update(e for e in hexes.EDGES if self.map.linked(coord, e))
+        seen_nodes: set[NodeRef] = set(starts)
+        for coord, p in walked:
+            for end in self._track[coord][p]:
+                if isinstance(end, int):
+                    edges.setdefault(coord, set()).add(end)
+                    other = self.map.across(coord, end)
+                    if other:
+                        edges.setdefault(other, set()).add(hexes.opposite(end))
+                else:
+                    seen_nodes.add((coord, int(end[1:])))
         for mirror, targets in self.map.mirrors.items():  # 1807: reaching London's inset reaches the small London hex
             if any(t in edges or any(ref[0] == t for ref in seen_nodes) for t in targets):
                 edges.setdefault(mirror, set()).update(e for e in hexes.EDGES if self.map.linked(mirror, e))
-        return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
+        return Network(frozenset(seen_nodes), frozenset(walked), {h: frozenset(e) for h, e in edges.items()})
 
     def can_token(self, corp: str) -> bool:
         """Whether `corp` may place a token in some city it reaches now (``bool(legal_tokens(self, corp))``), as
@@ -565,7 +574,9 @@ class Board:
         """hex -> the edge by which `corp`'s reach walk (see _walk) first comes into it (None: the walk starts there,
         at a token). Up to that moment a walk on a board with another tile on that hex goes exactly as on this one,
         which lets the "new track" rule answer most lays without a walk of its own (_uses_new_track)."""
-        if (known := self._entries.get(corp)) is None:
+        if (known := self._entries.get(corp)) is None and (trace := self._traces.get(corp)) is not None:
+            known = self._entries[corp] = dict(trace.entries)  # the same walk, step for step
+        if known is None:
             known = self._entries[corp] = {}
 
             def enter(coord: str, edge: int | None) -> bool:
@@ -647,6 +658,7 @@ class Board:
             if coord == over and wanted(end, left):
                 raise _Wanted
         looks: dict[str, set[tuple[End, int]]] = {}
+        entries: dict[str, int | None] = {}
         leaves: set[tuple[str, int]] = set()
         walked: set[PathRef] = set()
         nodes: set[NodeRef] = set()
@@ -746,6 +758,7 @@ class Board:
                 if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
                     continue
                 back = (edge + 3) % 6
+                entries.setdefault(other, back)
                 look(other, back)
                 if not converging:
                     leaves.add((coord, edge))
@@ -769,8 +782,9 @@ class Board:
             nodes.update(set(starts) - {start})
             paths.clear()
             used.clear()
+            entries.setdefault(start[0], None)
             walk_node(start, False)
-        return WalkTrace(looks, frozenset(leaves), frozenset(walked))
+        return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries)
 
     def _walk(self, corp: str, visit: Callable[[str, int], bool],
               enter: Callable[[str, int | None], bool] | None = None) -> bool:
@@ -1236,6 +1250,9 @@ def legal_lays(
     colours = frozenset(colours)
     blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, msg("a private company"))
     supply = board.supply(optional_rules)
+    # the "new track" rule reads the traced walk; the reach and the first entries are read from it too, instead of
+    # two more walks of the same network (the board keeps all three)
+    board.trace(corp)
     network = board.reachable(corp)
     most_exits: dict[tuple[str, str], tuple[int, str]] = {}
     found = []
