@@ -312,6 +312,24 @@ def test_a_board_after_a_lay_derives_its_track_as_a_new_board_reads_it():
     assert compared > 50
 
 
+def test_the_reach_and_first_entries_read_from_the_traced_walk_are_the_walks_own():
+    """legal_lays reads a board's reach and the hexes' first entries from its traced walk: at every track step of
+    314, the same as the reach walk and the entries walk of a board that has no trace."""
+    from engines.e18xx import operating
+    from engines.e18xx.board import Board
+    states = track_steps("314.json")
+    for state in states:
+        g = G(state)
+        corp = operating.current(g)
+        traced = Board(g.map, laid=dict(g.board.laid), tokens=dict(g.board.tokens), reserved=dict(g.board.reserved))
+        plain = Board(g.map, laid=dict(g.board.laid), tokens=dict(g.board.tokens), reserved=dict(g.board.reserved))
+        traced.trace(corp)
+        assert traced.reachable(corp) == plain.reachable(corp)
+        assert traced.first_entries(corp) == plain.first_entries(corp)
+        assert not plain._traces  # the plain board walked for itself, with no trace
+    assert len(states) > 40
+
+
 def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
     """_uses_new_track answers most upgrades from where the walk on the board before first comes into the hex;
     for every upgrade open to the operating corporation at the track steps of a recorded game, it says what a walk
