@@ -312,6 +312,24 @@ def test_a_board_after_a_lay_derives_its_track_as_a_new_board_reads_it():
     assert compared > 50
 
 
+def test_the_reach_and_first_entries_read_from_the_traced_walk_are_the_walks_own():
+    """legal_lays reads a board's reach and the hexes' first entries from its traced walk: at every track step of
+    314, the same as the reach walk and the entries walk of a board that has no trace."""
+    from engines.e18xx import operating
+    from engines.e18xx.board import Board
+    states = track_steps("314.json")
+    for state in states:
+        g = G(state)
+        corp = operating.current(g)
+        traced = Board(g.map, laid=dict(g.board.laid), tokens=dict(g.board.tokens), reserved=dict(g.board.reserved))
+        plain = Board(g.map, laid=dict(g.board.laid), tokens=dict(g.board.tokens), reserved=dict(g.board.reserved))
+        traced.trace(corp)
+        assert traced.reachable(corp) == plain.reachable(corp)
+        assert traced.first_entries(corp) == plain.first_entries(corp)
+        assert not plain._traces  # the plain board walked for itself, with no trace
+    assert len(states) > 40
+
+
 def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
     """_uses_new_track answers most upgrades from where the walk on the board before first comes into the hex;
     for every upgrade open to the operating corporation at the track steps of a recorded game, it says what a walk
@@ -369,6 +387,42 @@ def test_on_1867s_big_map_the_new_track_rule_answers_as_a_full_walk_too():
                     assert bd._uses_new_track(board, lay, corp) == walked, lay
                     variants += bool(gains) and bd._answer_from_trace(board, laid, coord, gains, corp) is None
     assert variants > 50, variants
+
+
+def test_on_1867s_densest_boards_the_new_track_rule_answers_as_a_full_walk_too():
+    """The late boards of nationalization_cash are where the walk has most converging exits: there the variant's walk
+    tells whether a converging part would take a gained path by a search instead of walking it
+    (Board._traced_walk's converging_takes). For every upgrade open to the operating corporation at the last track
+    steps of the game, the same answer as a walk of the board after the lay, with many upgrades past the trace and
+    the first entry, answered both ways."""
+    from engines.e18xx import board as bd
+    from engines.e18xx import operating
+    doc = json.loads((need_shared() / "fixtures" / "1867-nationalization_cash.json").read_text(encoding="utf-8"))
+    states: list[dict[str, Any]] = []
+    replay_export(doc, on_action=lambda action, state: states.append(state) if (
+        state["round"]["kind"] == "operating" and state["round"].get("step") == "track") else None)
+    by_variant = {True: 0, False: 0}
+    for state in states[-5::4]:
+        g = G(state)
+        corp, board = operating.current(g), g.board
+        for coord in board.reachable(corp).edges:
+            if coord not in board.laid or coord not in board.map.printed:
+                continue
+            for name in board.map.tiles:
+                for rotation in range(6):
+                    lay = bd.Lay(coord, name, rotation)
+                    if bd.lay_problem(board, lay, g.colours, None) is not None:
+                        continue
+                    laid = board.lay_tile(coord, name, rotation)
+                    gains = bd._gains(board, laid, coord)
+                    walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
+                    assert bd._uses_new_track(board, lay, corp) == walked, lay
+                    entry = board.first_entries(corp).get(coord)
+                    if gains and not (entry is not None and any(entry in laid.paths(coord)[i] for i in gains)) and (
+                            bd._answer_from_trace(board, laid, coord, gains, corp) is None
+                            and laid.loosely_reaches(corp, coord, gains)):
+                        by_variant[walked] += 1
+    assert by_variant[True] > 10 and by_variant[False] > 10, by_variant
 
 
 def test_the_newest_exports_fields_that_say_nothing_in_1889_are_read_and_any_that_say_more_refused():

@@ -248,6 +248,7 @@ class WalkTrace:
     looks: Mapping[str, set[tuple[End, int]]]  # hex -> (edge or node end, mask of the hex's edges left by) seen
     leaves: frozenset[tuple[str, int]]  # (hex, edge) left by outside converging mode
     walked: frozenset[PathRef]  # the paths the walk took
+    entries: Mapping[str, int | None]  # hex -> the edge the walk first comes into it by (None: a token's hex)
 
 
 @dataclass(frozen=True, eq=False)
@@ -466,7 +467,10 @@ class Board:
         """What `corp`'s tokens reach (see _walk): the nodes, paths and hex edges. A board never changes (a change
         is a new board), so each corporation's reach is walked once per board."""
         if (known := self._reach.get(corp)) is None:
-            known = self._reach[corp] = self._reachable(corp)
+            if (trace := self._traces.get(corp)) is not None:  # the same walk, step for step: the paths it took
+                known = self._reach[corp] = self._network(corp, trace.walked)
+            else:
+                known = self._reach[corp] = self._reachable(corp)
         return known
 
     @cached_property
@@ -480,31 +484,36 @@ class Board:
         return _chains_of(self.map, tuple(sorted(self.laid.items())))
 
     def _reachable(self, corp: str) -> Network:
-        starts = self.token_nodes(corp)
-        edges: dict[str, set[int]] = {}
-        for coord, _ in starts:  # a corporation may build out of its token hexes in any direction
-            edges.setdefault(coord, set()).update(e for e in hexes.EDGES if self.map.linked(coord, e))
-        seen_nodes: set[NodeRef] = set(starts)
-        seen_paths: set[PathRef] = set()
+        walked: set[PathRef] = set()
 
         def visit(coord: str, p: int) -> bool:
-            if (coord, p) not in seen_paths:
-                seen_paths.add((coord, p))
-                for end in self._track[coord][p]:
-                    if isinstance(end, int):
-                        edges.setdefault(coord, set()).add(end)
-                        other = self.map.across(coord, end)
-                        if other:
-                            edges.setdefault(other, set()).add(hexes.opposite(end))
-                    else:
-                        seen_nodes.add((coord, int(end[1:])))
+            walked.add((coord, p))
             return False
 
         self._walk(corp, visit)
+        return self._network(corp, walked)
+
+    def _network(self, corp: str, walked: Iterable[PathRef]) -> Network:
+        """The reach of `corp` whose walk (see _walk) took the paths `walked`: their nodes and hex edges, and every
+        edge of a token's hex (a corporation may build out of it in any direction)."""
+        starts = self.token_nodes(corp)
+        edges: dict[str, set[int]] = {}
+        for coord, _ in starts:
+            edges.setdefault(coord, set()).update(e for e in hexes.EDGES if self.map.linked(coord, e))
+        seen_nodes: set[NodeRef] = set(starts)
+        for coord, p in walked:
+            for end in self._track[coord][p]:
+                if isinstance(end, int):
+                    edges.setdefault(coord, set()).add(end)
+                    other = self.map.across(coord, end)
+                    if other:
+                        edges.setdefault(other, set()).add(hexes.opposite(end))
+                else:
+                    seen_nodes.add((coord, int(end[1:])))
         for mirror, targets in self.map.mirrors.items():  # 1807: reaching London's inset reaches the small London hex
             if any(t in edges or any(ref[0] == t for ref in seen_nodes) for t in targets):
                 edges.setdefault(mirror, set()).update(e for e in hexes.EDGES if self.map.linked(mirror, e))
-        return Network(frozenset(seen_nodes), frozenset(seen_paths), {h: frozenset(e) for h, e in edges.items()})
+        return Network(frozenset(seen_nodes), frozenset(walked), {h: frozenset(e) for h, e in edges.items()})
 
     def can_token(self, corp: str) -> bool:
         """Whether `corp` may place a token in some city it reaches now (``bool(legal_tokens(self, corp))``), as
@@ -565,7 +574,9 @@ class Board:
         """hex -> the edge by which `corp`'s reach walk (see _walk) first comes into it (None: the walk starts there,
         at a token). Up to that moment a walk on a board with another tile on that hex goes exactly as on this one,
         which lets the "new track" rule answer most lays without a walk of its own (_uses_new_track)."""
-        if (known := self._entries.get(corp)) is None:
+        if (known := self._entries.get(corp)) is None and (trace := self._traces.get(corp)) is not None:
+            known = self._entries[corp] = dict(trace.entries)  # the same walk, step for step
+        if known is None:
             known = self._entries[corp] = {}
 
             def enter(coord: str, edge: int | None) -> bool:
@@ -591,22 +602,23 @@ class Board:
     def _traces(self) -> dict[str, WalkTrace]:
         return {}
 
-    def variant_looks(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: frozenset[int],
+    def variant_takes(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: frozenset[int],
                       through: tuple[bool, ...], starts: tuple[NodeRef, ...],
-                      wanted: Callable[[End, int], bool]) -> frozenset[tuple[End, int]] | None:
-        """How `corp`'s walk looks at the paths of `coord` (Board.trace's looks there) on this board with `coord`'s
-        track made `paths`, its exits `converging` where the walk's converging mode starts, its nodes letting a
-        train through or not as `through` says, and the tokens at `starts`: the walk of a board after a trial lay
-        whose gained paths are left out, which many trial lays share (_answer_from_variant). None as soon as the
-        walk looks there as `wanted(end, edges left by)` asks (the walk stops; a lay that gains track is most often
-        told early). Walked to the end once per board and variant."""
-        key = (corp, coord, paths, converging, through, starts)
+                      takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
+        """Whether `corp`'s walk (see _walk) on this board with `coord`'s track made `paths`, its exits `converging`
+        where the walk's converging mode starts, its nodes letting a train through or not as `through` says, and the
+        tokens at `starts` ever looks at the paths of `coord` so that it would take one of `takes` there (a gained
+        path's ends and the bit mask of its edges): by one of its ends, with none of its edges left by. That is the
+        walk of a board after a trial lay whose gained paths are left out (_answer_from_variant); it stops at the
+        first such look. Once per board and question."""
+        key = (corp, coord, paths, converging, through, starts, takes)
         if (known := self._variants.get(key)) is None:
             try:
-                trace = self._traced_walk(corp, (coord, paths, converging, through, starts, wanted))
+                self._traced_walk(corp, (coord, paths, converging, through, starts, takes))
+                known = False
             except _Wanted:
-                return None
-            known = self._variants[key] = frozenset(trace.looks.get(coord, ()))
+                known = True
+            self._variants[key] = known
         return known
 
     @cached_property
@@ -615,7 +627,7 @@ class Board:
         return {}
 
     @cached_property
-    def _variants(self) -> dict[tuple, frozenset[tuple[End, int]]]:
+    def _variants(self) -> dict[tuple, bool]:
         return {}
 
     def _traced_walk(self, corp: str, variant: tuple | None = None) -> WalkTrace:
@@ -623,17 +635,22 @@ class Board:
         comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
         hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
         ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode.
-        `variant` (see variant_looks): (hex, its paths, its converging exits, its nodes' passability, the tokens, a
-        question) walks this board with that hex changed so, raising _Wanted when it looks there as asked."""
+        `variant` (see variant_takes): (hex, its paths, its converging exits, its nodes' passability, the tokens, the
+        gained paths) walks this board with that hex changed so, raising _Wanted when it looks there so that it would
+        take a gained path. Such a walk does not walk its converging parts (see converging_takes): only the answer to
+        that question is kept of it, not its trace."""
         track, paths_at, steps = self._track, self._paths_at, self.map._steps
-        over, conv, wanted = None, frozenset(), None
+        over, conv, takes = None, frozenset(), ()
         passable: dict[NodeRef, bool] = {}
         starts = self.token_nodes(corp)
         if variant is not None:
-            over, paths, conv, through_at, starts, wanted = variant
+            over, paths, conv, through_at, starts, takes = variant
             track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
             passable = {(over, i): ok for i, ok in enumerate(through_at)}
             starts = list(starts)
+
+        def wanted(end: End, left: int) -> bool:  # looking so at `over`, the walk would take a gained path
+            return any(end in ends and not edges & left for ends, edges in takes)
 
         def look(coord: str, end: End) -> None:
             left = mask.get(coord, 0)
@@ -641,6 +658,7 @@ class Board:
             if coord == over and wanted(end, left):
                 raise _Wanted
         looks: dict[str, set[tuple[End, int]]] = {}
+        entries: dict[str, int | None] = {}
         leaves: set[tuple[str, int]] = set()
         walked: set[PathRef] = set()
         nodes: set[NodeRef] = set()
@@ -652,6 +670,65 @@ class Board:
             if (known := passable.get(ref)) is None:
                 known = passable[ref] = self.node(ref).kind != "offboard" and not self.blocks(ref, corp)
             return known
+
+        def converging_takes(coord: str, back: int) -> bool | None:
+            """Whether the converging walk entering `coord` by its edge `back` now would look at `over` as wanted,
+            told without walking it: True, False, or None when that cannot be told.
+
+            Such a walk leaves nothing behind but its looks (every path, node and edge it marks it unmarks), and it
+            tries every chain from here, depth first: each sequence of paths joined by a node or across an edge that
+            takes no path already walked (`paths`), passes no node already walked, and takes no path of a hex by an
+            edge the chain has left that hex by. So it looks at `over` as a gained path wants iff such a chain gets
+            there by one of that path's ends without leaving `over` by one of its edges first. A search over (hex, the
+            end a chain is at there) that keeps the marks of the moment but not the chain's own reaches wherever such
+            a chain does (none found: False); the first it finds is checked as a chain (then True; if it takes a
+            path twice or crosses back where it left, which a search cannot rule out, None: the walk is walked)."""
+            base = mask.get(over, 0)
+            for ends_j, edges_j in takes:
+                if edges_j & base:
+                    continue
+                # states: (hex, the end a chain is at there: an edge it came in by or a node it came to)
+                came: dict[tuple[str, End], tuple | None] = {(coord, back): None}  # -> (state before, path taken)
+                stack: list[tuple[str, End]] = [(coord, back)]
+                found = None
+                while stack and found is None:
+                    here, entered = at = stack.pop()
+                    for p in paths_at.get(here, {}).get(entered, ()):
+                        a, b = track[here][p]
+                        if (here, p) in paths or (type(a) is int and (here, a) in used) or (
+                                type(b) is int and (here, b) in used):
+                            continue
+                        end = b if a == entered else a
+                        if type(end) is str:
+                            ref = (here, int(end[1:]))
+                            if ref in nodes or not through(ref):
+                                continue
+                            if here == over and end in ends_j:
+                                found = (at, p, end)
+                                break
+                            step = (here, end)
+                        elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
+                            if other == over and (end + 3) % 6 in ends_j:
+                                found = (at, p, end)
+                                break
+                            if here == over and edges_j >> end & 1:
+                                continue  # leaving `over` by the gained path's edge: it would not be taken after
+                            step = (other, (end + 3) % 6)
+                        else:
+                            continue
+                        if step not in came:
+                            came[step] = (at, p)
+                            stack.append(step)
+                if found is None:
+                    continue
+                at, p, last = found
+                chain = [(at[0], p, at[1])]
+                while (before := came[at]) is not None:
+                    at, p = before
+                    chain.append((at[0], p, at[1]))
+                chain.reverse()
+                return True if _is_chain(chain, last, track, paths, used, nodes, over, base, edges_j) else None
+            return False
 
         def walk_node(ref: NodeRef, converging: bool) -> None:
             if ref in nodes:
@@ -681,14 +758,20 @@ class Board:
                 if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
                     continue
                 back = (edge + 3) % 6
+                entries.setdefault(other, back)
                 look(other, back)
                 if not converging:
                     leaves.add((coord, edge))
                 onward = converging or (edge in conv if coord == over else len(paths_at[coord].get(edge, ())) > 1)
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
-                for q in paths_at.get(other, {}).get(back, ()):
-                    walk_path(other, q, back, None, onward)
+                # a variant's walk asks whether a converging walk from here would look at `over` as wanted instead
+                # of walking it, where that can be told (its looks are all it leaves)
+                if over is None or converging or not onward or (told := converging_takes(other, back)) is None:
+                    for q in paths_at.get(other, {}).get(back, ()):
+                        walk_path(other, q, back, None, onward)
+                elif told:
+                    raise _Wanted
                 used.discard((coord, edge))
                 mask[coord] &= ~(1 << edge)
             if converging:
@@ -699,8 +782,9 @@ class Board:
             nodes.update(set(starts) - {start})
             paths.clear()
             used.clear()
+            entries.setdefault(start[0], None)
             walk_node(start, False)
-        return WalkTrace(looks, frozenset(leaves), frozenset(walked))
+        return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries)
 
     def _walk(self, corp: str, visit: Callable[[str, int], bool],
               enter: Callable[[str, int | None], bool] | None = None) -> bool:
@@ -1035,25 +1119,47 @@ def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
 
 def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool:
     """The "new track" answer from the walk of the board after the lay with its gained paths left out
-    (Board.variant_looks). Until it first takes a gained path, the walk after the lay goes exactly as that one: a
+    (Board.variant_takes). Until it first takes a gained path, the walk after the lay goes exactly as that one: a
     gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and then it is
     taken unless the chain has left the hex by one of its edges (a path walked before is no gained one). So the
     walk after the lay takes a gained path if and only if that walk looks at the hex by one of the path's ends
-    with none of its edges left by. Lays with the same paths besides the gained ones, the same converging exits
-    and the same passable nodes share one walk (most of a hex's green upgrades add a path to an exit the walk
-    leaves by, and differ only there)."""
+    with none of its edges left by. Lays with the same paths besides the gained ones, the same converging exits,
+    the same passable nodes and the same gained paths share one answer."""
     new_paths, new_at = after.paths(coord), after._paths_at[coord]
     rest = tuple(path for j, path in enumerate(new_paths) if j not in gains)
     converging = frozenset(edge for edge in hexes.EDGES if len(new_at.get(edge, ())) > 1)
     through = tuple(node.kind != "offboard" and not after.blocks((coord, i), corp)
                     for i, node in enumerate(after.tile(coord).nodes))
-    takes = [(ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in gains)]
+    takes = tuple((ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in sorted(gains)))
+    return board.variant_takes(corp, coord, rest, converging, through, tuple(after.token_nodes(corp)), takes)
 
-    def takes_one(end: End, left: int) -> bool:  # the walk after the lay, looking so, takes a gained path
-        return any(end in ends and not edges & left for ends, edges in takes)
 
-    looks = board.variant_looks(corp, coord, rest, converging, through, tuple(after.token_nodes(corp)), takes_one)
-    return looks is None or any(takes_one(end, left) for end, left in looks)
+def _is_chain(chain: list[tuple[str, int, End]], last: End, track: Mapping, paths: set[PathRef],
+              used: set[tuple[str, int]], nodes: set[NodeRef], over: str, left: int, edges: int) -> bool:
+    """Whether the states (hex, path, the end it is entered by) found by Board._traced_walk's search are a chain its
+    converging walk takes, looking at `over` at the end, by `last`, with none of `edges` left by: no path taken twice
+    or already walked, no node passed twice or already walked, no path of a hex at an edge the chain has left that
+    hex by (`left`: the edges of `over` left by before it)."""
+    taken: set[PathRef] = set()
+    passed: set[NodeRef] = set()
+    crossed: set[tuple[str, int]] = set()
+    for i, (here, p, _) in enumerate(chain):
+        if (here, p) in paths or (here, p) in taken or any(
+                type(e) is int and ((here, e) in used or (here, e) in crossed) for e in track[here][p]):
+            return False
+        taken.add((here, p))
+        leaving = chain[i + 1][2] if i + 1 < len(chain) else last
+        if type(leaving) is str:  # on through a node of this hex (the last: the node looked at)
+            ref = (here, int(leaving[1:]))
+            if ref in nodes or ref in passed:
+                return False
+            passed.add(ref)
+        elif i + 1 < len(chain):  # across an edge: the next path is entered by the edge opposite
+            out = (leaving + 3) % 6
+            crossed.add((here, out))
+            if here == over:
+                left |= 1 << out
+    return not edges & left
 
 
 class _Wanted(Exception):
@@ -1144,6 +1250,9 @@ def legal_lays(
     colours = frozenset(colours)
     blocked = blocked if isinstance(blocked, Mapping) else dict.fromkeys(blocked, msg("a private company"))
     supply = board.supply(optional_rules)
+    # the "new track" rule reads the traced walk; the reach and the first entries are read from it too, instead of
+    # two more walks of the same network (the board keeps all three)
+    board.trace(corp)
     network = board.reachable(corp)
     most_exits: dict[tuple[str, str], tuple[int, str]] = {}
     found = []

@@ -72,7 +72,8 @@ def train_limit(g: G, cid: str) -> int:
 def crowded(g: G) -> list[str]:
     """Corporations holding more trains than the phase allows, in title order."""
     limits = g.rules.train_limits(g)  # one table for all: asked several times after every action
-    return [cid for cid, c in g.s["corps"].items() if len(c["trains"]) > limits[cid]]  # a limit is never below 0
+    # a limit is never below 0, so a corporation without trains (most of them, most of the time) is not looked up
+    return [cid for cid, c in g.s["corps"].items() if (held := c["trains"]) and len(held) > limits[cid]]
 
 
 def owner_of_train(g: G, train_id: str) -> str | None:

@@ -57,9 +57,9 @@ def _tokens_to_remove_for(g: G, cid: str) -> bool:
     return len(placed) > TOKENS_AFTER_MERGER or len(set(placed)) != len(placed)
 
 
-def _eligible(g: G) -> list[int]:
-    r = g.round
-    return [s for s in r["dealers"] if _buyable(g, s)]
+def _eligible(g: G) -> int | None:
+    """The first dealer who may buy a certificate of the new major now (the dealing's turn), or None."""
+    return next((s for s in g.round["dealers"] if _buyable(g, s)), None)
 
 
 def _buyable(g: G, seat: int) -> str | None:
@@ -82,7 +82,7 @@ def stage(g: G) -> str:
     merge, conversion or pass ("minor")."""
     if _tokens_to_remove(g):
         return "reduce"
-    if g.round["target"] and _eligible(g):
+    if g.round["target"] and _eligible(g) is not None:
         return "deal"
     if trains.crowded(g):
         return "discard"
@@ -95,7 +95,7 @@ def acting(g: G) -> frozenset[int]:
     if now == "reduce":
         return frozenset({g.president(r["target"])})
     if now == "deal":
-        return frozenset({_eligible(g)[0]})
+        return frozenset({_eligible(g)})
     if now == "discard":
         return frozenset(g.president(c) for c in trains.crowded(g))
     cid = current(g) if not r["target"] else None
@@ -388,7 +388,7 @@ def _deal(g: G, seat: int, action: Action) -> None:
         g.event("[0] buys no more of {corp}.", seat, corp=target)
         first_round = bool(r["multiple"])
         _settle_dealing(g)
-        if first_round and not r["multiple"] and _eligible(g)[:1] == [seat]:
+        if first_round and not r["multiple"] and _eligible(g) == seat:
             r["dealers"].remove(seat)  # as on 18xx.games: who passed last is not asked again at once
             _settle_dealing(g)
         return
@@ -437,7 +437,7 @@ def _settle_dealing(g: G) -> None:
     """After a merger, once the minors' owners are done: every player, from the president, may buy one; then the
     merger is over (its train discards aside). After a conversion every player was a dealer from the start."""
     r = g.round
-    if _tokens_to_remove(g) or _eligible(g):
+    if _tokens_to_remove(g) or _eligible(g) is not None:
         return
     target = r["target"]
     if r["multiple"] and r.get("merged"):
@@ -445,7 +445,7 @@ def _settle_dealing(g: G) -> None:
         order = g.order
         r["dealers"] = order[order.index(president):] + order[:order.index(president)]
         r["multiple"] = []
-        if _eligible(g):
+        if _eligible(g) is not None:
             return
     r["dealers"] = []
 

@@ -338,8 +338,10 @@ class Rules1867(Rules):
         """A corporation with no train must buy one, when it can with its cash and every loan it may still take."""
         from engines.e18xx import trains
         from engines.e18xx.g1867 import loans
+        if g.corp(cid)["trains"]:
+            return False  # asked after every operating move: the depot's offer is read only for a trainless one
         low = trains.cheapest_depot_price(g)
-        return not g.corp(cid)["trains"] and low is not None and loans.buying_power(g, cid) >= low
+        return low is not None and loans.buying_power(g, cid) >= low
 
     def buying_power(self, g: G, cid: str) -> int:
         from engines.e18xx.g1867 import loans
