@@ -100,7 +100,8 @@ class Rules1867(Rules):
 
     def next_round(self, g: G) -> None:
         from engines.e18xx import operating, rounds
-        from engines.e18xx.g1867 import auction, merger, stock
+        from engines.e18xx.g1867 import auction, stock
+        merger = self.modules["merger"]  # 1807's has its own
         r = g.round
         trigger = self._end_trigger(g)
         if r["kind"] == "auction":
@@ -321,7 +322,7 @@ class Rules1867(Rules):
         kept = revenue // 20 * 10 if kind == "half" else 0
         operating.payout(g, cid, revenue, kept=kept, steps=int(revenue - kept >= g.price(cid)))
 
-    def trade_ins_allowed(self, g: G) -> bool:
+    def trade_ins_allowed(self, g: G, cid: str | None = None) -> bool:
         return g.phase.name == "8"  # the "train trade allowed" of the first 8-train
 
     def must_buy_train(self, g: G, cid: str) -> bool:
