@@ -260,37 +260,67 @@ def test_four_companies_merge_2_to_1_and_the_president_removes_tokens_over_12():
 
 def test_minor_merger_needs_the_other_owners_consent():
     """1807's minor mergers: adding another player's minor asks its owner; the merge is played only once he
-    agrees (and the export writes the site's merge then, not the answer)."""
-    state = ENGINE.apply(ENGINE.setup({}, 4), CHANCE, {"type": "pick", "index": 0})
-    state["depot"]["phase"] = "3"
-    g = G(state)
-    two_slot(g, "H18")
-    for cid, owner in (("BE", "0"), ("BG", "1")):
-        g.s["market"] = g.title.market.with_par(g.s["market"], cid, cell(g, 80))
-        g.corp(cid).update(floated=True, president=owner, shares={owner: [f"{cid}_0"]}, has_operated=True)
-        node = g.board.tile("H18").city_indexes()[0]
-        g.set_board(g.board.place_token("H18", cid, node))
-        charter.take(g, cid, "H18", node)
-    systems.start(g, 3, 1, 2)
-    systems.settle(g)
+    agrees; a refused minor is not offered again in this merger."""
+    state, g = floated_minors_sharing_a_city("1807", "H18", ("BE", "BG"))
     first = systems.current(g)
     other = "BG" if first == "BE" else "BE"
     owner, asked = g.president(first), g.president(other)
     assert {"type": "merge", "entity": first, "corporation": other} in ENGINE.legal(state, owner)
     proposed = act(state, owner, {"type": "merge", "entity": first, "corporation": other})
     assert ENGINE.awaiting(proposed).seats == frozenset({asked}) and proposed["round"]["merging"] == []
+    assert ENGINE.legal(proposed, asked) == [{"type": "accept_offer"}, {"type": "decline_offer"}]
     declined = act(proposed, asked, {"type": "decline_offer"})
-    assert declined["round"]["merging"] == [] and other in declined["round"]["declined"]
+    assert declined["round"]["merging"] == [] and ENGINE.awaiting(declined).seats == frozenset({owner})
     assert {"type": "merge", "entity": first, "corporation": other} not in ENGINE.legal(declined, owner)
     accepted = act(proposed, asked, {"type": "accept_offer"})
     assert accepted["round"]["merging"] == [first, other]
 
 
-def test_1867_has_no_consent():
-    state = ENGINE.apply(ENGINE.setup({}, 4), CHANCE, {"type": "pick", "index": 0})
-    from engines.e18xx.g1867 import merger
-    assert engines.get("1867").setup({}, 4) and G(state).rules.modules["merger"] is systems
-    assert not hasattr(merger, "CONSENT_MOVES")
+def test_export_writes_a_consented_minor_merge_and_leaves_the_answers_out():
+    """The site has no consent: the export writes the merge once accepted, and nothing for a refusal."""
+    from engines.e18xx.export import _Writer
+    start, g = floated_minors_sharing_a_city("1807", "H18", ("BE", "BG"))
+    first = systems.current(g)
+    other = "BG" if first == "BE" else "BE"
+    owner, asked = g.president(first), g.president(other)
+    merge = {"type": "merge", "entity": first, "corporation": other}
+    for answer, expected in (("decline_offer", []), ("accept_offer", [
+            {"type": "merge", "corporation": other, "entity": first, "entity_type": "corporation"}])):
+        state, writer = start, _Writer([1, 2, 3, 4])
+        for seat, action in ((owner, merge), (asked, {"type": answer})):
+            state = writer.play(ENGINE, state, seat, action)
+        assert writer.actions == expected
+
+
+def floated_minors_sharing_a_city(title: str, coord: str, minors: tuple[str, ...]) -> tuple[dict, G]:
+    """Minors of seats 0 and 1 at £80, both with a token in the two-slot city laid on `coord`, in phase 3."""
+    state = engines.get(title).setup({}, 4)
+    if title == "1807":
+        state = ENGINE.apply(state, CHANCE, {"type": "pick", "index": 0})
+    state["depot"]["phase"] = "3"
+    state["flags"]["green_minors"] = True  # 1867: majors form by merger from the first 3-train
+    g = G(state)
+    two_slot(g, coord)
+    for cid, owner in zip(minors, ("0", "1"), strict=True):
+        g.s["market"] = g.title.market.with_par(g.s["market"], cid, cell(g, 80))
+        g.corp(cid).update(floated=True, president=owner, shares={owner: [f"{cid}_0"]}, has_operated=True)
+        node = g.board.tile(coord).city_indexes()[0]
+        g.set_board(g.board.place_token(coord, cid, node))
+        charter.take(g, cid, coord, node)
+    g.rules.modules["merger"].start(g, 3, 1, 2)
+    g.rules.modules["merger"].settle(g)
+    return state, g
+
+
+def test_1867_merges_another_players_minor_without_asking():
+    """1867 stays as 18xx.games plays it: no consent."""
+    state, g = floated_minors_sharing_a_city("1867", "C17", ("CV", "BO"))
+    merger = g.rules.modules["merger"]
+    first = merger.current(g)
+    other = "BO" if first == "CV" else "CV"
+    after = engines.get("1867").apply(state, g.president(first), {"type": "merge", "entity": first,
+                                                                   "corporation": other})
+    assert after["round"]["merging"] == [first, other] and "consent" not in after["round"]
 
 
 # ---- systems operating ---------------------------------------------------------------------------------------------

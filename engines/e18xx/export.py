@@ -56,16 +56,11 @@ def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
     for position, (seat, action) in enumerate(log, 1):
         if seat == CHANCE:
             seed = _seed_for_deal(title_id, state, action, len(names))
-        written = writer.write(state, seat, action) if seat != CHANCE else None
         try:
-            after = engine.apply(state, seat, action)
+            state = writer.play(engine, state, seat, action)
         except RuleError as e:
             raise NotExportable(msg("Move {n} of the log ({kind}) cannot be played: {why}", n=position,
                                     kind=action.get("type"), why=e.msg)) from None
-        if written is not None and _pending(after) and not _pending(state):
-            writer.actions.pop()  # an offer, not yet a purchase: written when it is accepted
-        writer.skipped(state, after)
-        state = after
     scores = engine.scores(state) or [G(state).value(s) for s in range(len(names))]
     optional = ["beginner_game"] if options.get("beginner_game") else []
     return {
@@ -106,6 +101,15 @@ class _Writer:
         self.actions: list[dict[str, Any]] = []
         self.copies: dict[str, str] = {}  # hex -> tile copy on it
         self.gathering = 0  # where the merger being gathered (1867) began in `actions`
+
+    def play(self, engine, state: State, seat: int, action: Action) -> State:
+        """Write the site's action for ours (none for a chance draw) and play ours: the state after it."""
+        written = self.write(state, seat, action) if seat != CHANCE else None
+        after = engine.apply(state, seat, action)
+        if written is not None and _pending(after) and not _pending(state):
+            self.actions.pop()  # an offer, not yet a purchase: written when it is accepted
+        self.skipped(state, after)
+        return after
 
     def write(self, state: State, seat: int, action: Action) -> dict[str, Any] | None:
         """Write the site's action for ours, played on ``state``; returns it (None when nothing is written)."""

@@ -17,8 +17,8 @@ The site (18xx.games) has no systems: `form_system` and `merge_system` are in `R
 nothing of the systems part is exported (engines/e18xx/export.py).
 
 Round state adds: part ("minors" | "systems"), consent (a pending agreement: seat, corporation, other, action),
-declined [ids asked and refused in this merger], publics [ids], pindex, gathering [ids], reducing (a new system
-removing tokens over its charter).
+declined [ids asked and refused in the merger of declined_for, the corporation then in turn], publics [ids],
+pindex, gathering [ids], reducing (a new system removing tokens over its charter).
 """
 from __future__ import annotations
 
@@ -52,14 +52,14 @@ def systems_allowed(g: G) -> bool:
     return SYSTEM_PHASE_STATUS in g.phase.status
 
 
-def _in_systems(g: G) -> bool:
+def in_systems(g: G) -> bool:
     return g.round.get("part") == "systems"
 
 
 def current(g: G) -> str | None:
     """The corporation whose turn it is: a minor, then (systems part) a public company."""
     r = g.round
-    if not _in_systems(g):
+    if not in_systems(g):
         return minors.current(g)
     return r["publics"][r["pindex"]] if r["pindex"] < len(r["publics"]) else None
 
@@ -70,7 +70,7 @@ def stage(g: G) -> str:
     r = g.round
     if r.get("consent"):
         return "consent"
-    if not _in_systems(g):
+    if not in_systems(g):
         return minors.stage(g)
     if r.get("reducing"):
         return "reduce"
@@ -84,7 +84,7 @@ def acting(g: G) -> frozenset[int]:
     now = stage(g)
     if now == "consent":
         return frozenset({r["consent"]["seat"]})
-    if not _in_systems(g):
+    if not in_systems(g):
         return minors.acting(g)
     if now == "reduce":
         return frozenset({g.president(r["reducing"])})
@@ -101,7 +101,7 @@ def prompt(g: G) -> Msg:
         c = r["consent"]
         return msg("{other}'s owner decides whether it joins {corp}'s merger", other=c["other"],
                    corp=c["corporation"])
-    if not _in_systems(g):
+    if not in_systems(g):
         return minors.prompt(g)
     if now == "reduce":
         return msg("{corp} removes tokens down to {n}", corp=r["reducing"], n=capacity(g, r["reducing"]))
@@ -114,7 +114,7 @@ def finished(g: G) -> bool:
     r = g.round
     if r.get("consent"):
         return False
-    if not _in_systems(g):
+    if not in_systems(g):
         return minors.finished(g) and not systems_allowed(g)
     return current(g) is None and not r.get("reducing") and not trains.crowded(g)
 
@@ -123,7 +123,7 @@ def settle(g: G) -> None:
     r = g.round
     if r.get("consent"):
         return
-    if not _in_systems(g):
+    if not in_systems(g):
         minors.settle(g)
         if not (minors.finished(g) and systems_allowed(g)):
             return
@@ -142,6 +142,12 @@ def _next_public(g: G) -> None:
 
 
 # ---- the minors' part: consent ----------------------------------------------------------------------------------
+
+def declined(g: G) -> list[str]:
+    """The corporations whose owners refused to join the current corporation's merger (asked again for another's)."""
+    r = g.round
+    return r["declined"] if r.get("declined_for") == current(g) else []
+
 
 def _minor_needs_consent(g: G, seat: int, action: Action) -> bool:
     r = g.round
@@ -165,11 +171,12 @@ def _answer(g: G, seat: int, action: Action) -> None:
                         corp=c["corporation"])
     r["consent"] = None
     if action["type"] == "decline_offer":
-        r["declined"].append(c["other"])
+        r["declined"] = [*declined(g), c["other"]]
+        r["declined_for"] = current(g)
         g.event("[0] declines: {other} does not join {corp}'s merger.", seat, other=c["other"], corp=c["corporation"])
         return
     g.event("[0] agrees: {other} joins {corp}'s merger.", seat, other=c["other"], corp=c["corporation"])
-    if _in_systems(g):
+    if in_systems(g):
         _gather(g, c["other"])
     else:
         minors.apply(g, c["proposer"], c["action"])
@@ -202,7 +209,7 @@ def _reach_joins(g: G, gathering: list[str]) -> list[str]:
             for other in board.slots(*ref):
                 if (other and other not in found and other not in gathering and other in g.s["corps"]
                         and g.cdef(other).kind == "major" and g.corp(other)["floated"]
-                        and other in r["publics"][r["pindex"]:] and other not in r["declined"]):
+                        and other in r["publics"][r["pindex"]:] and other not in declined(g)):
                     found.append(other)
     return found
 
@@ -233,7 +240,7 @@ def form_problem(g: G, publics: list[str], system: str | None = None) -> Msg | N
             return msg("A public company converts alone only when its president presides no other.")
         if not unstarted_publics(g, publics):
             return msg("A public company converts alone only while an unstarted public company is left.")
-    deal = exchange(g, publics, _system_cell(g, publics).price)
+    deal = exchange(g, publics, system_cell(g, publics).price)
     if deal["president"] is None:
         return msg("Nobody would hold 20% of the system: it cannot form.")
     return None
@@ -256,13 +263,11 @@ def apply(g: G, seat: int, action: Action) -> None:
         raise RuleError("It is not your turn.")
     if r.get("consent"):
         return _answer(g, seat, action)
-    if not _in_systems(g):
+    if not in_systems(g):
         if _minor_needs_consent(g, seat, action) and not g.trusted:
-            if action["corporation"] in r["declined"]:
+            if action["corporation"] in declined(g):
                 raise RuleError("{other}'s owner has declined this merger.", other=action["corporation"])
             return _ask(g, seat, minors.current(g), action["corporation"], action)
-        if action["type"] == "pass" and minors.stage(g) == "minor":
-            r["declined"] = []
         return minors.apply(g, seat, action)
     now, kind = stage(g), action["type"]
     if now == "reduce":
@@ -305,9 +310,9 @@ def legal(g: G, seat: int) -> list[Action]:
         return []
     if r.get("consent"):
         return [dict(m) for m in CONSENT_MOVES]
-    if not _in_systems(g):
+    if not in_systems(g):
         moves = minors.legal(g, seat)
-        return [m for m in moves if not (m["type"] == "merge" and m.get("corporation") in r["declined"])]
+        return [m for m in moves if not (m["type"] == "merge" and m.get("corporation") in declined(g))]
     now = stage(g)
     if now == "reduce":
         target = r["reducing"]
@@ -329,7 +334,7 @@ def auto(g: G, seat: int) -> Action | None:
         return None
     if g.round.get("consent"):
         return {"type": "decline_offer"}
-    if not _in_systems(g):
+    if not in_systems(g):
         return minors.auto(g, seat)
     return moves[0] if stage(g) != "public" else moves[-1]
 
@@ -338,7 +343,7 @@ def describe(g: G) -> dict[str, Any]:
     r = g.round
     view = minors.describe(g)
     view.update(part=r.get("part", "minors"), consent=dict(r["consent"]) if r.get("consent") else None,
-                public=current(g) if _in_systems(g) else None, gathering=list(r.get("gathering") or []))
+                public=current(g) if in_systems(g) else None, gathering=list(r.get("gathering") or []))
     return view
 
 
@@ -351,7 +356,7 @@ def _cell_at_most(g: G, price: int):
     return max(fitting, key=lambda c: c.price) if fitting else min(cells, key=lambda c: c.price)
 
 
-def _system_cell(g: G, publics: list[str]):
+def system_cell(g: G, publics: list[str]):
     """One company: its own price; two: their average; three: highest plus lowest, then three steps left; four:
     highest plus lowest (the seed). A price between cells takes the cell below."""
     prices = [g.price(c) for c in publics]
@@ -419,7 +424,7 @@ def exchange(g: G, publics: list[str], price: int) -> dict[str, Any]:
 
 
 def form(g: G, publics: list[str], system: str) -> None:
-    cell = _system_cell(g, publics)
+    cell = system_cell(g, publics)
     deal = exchange(g, publics, cell.price)
     corp = g.corp(system)
     g.s["market"] = g.title.market.with_par(g.s["market"], system, cell)
