@@ -433,3 +433,32 @@ def test_selfplay_with_systems_ends_with_money_conserved(seed):
     assert state["over"] == "final_phase" and formed
     assert total_money(state) == load_title("1807").bank
     assert all(isinstance(s, int) for s in ENGINE.scores(state))
+
+
+# ---- words -------------------------------------------------------------------------------------------------------
+
+def test_the_systems_part_and_consent_read_in_words():
+    """What a player reads in Discord: the consent asked of GER's president, the gathering, the system named."""
+    from cogs.e18xx.presenter import E18xxPresenter, todo
+    from tests.e18xx_helpers import NAMES, presenter_table
+    P, names = E18xxPresenter(), list(NAMES[:4])
+    state = phase6()
+    g = G(state)
+    two_slot(g, "H18")
+    public(g, "CR", 120, {"0": 5, "1": 3}, ["H18", "V14"])
+    public(g, "GER", 80, {"1": 4, "2": 2}, ["H18", "I19"])
+    state = merger_round(state)
+    ask = {"type": "merge_system", "entity": "CR", "corporation": "GER"}
+    assert P.move_label(presenter_table(ENGINE, state), ask) == f"Ask {names[1]} to merge GER into CR's system"
+    assert todo(G(state), 0, names) == "**Your move:** CR may form a system or pass."
+    asked = act(state, 0, ask)
+    assert todo(G(asked), 1, names) == "**Your move:** GER's president decides whether it joins CR's system merger."
+    assert P.move_label(presenter_table(ENGINE, asked), {"type": "accept_offer"}) == "Agree: GER joins CR's merger"
+    gathered = act(asked, 1, {"type": "accept_offer"})
+    label = P.move_label(presenter_table(ENGINE, gathered), {"type": "form_system", "entity": "CR",
+                                                              "corporation": "SR"})
+    assert label == "CR, GER form SR (Southern Railway) at £100, 8 tokens"
+    lines = P.public_lines(presenter_table(ENGINE, gathered))
+    assert lines[0].startswith("**Merger round 5.1** · phase 6 · public companies may form systems")
+    text = P.move_label(presenter_table(ENGINE, gathered), {"type": "pass", "entity": "CR"})
+    assert text == "Call off the system merger of CR, GER"
