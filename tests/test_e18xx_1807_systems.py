@@ -395,11 +395,20 @@ def test_systems_trade_in_at_the_seeds_values_and_only_they_buy_5_5e():
     assert g.rules.may_buy_train(g, "GCR", "5+5E-0") and not g.rules.may_buy_train(g, "GER", "5+5E-0")
 
 
-def test_system_shares_cost_their_price_each():
-    """A 5% share of a system costs its price (the price is per share); the end scores it so."""
+def test_system_shares_cost_their_price_each_and_score_so():
+    """A 5% share of a system costs its price (the price is per share), paid to its treasury; the end scores it
+    at the price, the president's 20% at four times it."""
+    from engines.e18xx.g1867 import stock
     state, g = operating_system(price=100)
-    from engines.e18xx import stock
-    assert stock.share_price(g, "GCR", IPO) * 5 // g.cdef("GCR").cert_unit == 100
+    stock.start(g, 6)
+    seat = stock.acting(g)
+    buy = next(m for m in ENGINE.legal(state, seat) if m["type"] == "buy_shares" and m["shares"][0].startswith("GCR"))
+    before, treasury = state["cash"][seat], g.corp("GCR")["cash"]
+    after = ENGINE.apply(state, seat, buy)
+    assert after["cash"][seat] == before - 100 and after["corps"]["GCR"]["cash"] == treasury + 100
+    g = G(after)
+    held = 6 + (seat == 0)  # the president's certificate (4 shares), two 5% shares, and the one bought
+    assert units(g, "GCR", "0") == held and g.value(0) == g.s["cash"][0] + held * 100
 
 
 # ---- selfplay --------------------------------------------------------------------------------------------------

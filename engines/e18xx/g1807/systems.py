@@ -49,7 +49,8 @@ def start(g: G, turn: int, number: int, of: int) -> None:
 
 
 def systems_allowed(g: G) -> bool:
-    return SYSTEM_PHASE_STATUS in g.phase.status
+    """From phase 6; never in a replay of a game recorded on 18xx.games, which has no systems."""
+    return SYSTEM_PHASE_STATUS in g.phase.status and not g.trusted
 
 
 def in_systems(g: G) -> bool:
@@ -131,7 +132,7 @@ def settle(g: G) -> None:
                  pindex=0, gathering=[], declined=[])
         g.event("The public companies may now form systems.")
     for _ in range(100):
-        if stage(g) != "public" or (cid := current(g)) is None or r["gathering"] or g.trusted or _has_move(g, cid):
+        if stage(g) != "public" or (cid := current(g)) is None or r["gathering"] or _has_move(g, cid):
             return
         _next_public(g)  # nothing to do: passed over (the site has no systems part to record a pass in)
 
