@@ -115,7 +115,7 @@ def test_one_company_converts_into_an_8_token_system():
     assert len(gcr["shares"][IPO]) == 13
     assert gcr["cash"] == 300 and gcr["trains"] == ["6-0"] and gcr["loans"] == 2
     assert sorted(c for c, _ in g.board.token_nodes("GCR")) == ["H18", "V14"]
-    assert g.rules.tokens_left(g, "GCR") == (6, 8)  # 2 placed + 4 more + ... the 8 of its charter
+    assert g.rules.tokens_left(g, "GCR") == (6, 8)  # CR's 2 placed and 2 free, and 4 more: its charter's 8
     assert g.corp("CR")["floated"] is False and g.cell("CR") is None and not g.board.token_nodes("CR")
     assert g.corp("GER")["closed"]  # the first unstarted public company leaves the game
     assert g.value(0) == g.s["cash"][0] + 4 * 100  # the president's 20% is four 5% shares at the price
@@ -342,8 +342,10 @@ def test_system_lays_a_third_yellow_tile_for_20():
     assert g.rules.lays_allowed(g, "CR", [{"hex": "A1", "upgrade": True}, {"hex": "A3", "upgrade": False}]) == []
 
 
-def test_system_train_limit_4_and_10_loans():
-    state, g = operating_system()
+def test_system_operates_after_public_companies_with_limit_4_and_10_loans():
+    state, g = operating_system(price=100)
+    public(g, "GER", 50, {"2": 4}, ["V26"])
+    assert g.rules.operating_order(g) == ["GER", "GCR"]  # publics, then systems, each by price
     assert g.rules.train_limit(g, "GCR") == 4
     for _ in range(10):
         assert loans.can_take(g, "GCR")
