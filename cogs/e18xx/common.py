@@ -29,7 +29,7 @@ GROUPS = {  # menu kinds: key -> what its menu asks (said with tr(lang, word))
 }
 KIND_GROUP = {"bid": "bid", "par": "par", "sell_shares": "sell", "lay_tile": "lay", "place_token": "token",
               "buy_train": "train", "buy_company": "private", "discard_train": "discard", "merge": "merge",
-              "remove_token": "remove"}
+              "remove_token": "remove", "merge_system": "merge", "form_system": "merge"}  # 1807: systems
 
 
 def e18xx_engines() -> list[Engine]:

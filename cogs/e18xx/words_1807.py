@@ -11,9 +11,9 @@ from typing import Any
 from bot.i18n import say, tr
 from cogs.e18xx import words_1867 as base
 from cogs.e18xx.words import corp_name, listing, money, place, private_name, private_title, who, word
-from engines.e18xx import operating, rounds
+from engines.e18xx import operating, rounds, trains
 from engines.e18xx.companies import IPO
-from engines.e18xx.g1807 import goods, takeover
+from engines.e18xx.g1807 import goods, systems, takeover
 from engines.e18xx.g1807 import stock as stock1807
 from engines.e18xx.g1867 import auction, bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
@@ -119,6 +119,8 @@ def round_lines(g: G, names: list[str], lang: str = "en") -> list[str] | None:
             if later := _batches_to_come(g, lang):
                 lines.append(tr(lang, "Minors still to come: {batches}.", batches=listing(later, lang)))
         return lines + _end_line(g, lang)
+    if kind == "merger" and (r.get("consent") or r.get("part") == "systems"):
+        return _merger_lines(g, names, lang) + _end_line(g, lang)
     if kind == "merger" and (t := r.get("takeover")):
         return [tr(lang, "**Merger round {turn}.{n}** · phase {phase}", turn=r["turn"], n=r["or"], phase=g.phase.name),
                 tr(lang, "**{major}** takes over {minor}: {who} removes tokens of {minor} or passes (the rest go "
@@ -129,6 +131,75 @@ def round_lines(g: G, names: list[str], lang: str = "en") -> list[str] | None:
         if lines is None:
             lines = E18xxPresenter._round_lines(g, names, lang, titled=False)
         return lines + _end_line(g, lang)
+    return None
+
+
+def merger_prompt(g: G, lang: str = "en") -> str:
+    """What 1807's merger round waits for (systems.prompt, in the reader's language): an owner's consent, then the
+    systems' part; the minors' part otherwise reads as 1867's."""
+    r = g.round
+    now = systems.stage(g)
+    if now == "consent":
+        c = r["consent"]
+        if systems.in_systems(g):
+            return tr(lang, "{other}'s president decides whether it joins {cid}'s system merger", other=c["other"],
+                      cid=c["corporation"])
+        return tr(lang, "{other}'s owner decides whether it joins {cid}'s merger", other=c["other"],
+                  cid=c["corporation"])
+    if not systems.in_systems(g):
+        return base.merger_prompt(g, lang)
+    if now == "reduce":
+        return tr(lang, "{cid} removes tokens down to {n}", cid=r["reducing"], n=systems.capacity(g, r["reducing"]))
+    if now == "discard":
+        return tr(lang, "{cids} discards trains down to the limit", cids=", ".join(trains.crowded(g)))
+    if r["gathering"]:
+        return tr(lang, "{cid} may gather another public company, form a system of {cids}, or call it off",
+                  cid=systems.current(g), cids=", ".join(r["gathering"]))
+    return tr(lang, "{cid} may form a system or pass", cid=systems.current(g))
+
+
+def _merger_lines(g: G, names: list[str], lang: str) -> list[str]:
+    """The merger round while an owner is asked for his consent, and in its systems' part."""
+    r = g.round
+    line = tr(lang, "**Merger round {turn}.{n}** · phase {phase}", turn=r["turn"], n=r["or"], phase=g.phase.name)
+    if systems.in_systems(g):
+        line += " · " + tr(lang, "public companies may form systems")
+    seats = sorted(systems.acting(g))
+    if not seats:
+        return [line]
+    return [line, tr(lang, "{who}: {prompt}.", who=listing([who(names, s, lang) for s in seats], lang),
+                     prompt=merger_prompt(g, lang))]
+
+
+def _system_move(g: G, a: dict[str, Any], names: list[str], lang: str) -> str | None:
+    """A move of 1807's merger round that 1867's words do not know: consent, and the systems' part."""
+    kind, r = a.get("type"), g.round
+    if r.get("consent") and kind in ("accept_offer", "decline_offer"):
+        c = r["consent"]
+        if kind == "accept_offer":
+            return tr(lang, "Agree: {other} joins {cid}'s merger", other=c["other"], cid=c["corporation"])
+        return tr(lang, "Refuse: {other} stays out of {cid}'s merger", other=c["other"], cid=c["corporation"])
+    if not systems.in_systems(g):
+        return None
+    cid = systems.current(g)
+    if kind == "merge_system":
+        other = a["corporation"]
+        if g.president(other) != g.president(cid):
+            return tr(lang, "Ask {owner} to merge {other} into {cid}'s system", owner=who(names, g.president(other),
+                                                                                          lang), other=other, cid=cid)
+        return tr(lang, "Merge {other} into {cid}'s system", other=other, cid=cid)
+    if kind == "form_system":
+        publics = r["gathering"] or [cid]
+        price = systems.system_cell(g, publics).price
+        values = {"system": a["corporation"], "name": corp_name(g, a["corporation"], lang),
+                  "price": money(g, price, lang), "n": systems.capacity(g, a["corporation"])}
+        if len(publics) == 1:
+            return tr(lang, "{cid} converts into {system} ({name}) at {price}, {n} tokens", cid=cid, **values)
+        return tr(lang, "{cids} form {system} ({name}) at {price}, {n} tokens", cids=", ".join(publics), **values)
+    if kind == "pass" and systems.stage(g) == "public":
+        if r["gathering"]:
+            return tr(lang, "Call off the system merger of {cids}", cids=", ".join(r["gathering"]))
+        return tr(lang, "{cid} forms no system", cid=cid)
     return None
 
 
@@ -206,6 +277,8 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str | None:
         if "buy" in r["did"]:
             return tr(lang, "**Your move:** you may still sell (or buy, if you have not), or end your turn.")
         return _stock_todo(g, seat, lang)
+    if r["kind"] == "merger" and (r.get("consent") or r.get("part") == "systems"):
+        return tr(lang, "**Your move:** {prompt}.", prompt=merger_prompt(g, lang))
     if r["kind"] == "merger" and (t := r.get("takeover")):
         return tr(lang, "**Your move:** remove tokens of {minor}, or pass: its other tokens become {major}'s "
                         "({n} at most).", minor=t["minor"], major=t["major"], n=takeover.free_tokens(g, t["major"]))
@@ -214,6 +287,12 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str | None:
                         "it), or pass.", cid=cid, majors=listing(takeover.takers(g, cid), lang))
     if r["kind"] == "operating" and not r.get("special") and not r.get("offer"):
         cid = operating.current(g)
+        if cid and g.president(cid) == seat and r["step"] == "dividend" and r["revenue"] and g.cdef(
+                cid).kind == "system":
+            rev = r["revenue"]
+            return tr(lang, "**Your move** as president of {cid}: pay out {revenue} ({per_share} a 5% share), pay "
+                            "half ({half} a share), or withhold it.", cid=cid, revenue=m(rev),
+                      per_share=m(rev // systems.UNITS), half=m(rev // 2 // systems.UNITS))
         if cid and g.president(cid) == seat and r["step"] == "track":
             if (text := _track_todo(g, cid, lang)) is not None:
                 return text
@@ -235,6 +314,8 @@ def move_text(g: G, a: dict[str, Any], names: list[str], lang: str = "en") -> st
             return tr(lang, "Open the bidding: {price} for {private}", **values)
         if kind == "pass" and up is not None:
             return tr(lang, "Drop out of the auction for {private}", private=private_name(g, up["item"], lang))
+    if r["kind"] == "merger" and (text := _system_move(g, a, names, lang)) is not None:
+        return text
     if r["kind"] == "merger" and (t := r.get("takeover")):
         if kind == "remove_token":
             return tr(lang, "Remove {minor}'s token on {where}", minor=t["minor"], where=place(g, a["hex"], lang))

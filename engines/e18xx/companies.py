@@ -65,6 +65,12 @@ class Corporation:
         return self.share_percents[1] if len(self.share_percents) > 1 else self.share_percents[0] // 2
 
     @property
+    def cert_unit(self) -> int:
+        """The percent of an ordinary certificate, which a price is for: 10, or 5 for a 1807 system's shares (its
+        20% president's certificate is then four of them); a one-certificate minor's is reckoned in tens."""
+        return self.share_percents[1] if len(self.share_percents) > 1 else SHARE_PERCENT
+
+    @property
     def president_cert(self) -> str:
         return f"{self.id}_0"
 
@@ -399,7 +405,7 @@ def transfer_shares(
         raise ValueError(msg("{holder} does not hold {certs}.", holder=source, certs=", ".join(missing)))
     total = corp.bundle_percent(certs)
     percent = total if percent is None else percent
-    if percent > total or percent <= 0 or percent % SHARE_PERCENT:
+    if percent > total or percent <= 0 or percent % corp.cert_unit:
         raise ValueError(msg("A bundle of {total}% cannot be sold as {percent}%.", total=total, percent=percent))
     left_over = total - percent  # what a partial sale hands back to the seller
 
@@ -439,7 +445,7 @@ def transfer_shares(
         hand_back_from = POOL
         swap_to = president if percent_of(corp, new, president) >= corp.president_percent else POOL
 
-    swap_count = corp.president_percent // SHARE_PERCENT
+    swap_count = corp.president_percent // corp.cert_unit
     for cert in new[new_president][:swap_count]:
         new[new_president].remove(cert)
         new.setdefault(swap_to, []).append(cert)
@@ -449,7 +455,7 @@ def transfer_shares(
             break
     new[new_president].append(pres_cert)
 
-    for _ in range(left_over // SHARE_PERCENT):
+    for _ in range(left_over // corp.cert_unit):
         cert = new[hand_back_from].pop(0)
         new.setdefault(source, []).append(cert)
     return new, new_president
@@ -522,8 +528,9 @@ def sale_bundles(corp: Corporation, certs: Sequence[str]) -> list[tuple[list[str
         prefix = ordered[: i + 1]
         pct = corp.bundle_percent(prefix)
         if cert == corp.president_cert:
-            for n in range((corp.president_percent - SHARE_PERCENT) // SHARE_PERCENT, 0, -1):
-                bundles.append((prefix, pct - n * SHARE_PERCENT))
+            unit = corp.cert_unit
+            for n in range((corp.president_percent - unit) // unit, 0, -1):
+                bundles.append((prefix, pct - n * unit))
         bundles.append((prefix, pct))
     return bundles
 
@@ -549,8 +556,9 @@ def share_value(corp: Corporation, certs: Sequence[str], price: int) -> int:
     return -(-price * corp.bundle_percent(certs) // corp.share_unit)
 
 
-def sale_proceeds(price: int, percent: int) -> int:
-    return price * percent // SHARE_PERCENT
+def sale_proceeds(price: int, percent: int, unit: int = SHARE_PERCENT) -> int:
+    """`percent` of a corporation whose price is for `unit` percent (Corporation.cert_unit)."""
+    return price * percent // unit
 
 
 def player_value(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engines.base import Action, RuleError
 from engines.e18xx import stock, trains
-from engines.e18xx.companies import SHARE_PERCENT, sale_bundles, sale_proceeds
+from engines.e18xx.companies import sale_bundles, sale_proceeds
 from engines.e18xx.state import BANK, G
 from engines.text import Msg, msg
 
@@ -39,7 +39,8 @@ def emergency_sale_problem(g: G, seat: int, cid: str, corp_id: str, certs: list[
     if need <= 0:
         return msg("You and {corp} can already pay for the train.", corp=cid)
     price = g.price(corp_id)
-    if sale_proceeds(price, percent - SHARE_PERCENT) >= need:
+    unit = g.cdef(corp_id).cert_unit
+    if sale_proceeds(price, percent - unit, unit) >= need:
         return msg("Sell no more than you need: {need}.", need=g.amount(need))
     return None
 
@@ -95,7 +96,7 @@ def liquidity(g: G, seat: int, cid: str) -> int:
         for certs, percent in sale_bundles(g.cdef(corp_id), held):
             if stock.sale_problem(g, seat, corp_id, certs, percent) is None and not (
                     corp["president"] == key and loses_presidency(g, corp_id, key, certs, percent)):
-                best = max(best, sale_proceeds(g.price(corp_id), percent))
+                best = max(best, sale_proceeds(g.price(corp_id), percent, g.cdef(corp_id).cert_unit))
         total += best
     return total
 
@@ -114,7 +115,8 @@ def bankrupt_sales(g: G, seat: int, corp_id: str) -> list[tuple[int, int, list[s
     held = g.corp(corp_id)["shares"].get(key, [])
     if corp_id in g.round.get("emergency_sold", ()):
         return []  # sold for this train already: not again
-    return [(sale_proceeds(g.price(corp_id), percent), percent, certs)
+    unit = g.cdef(corp_id).cert_unit
+    return [(sale_proceeds(g.price(corp_id), percent, unit), percent, certs)
             for certs, percent in sale_bundles(g.cdef(corp_id), held)
             if stock.sale_problem(g, seat, corp_id, certs, percent) is None
             and not (g.corp(corp_id)["president"] == key and loses_presidency(g, corp_id, key, certs, percent))]

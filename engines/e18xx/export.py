@@ -8,8 +8,10 @@ written as the site names it, from the state it was played on:
 - tiles by copy ("57" laid as "57-0", the lowest copy not on the board; an upgraded tile's copy returns to the
   supply) and cities by the site's city id (``<tile copy>-<city>``, ``<hex>-0-<city>`` for a printed city);
 - our own agreement moves (an offer to buy a train or a private from another president or player, accepted,
-  declined or withdrawn): the site has none, so an accepted offer is the purchase at the agreed price and the
-  rest is left out;
+  declined or withdrawn; 1807's consent of a minor's owner to its merger): the site has none, so an accepted offer
+  is the purchase at the agreed price (the consented merger is the minor's merge) and the rest is left out;
+- 1807's systems part of a merger round: the site has no systems, so nothing of it is written (a game that forms a
+  system cannot be loaded there; its moves are the rules' `SITE_UNPLAYED`);
 - the chance seat's deal (1889's Beginner Game; 1867's two-player draw of the privates that leave): the site
   draws it from its seed, so the export carries a seed whose draw is ours.
 """
@@ -54,16 +56,11 @@ def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
     for position, (seat, action) in enumerate(log, 1):
         if seat == CHANCE:
             seed = _seed_for_deal(title_id, state, action, len(names))
-        written = writer.write(state, seat, action) if seat != CHANCE else None
         try:
-            after = engine.apply(state, seat, action)
+            state = writer.play(engine, state, seat, action)
         except RuleError as e:
             raise NotExportable(msg("Move {n} of the log ({kind}) cannot be played: {why}", n=position,
                                     kind=action.get("type"), why=e.msg)) from None
-        if written is not None and after["round"].get("offer") and not state["round"].get("offer"):
-            writer.actions.pop()  # an offer, not yet a purchase: written when it is accepted
-        writer.skipped(state, after)
-        state = after
     scores = engine.scores(state) or [G(state).value(s) for s in range(len(names))]
     optional = ["beginner_game"] if options.get("beginner_game") else []
     return {
@@ -74,6 +71,11 @@ def export_game(title_id: str, options: Mapping[str, Any], names: Sequence[str],
         "actions": [{**a, "id": i} for i, a in enumerate(writer.actions, 1)],
         "result": {str(pid): score for pid, score in zip(ids, scores, strict=True)},
     }
+
+
+def _pending(state: State) -> dict[str, Any] | None:
+    """An offer (operating.py) or a merger's consent (1807) waiting for its answer."""
+    return state["round"].get("offer") or state["round"].get("consent")
 
 
 def _seed_for_deal(title_id: str, state: State, action: Action, players: int) -> int:
@@ -100,11 +102,22 @@ class _Writer:
         self.copies: dict[str, str] = {}  # hex -> tile copy on it
         self.gathering = 0  # where the merger being gathered (1867) began in `actions`
 
+    def play(self, engine, state: State, seat: int, action: Action) -> State:
+        """Write the site's action for ours (none for a chance draw) and play ours: the state after it."""
+        written = self.write(state, seat, action) if seat != CHANCE else None
+        after = engine.apply(state, seat, action)
+        if written is not None and _pending(after) and not _pending(state):
+            self.actions.pop()  # an offer, not yet a purchase: written when it is accepted
+        self.skipped(state, after)
+        return after
+
     def write(self, state: State, seat: int, action: Action) -> dict[str, Any] | None:
         """Write the site's action for ours, played on ``state``; returns it (None when nothing is written)."""
         g = G(state)
         kind = action["type"]
         r = g.round
+        if r["kind"] == "merger" and r.get("part") == "systems":
+            return None  # 1807's systems: the site has none
         if r["kind"] == "merger" and kind == "merge" and not r["merging"] and not r["choosing"]:
             self.gathering = len(self.actions)  # a merger begins: written unless it is called off
         if r["kind"] == "merger" and kind == "pass" and r["choosing"] == "merge":
@@ -112,7 +125,7 @@ class _Writer:
             del self.actions[self.gathering:]
             return self._add({"type": "pass"}, "corporation", action.get("entity"))
         if kind in OURS_ONLY:
-            offer = g.round.get("offer")
+            offer = _pending(state)
             if kind == "accept_offer" and offer:
                 return self._add(offer["action"], "corporation", offer["corporation"])
             return None

@@ -37,7 +37,8 @@ ENTITY_TYPES = ("corporation", "company")
 COMPANY_MOVES = ("buy_shares", "lay_tile", "pass")
 #: The moves a corporation makes in an operating round (its president sends them).
 CORPORATION_MOVES = ("buy_shares", "lay_tile", "place_token", "run_routes", "dividend", "buy_train", "buy_company",
-                     "discard_train", "bankrupt", "pass", "merge", "convert", "remove_token", "choose")
+                     "discard_train", "bankrupt", "pass", "merge", "convert", "remove_token", "choose",
+                     "merge_system", "form_system")
 
 
 class E18xxGame(Engine):
@@ -67,6 +68,7 @@ class E18xxGame(Engine):
         "merge": {"corporation": "str", **_ENTITY}, "convert": {**_ENTITY},  # 1867's merger round
         "choose": {"choice": "str", **_ENTITY},  # 1867: a trainless major's president chooses nationalisation
         "remove_token": {"hex": "str", "city": "int", **_ENTITY},
+        "merge_system": {"corporation": "str", **_ENTITY}, "form_system": {"corporation": "str", **_ENTITY},  # 1807
     }
 
     # ---- setup and turns --------------------------------------------------------------------------------

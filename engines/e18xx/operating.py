@@ -25,7 +25,7 @@ from typing import Any
 from engines.base import Action, RuleError
 from engines.e18xx import emergency, lays, privates, trains
 from engines.e18xx.board import Lay, lay_problem, legal_lays, legal_tokens, token_problem
-from engines.e18xx.companies import IPO, POOL, SHARE_PERCENT, dividend_payouts
+from engines.e18xx.companies import IPO, POOL, dividend_payouts
 from engines.e18xx.route import best_runs, check_runs, hexes_once, route_from_connections
 from engines.e18xx.state import BANK, G
 from engines.text import N_, Msg, msg
@@ -178,12 +178,13 @@ def lay_price(g: G, cid: str, coord: str, tile: str, rotation: int) -> int:
 
 
 def redeemable(g: G, cid: str) -> list[str]:
-    """Pool certificates of `cid` it can buy back into its treasury now (1867's majors), one at a time."""
-    if g.cdef(cid).kind != "major":
+    """Pool certificates of `cid` it can buy back into its treasury now (1867's majors, 1807's systems), one at a
+    time."""
+    if g.cdef(cid).kind not in ("major", "system"):
         return []
     price, cdef = g.price(cid), g.cdef(cid)
     return [c for c in g.corp(cid)["shares"].get(POOL, [])
-            if price * cdef.cert_percent(c) // SHARE_PERCENT <= g.corp(cid)["cash"]]
+            if price * cdef.cert_percent(c) // cdef.cert_unit <= g.corp(cid)["cash"]]
 
 
 def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
@@ -342,7 +343,7 @@ def _redeem(g: G, seat: int, cid: str, action: Action) -> None:
     if not isinstance(shares, list) or len(shares) != 1 or shares[0] not in redeemable(g, cid):
         raise RuleError("{corp} redeems one of its certificates from the pool that it can pay for.", corp=cid)
     cert = shares[0]
-    price = g.price(cid) * g.cdef(cid).cert_percent(cert) // SHARE_PERCENT
+    price = g.price(cid) * g.cdef(cid).cert_percent(cert) // g.cdef(cid).cert_unit
     g.pay(cid, BANK, price)
     g.transfer(cid, [cert], POOL, IPO)
     g.event("{corp} redeems a share from the pool for {price}.", corp=cid, price=g.amount(price))
@@ -514,12 +515,14 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
     if exchange is not None and exchange not in corp["trains"]:
         raise RuleError("{corp} has no train {train} to trade in.", corp=cid, train=exchange)
     if train_id in offer:
+        if not g.rules.may_buy_train(g, cid, train_id):
+            raise RuleError("{corp} may not buy train {train}.", corp=cid, train=train_id)
         try:
             expected = trains.list_price(g, train_id, exchange)
         except ValueError:
             raise RuleError("Train {old} cannot be traded in for train {train}.", old=exchange,
                             train=train_id) from None
-        if exchange is not None and not g.rules.trade_ins_allowed(g):
+        if exchange is not None and not g.rules.trade_ins_allowed(g, cid):
             raise RuleError("Trains are not traded in during this phase.")
         if expected < 0:
             raise RuleError("Train {old} is worth more in trade than train {train} costs.", old=exchange,
@@ -737,7 +740,8 @@ def _train_moves(g: G, seat: int, cid: str) -> list[Action]:
     power = g.rules.buying_power(g, cid) if trains.must_buy(g, cid) else corp["cash"]
     for t in trains.depot_offer(g):
         price = trains.list_price(g, t)
-        if price <= power and {"type": "buy_train", "train": t, "price": price} not in moves:
+        if (price <= power and g.rules.may_buy_train(g, cid, t)
+                and {"type": "buy_train", "train": t, "price": price} not in moves):
             moves.append({"type": "buy_train", "train": t, "price": price})
     moves += [{"type": "buy_train", "train": t, "price": price, "exchange": old}
               for t, old, price in trains.trade_ins(g, cid)]

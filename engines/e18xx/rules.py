@@ -219,8 +219,13 @@ class Rules:
     def rises_when_sold_out(self, g: G, cid: str) -> bool:
         return True
 
-    def trade_ins_allowed(self, g: G) -> bool:
-        """Whether a train may be traded in toward a depot train now (its `trade_in` prices say for which)."""
+    def trade_ins_allowed(self, g: G, cid: str | None = None) -> bool:
+        """Whether a train may be traded in toward a depot train now (its `trade_in` prices say for which), by `cid`
+        when named (1807: systems only)."""
+        return True
+
+    def may_buy_train(self, g: G, cid: str, train_id: str) -> bool:
+        """Whether `cid` may buy this kind of depot train at all (1807: the 5+5E is for systems only)."""
         return True
 
     def must_buy_train(self, g: G, cid: str) -> bool:

@@ -142,7 +142,7 @@ def bundle_ok(cdef, certs: list[str], percent: int) -> bool:
     if percent == total:
         return True
     short = total - percent
-    return (cdef.president_cert in certs and percent > 0 and short % SHARE_PERCENT == 0
+    return (cdef.president_cert in certs and percent > 0 and short % cdef.cert_unit == 0
             and short < cdef.president_percent)
 
 
@@ -162,10 +162,11 @@ def sell(g: G, seat: int, cid: str, certs: list[str], percent: int) -> None:
     cell = g.cell(cid)
     was_president = g.corp(cid)["president"] == g.key(seat)
     g.transfer(cid, certs, g.key(seat), POOL, percent)
-    g.pay(BANK, g.key(seat), sale_proceeds(cell.price, percent))
+    unit = g.cdef(cid).cert_unit
+    g.pay(BANK, g.key(seat), sale_proceeds(cell.price, percent, unit))
     g.move_price(cid, g.rules.price_after_sale(g, cid, cell, percent, was_president))
     g.event("[0] sells {percent}% of {corp} for {amount}; {corp} falls to {price}.", seat, percent=percent, corp=cid,
-            amount=g.amount(sale_proceeds(cell.price, percent)), price=g.amount(g.price(cid)))
+            amount=g.amount(sale_proceeds(cell.price, percent, unit)), price=g.amount(g.price(cid)))
 
 
 def buy_problem(g: G, seat: int, cid: str, cert: str, source: str,
@@ -185,7 +186,7 @@ def buy_problem(g: G, seat: int, cid: str, cert: str, source: str,
         if source == IPO:
             return msg("That {corp} share is not in the IPO.", corp=cid)
         return msg("That {corp} share is not in the bank pool.", corp=cid)
-    price = share_price(g, cid, source) * cdef.cert_percent(cert) // SHARE_PERCENT
+    price = share_price(g, cid, source) * cdef.cert_percent(cert) // cdef.cert_unit
     if price > g.s["cash"][seat]:
         return msg("You have {cash}; the share costs {price}.", cash=g.amount(g.s["cash"][seat]),
                    price=g.amount(price))
@@ -203,7 +204,7 @@ def share_price(g: G, cid: str, source: str) -> int:
 
 def buy(g: G, seat: int, cid: str, cert: str, source: str) -> None:
     cdef = g.cdef(cid)
-    price = share_price(g, cid, source) * cdef.cert_percent(cert) // SHARE_PERCENT
+    price = share_price(g, cid, source) * cdef.cert_percent(cert) // cdef.cert_unit
     g.pay(g.key(seat), g.rules.ipo_payee(g, cid) if source == IPO else BANK, price)
     g.transfer(cid, [cert], source, g.key(seat))
     if source == IPO:

@@ -193,9 +193,11 @@ def trade_ins(g: G, cid: str, *, below_zero: bool = False) -> list[tuple[str, st
     A trade-in worth more than the new train (1867's 5+5E for a 2+2) is never offered; `below_zero` counts it, as
     18xx.games does when it decides whether the train step waits for the corporation (which then passes)."""
     found: list[tuple[str, str, int]] = []
-    if not g.rules.trade_ins_allowed(g):
+    if not g.rules.trade_ins_allowed(g, cid):
         return found
     for t in depot_offer(g):
+        if not g.rules.may_buy_train(g, cid, t):
+            continue
         for old in g.corp(cid)["trains"]:
             try:
                 price = list_price(g, t, old)
@@ -213,7 +215,7 @@ def can_buy_train(g: G, cid: str) -> bool:
         return True
     if not room(g, cid):
         return False
-    prices = [list_price(g, t) for t in depot_offer(g)]
+    prices = [list_price(g, t) for t in depot_offer(g) if g.rules.may_buy_train(g, cid, t)]
     if other_trains(g, cid):
         prices.append(1)
     return bool(prices) and min(prices) <= g.corp(cid)["cash"]

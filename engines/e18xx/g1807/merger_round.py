@@ -7,7 +7,7 @@ from typing import Any
 from engines.base import Action, RuleError
 from engines.e18xx.g1807 import takeover
 from engines.e18xx.g1867 import merger as base
-from engines.e18xx.g1867.merger import finished, start  # noqa: F401  as 1867's
+from engines.e18xx.g1867.merger import current, finished, start  # noqa: F401  as 1867's
 from engines.e18xx.state import G
 from engines.text import Msg, msg
 
@@ -16,6 +16,11 @@ def acting(g: G) -> frozenset[int]:
     if takeover.tokens_stage(g):
         return frozenset({_owner(g)})
     return base.acting(g)
+
+
+def stage(g: G) -> str:
+    """"takeover" while the taken-over minor's owner chooses its tokens, else 1867's stages."""
+    return "takeover" if takeover.tokens_stage(g) else base.stage(g)
 
 
 def _owner(g: G) -> int:

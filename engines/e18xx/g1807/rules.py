@@ -3,7 +3,7 @@
 The setup is drawn with 18xx.games's own generator from one drawn seed (`deal_seed`): the three private railways
 that leave and the three batches of minors, so an export carries that seed and the site draws the same. Minors have
 their home printed on the map; public companies (our kind "major") start from phase 4 by par or from phase 3 by a
-merger; systems (kind "system") are not formed yet (docs/rules/1807.md). There is no nationalisation: a
+merger; systems (kind "system") form in the merger round from phase 6 (systems.py). There is no nationalisation: a
 corporation that cannot pay its interest pays what it has and its price falls one step, and one that ends its train
 step without a train (when it could buy one) falls one step. The bank never breaks the game: the first 4+4 train
 ends it after the set that follows.
@@ -43,13 +43,16 @@ def _raw() -> dict[str, Any]:
 
 
 class Rules1807(Rules1867):
+    #: Our moves 18xx.games cannot play (it has no systems): a selfplay game to be loaded on the site avoids them
+    #: (bench/e18xx_agreement.py).
+    SITE_UNPLAYED = frozenset({"merge_system", "form_system"})
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
         from engines.e18xx import operating
-        from engines.e18xx.g1807 import merger_round, stock
+        from engines.e18xx.g1807 import stock, systems
         from engines.e18xx.g1867 import auction
-        return {"auction": auction, "stock": stock, "operating": operating, "merger": merger_round}
+        return {"auction": auction, "stock": stock, "operating": operating, "merger": systems}
 
     @cached_property
     def data(self) -> dict[str, Any]:
@@ -461,6 +464,22 @@ class Rules1807(Rules1867):
 
     def interrupt(self, g: G):
         return None
+
+    # ---- systems (engines/e18xx/g1807/systems.py) -----------------------------------------------------------
+
+    def trade_ins_allowed(self, g: G, cid: str | None = None) -> bool:
+        """Systems trade trains in, even at their limit (the seed); nobody else does."""
+        return cid is not None and g.cdef(cid).kind == "system"
+
+    def may_buy_train(self, g: G, cid: str, train_id: str) -> bool:
+        """The 5+5E is for systems only (the seed)."""
+        return train_id.rpartition("-")[0] != "5+5E" or g.cdef(cid).kind == "system"
+
+    def pay_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
+        if g.cdef(cid).kind == "system":
+            from engines.e18xx.g1807 import systems
+            return systems.dividend(g, cid, kind, revenue)
+        return super().pay_dividend(g, cid, kind, revenue)
 
     def value(self, g: G, seat: int) -> int:
         """Cash, shares at their price (a minor's certificate at twice its price), privates at face value."""

@@ -100,7 +100,8 @@ class Rules1867(Rules):
 
     def next_round(self, g: G) -> None:
         from engines.e18xx import operating, rounds
-        from engines.e18xx.g1867 import auction, merger, stock
+        from engines.e18xx.g1867 import auction, stock
+        merger = self.modules["merger"]  # 1807's has its own
         r = g.round
         trigger = self._end_trigger(g)
         if r["kind"] == "auction":
@@ -331,7 +332,7 @@ class Rules1867(Rules):
         takeover), so that its turn waits for it."""
         return False
 
-    def trade_ins_allowed(self, g: G) -> bool:
+    def trade_ins_allowed(self, g: G, cid: str | None = None) -> bool:
         return g.phase.name == "8"  # the "train trade allowed" of the first 8-train
 
     def must_buy_train(self, g: G, cid: str) -> bool:
