@@ -44,6 +44,8 @@ def _raw() -> dict[str, Any]:
 
 
 class Rules1807(Rules1867):
+    #: A public company formed by a merger has four tokens, the new ones £20 (18xx.games's G1807 fix_token_count!).
+    merged_charter = (4, 20)
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
@@ -340,6 +342,14 @@ class Rules1807(Rules1867):
         if not placed:
             return base
         return base * min(hexes.distance(on_map(coord), on_map(other), g.map.layout) for other in placed)
+
+    def merge_reach(self, g: G, cid: str) -> list[tuple[str, int]]:
+        """London's cities are joined to each other for a merger (the seed: "ロンドンは相互に接続されているとみなす"):
+        a corporation with a token in London reaches every London city (18xx.games's G1807 Merge#connected_cities)."""
+        board = g.board
+        if not any(coord in LONDON_HEXES for coord, _ in board.token_nodes(cid)):
+            return []
+        return [(h, i) for h in LONDON_HEXES for i in board.tile(h).city_indexes()]
 
     def london_revenue(self, g: G) -> int:
         tile = g.board.tile(LONDON_SMALL)
