@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when run as a script
 
-from bot.selfplay import NeverEnds, play_one  # noqa: E402
+from bot.selfplay import NeverEnds, play_one, site_unplayed  # noqa: E402
 from engines.e18xx.export import export_game  # noqa: E402
 
 REF18XX = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx" / "ref18xx"
@@ -71,7 +71,8 @@ def main() -> int:
             seed, players = args.seed + k, COUNTS[title][k % len(COUNTS[title])]
             options = {"beginner_game": True} if title == "1889" and k % 3 == 2 else {}
             try:
-                played = play_one(title, players, random.Random(seed), options=options, max_actions=limit)
+                played = play_one(title, players, random.Random(seed), options=options, max_actions=limit,
+                                  unplayed=site_unplayed(title))  # the site has no systems: none is formed
             except NeverEnds:
                 stalled.append(seed)
                 continue

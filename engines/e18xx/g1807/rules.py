@@ -44,8 +44,6 @@ def _raw() -> dict[str, Any]:
 
 
 class Rules1807(Rules1867):
-    #: A public company formed by a merger has four tokens, the new ones £20 (18xx.games's G1807 fix_token_count!).
-    merged_charter = (4, 20)
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
@@ -333,6 +331,9 @@ class Rules1807(Rules1867):
         g.event("[0] uses {private} to lay tile {tile} on {where} for {corp}.", seat, private=g.private_name(pid),
                 tile=tile, where=g.place(coord), corp=cid)
         return True
+
+    #: A public company formed by a merger has four tokens, the new ones £20 (18xx.games's G1807 fix_token_count!).
+    merged_charter = (4, 20)
 
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """£20 times the distance to the nearest token, London's inset measured from the small London hex."""
