@@ -39,6 +39,21 @@ module Engine
           @stock_market.market.flatten.compact.select { |price| price.types.intersect?(SharePrice::PAR_TYPES) }
         end
 
+        # Bug (the site's shared Game#action_processed, met in 1807's stock rounds, where a sale can take a price to
+        # the £0 cell): when a corporation closes after a sale and the seller has nothing left to do, the site skips
+        # him and moves the turn on once; the players after him who can do nothing are each said to pass, but the
+        # turn stays with the last of them, who has no move, so nobody can act again. Here the turn goes on, as
+        # after any other pass, to the first player who can act (or the round ends).
+        def action_processed(action)
+          super
+          return unless @round.is_a?(Engine::Round::Stock)
+
+          while !@round.finished? && (step = @round.active_step) && step.actions(current_entity).empty?
+            @round.skip_steps
+            @round.next_entity!
+          end
+        end
+
         # Bug: 1867's home_token_locations knows only the types :minor and :major; 1807's public companies are
         # :public (its `major?`), so a parred public company would have no home city at all. A public company
         # chooses its home as 1867's major does (the seed: a city not joined to another stop, else one without a
