@@ -105,6 +105,18 @@ module Engine
     end
   end
 
+  # Bug: the site asks whether the game ends only after an action. A 4+4 exported at the end of a set of operating
+  # rounds (G1807 or_set_finished, between rounds) is then noticed at the next action: in the merger round of that
+  # turn if anyone acts there, else in the next stock round, a turn later, which moves the end a whole turn. The end
+  # is asked as the 4+4 comes, as after a purchase. (Prepended: G1807's own or_set_finished does the export.)
+  module G1807EndOnExport
+    def or_set_finished
+      super
+      game_end_check
+    end
+  end
+  Game::G1807::Game.prepend(G1807EndOnExport)
+
   # Bug (the site's shared Route, met in 1807's London): a route of one connection is rebuilt from its hexes alone,
   # taking the first chain that touches any token of the corporation, and the action's `nodes` (which city of a
   # hex the route uses) are read only for routes of two or more connections. In London's inset two cities share
