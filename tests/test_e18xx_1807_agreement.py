@@ -113,3 +113,14 @@ def test_selfplay_ends_and_the_exported_log_replays_to_the_live_state(tmp_path, 
     assert ok and result["over"] and result["scores"] == played["scores"], result
     _, replayed = game_log.replay_export(json.loads(path.read_text(encoding="utf-8")))
     assert replayed == live
+
+
+def test_a_minor_starts_in_its_home_city_where_an_upgrade_has_put_it():
+    """A minor's home is its printed city, followed through upgrades (as the site's reservation is): Glasgow's first
+    tile (BF1) turns D6 so that GA's token moves to city 1 and GC's home to city 0, where GC may still start."""
+    g = dealt()
+    start_minor(g, "GA", 0)
+    g.set_board(g.board.lay_tile("D6", "BF1", 2))
+    assert g.board.token_nodes("GA") == [("D6", 1)]
+    g.s["flags"]["batch"]["GC"], g.s["flags"]["batch3"] = 3, True
+    assert g.rules.home_cities(g, "GC") == [("D6", 0)]

@@ -183,9 +183,9 @@ class Rules1807(Rules1867):
         return r.get("turn", 1) if r["kind"] in ("stock", "operating", "merger") else 1
 
     def home_cities(self, g: G, cid: str) -> list[tuple[str, int]]:
-        if g.cdef(cid).kind == "minor":
+        if g.cdef(cid).kind == "minor":  # its printed home city, wherever an upgrade has put that city
             coord = g.map.homes[cid]
-            node = g.map.home_nodes.get(cid, 0)
+            node = g.board.home_node(coord, cid)
             return [(coord, node)] if g.board.free_slot(coord, cid, node) is not None else []
         return super().home_cities(g, cid)
 
