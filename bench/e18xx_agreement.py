@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when run as a script
 
-from bot.selfplay import NeverEnds, play_one  # noqa: E402
+from bot.selfplay import NeverEnds, play_one, site_unplayed  # noqa: E402
 from engines.e18xx.export import export_game  # noqa: E402
 
 REF18XX = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx" / "ref18xx"
@@ -32,7 +32,7 @@ LIMITS = {"1889": 5_000, "1867": 10_000, "1807": 20_000}  # actions before a sel
 FIXES = {"1807": Path(__file__).with_name("ref_1807_fixes.rb")}
 
 
-def site_bugs(tmp: Path, refused: dict[str, int]) -> dict[str, str]:
+def site_bugs(tmp: Path, refused: dict[str, int], fixes: list[str]) -> dict[str, str]:
     """The exports the site refused because of its engine's own bugs (bench/ref_stale.rb), with why: it waits for
     a stale corporation (a corporation reset by nationalisation is a new object there; the site may keep the old one
     as the operator or among the trainless majors, then refuses every move for it, since they name it by id and
@@ -40,7 +40,7 @@ def site_bugs(tmp: Path, refused: dict[str, int]) -> dict[str, str]:
     if not refused:
         return set()
     ref, script = REF18XX.parent, str(Path(__file__).with_name("ref_stale.rb"))
-    out = subprocess.run(["ruby", f"-I{ref / 'shims'}", f"-I{ref / 'lib'}", script,
+    out = subprocess.run(["ruby", f"-I{ref / 'shims'}", f"-I{ref / 'lib'}", *fixes, script,
                           *(f"{tmp / name}:{at}" for name, at in refused.items())], capture_output=True, text=True,
                          env={**os.environ, "ENGINE_LOG_LEVEL": "5"})
     found = {}
@@ -71,7 +71,8 @@ def main() -> int:
             seed, players = args.seed + k, COUNTS[title][k % len(COUNTS[title])]
             options = {"beginner_game": True} if title == "1889" and k % 3 == 2 else {}
             try:
-                played = play_one(title, players, random.Random(seed), options=options, max_actions=limit)
+                played = play_one(title, players, random.Random(seed), options=options, max_actions=limit,
+                                  unplayed=site_unplayed(title))  # the site has no systems: none is formed
             except NeverEnds:
                 stalled.append(seed)
                 continue
@@ -87,7 +88,7 @@ def main() -> int:
                              env={**os.environ, "ONLY_TITLES": only, "ENGINE_LOG_LEVEL": "5"})
         lines = [json.loads(line) for line in out.stdout.splitlines()]
         bad = [line for line in lines if line["exception"] or not line["matches_recorded"]]
-        stuck = site_bugs(Path(tmp), {x["file"]: x["actions"] + 1 for x in bad if x["exception"]})
+        stuck = site_bugs(Path(tmp), {x["file"]: x["actions"] + 1 for x in bad if x["exception"]}, fixes)
         for line in bad:
             if line["file"] in stuck:
                 print(f"the site's engine cannot go on: {line['file']} at its action {line['actions'] + 1} "

@@ -1,13 +1,9 @@
 # frozen_string_literal: true
 
-# The two methods (and one made public) 18xx.games's prealpha 1807 (tobymao/18xx at 111f7f698) names but never defines, so that its
-# engine can load a game at all: without them every action raises NoMethodError (`game_end_check_train?`, asked
-# after each action because GAME_END_CHECK is { train: :one_more_full_or_set }) and the first 4+4 train would too
-# (its `signal_end_game` event). Both do what the site's own texts say: the first 4+4 (or 6G) train ends the game
-# after the current set, a stock round and a set of three operating rounds (EVENTS_TEXT 'signal_end_game'; 1867's
-# game_end_set_final_turn! gives the three). Loaded by bench/e18xx_agreement.py (ruby -r) for 1807 only; the
-# reference itself is never changed. Two defects met by what it had never been sent are mended after them: a
-# takeover's turn that does not end, and a minor's goods revenue withheld.
+# Defects of 18xx.games's prealpha 1807 (tobymao/18xx at 111f7f698) that stop its engine from replaying a game played
+# by 1807's own rules, patched here so that our exported games can be checked against it. Loaded by
+# bench/e18xx_agreement.py (ruby -r) for 1807 only; the reference itself is never changed. Each patch names the
+# site's bug, and does what the site's own 1807 texts and code say it means to do.
 require 'set'
 require 'engine'
 
@@ -15,21 +11,137 @@ module Engine
   module Game
     module G1807
       class Game
+        # Bug: GAME_END_CHECK is { train: :one_more_full_or_set } but `game_end_check_train?` is never defined, so
+        # every action raises NoMethodError (it is asked after each one). The first 4+4 (or 6G) train ends the game
+        # (EVENTS_TEXT 'signal_end_game'; it opens phase 8).
         def game_end_check_train?
           @phase.name.to_i >= 8
         end
 
-        # `check_other` is private in G1807 but Engine::Route calls it on the game (`@game.check_other(self)`):
+        # Bug: `check_other` is private in G1807 but Engine::Route calls it on the game (`@game.check_other(self)`):
         # every route would raise NoMethodError.
         public :check_other
 
+        # Bug: the 4+4's event `signal_end_game` has no handler, so buying the first 4+4 raises NoMethodError. The
+        # site's text: the first 4+4 ends the game after the current set, a stock round and a set of three
+        # operating rounds (1867's game_end_set_final_turn! gives the three).
         def event_signal_end_game!
           @log << 'The first 4+4 or 6G train has been bought: the game ends after this set, a stock round ' \
                   'and three more operating rounds.'
         end
+
+        # Bug: the market cell "165mzC" is a public company's par price (z: par_2, 'Public company par prices') but
+        # its first letter makes its type :max_price, and only a cell whose type is a par type is among the par
+        # prices an action's `share_price` is looked up in: a par at £165 cannot be read back ("h_to_args()
+        # returned nil :share_price"). The seed pars public companies at £70-£200. Every cell with a par type is
+        # looked up here.
+        def share_prices
+          @stock_market.market.flatten.compact.select { |price| price.types.intersect?(SharePrice::PAR_TYPES) }
+        end
+
+        # Bug (the site's shared Game#action_processed, met in 1807's stock rounds, where a sale can take a price to
+        # the £0 cell): when a corporation closes after a sale and the seller has nothing left to do, the site skips
+        # him and moves the turn on once; the players after him who can do nothing are each said to pass, but the
+        # turn stays with the last of them, who has no move, so nobody can act again. Here the turn goes on, as
+        # after any other pass, to the first player who can act (or the round ends).
+        def action_processed(action)
+          super
+          return unless @round.is_a?(Engine::Round::Stock)
+
+          while !@round.finished? && (step = @round.active_step) && step.actions(current_entity).empty?
+            @round.skip_steps
+            @round.next_entity!
+          end
+        end
+
+        # Bug: 1867's home_token_locations knows only the types :minor and :major; 1807's public companies are
+        # :public (its `major?`), so a parred public company would have no home city at all. A public company
+        # chooses its home as 1867's major does (the seed: a city not joined to another stop, else one without a
+        # token).
+        def home_token_locations(corporation)
+          return super unless major?(corporation)
+
+          open_locations = hexes.select do |hex|
+            hex.tile.cities.any? { |c| c.tokenable?(corporation, free: true) } &&
+              hex.tile.cities.all? { |c| c.tokens.none? { |t| t&.type == :normal } }
+          end
+          unconnected = unconnected_hexes(open_locations)
+          unconnected.empty? ? open_locations : unconnected
+        end
+      end
+
+      module Step
+        # Bug: 1867's train step makes a trainless corporation buy a train without asking whether it may hold one;
+        # in 1807's phase 8 a minor's train limit is 0 (its PHASES), so the site would make a trainless minor buy a
+        # train only to discard it at once. 1867 never meets this (its minors are gone by phase 8). A corporation
+        # that may hold no train is not made to buy one.
+        class BuyTrain
+          def must_buy_train?(entity)
+            super && @game.phase.train_limit(entity).positive?
+          end
+        end
+
+        # Bug: 1867's stock step starts a corporation by par only when its type is :major (can_ipo_any?, ipo_type);
+        # 1807's public companies are :public (G1807 `major?`, and its market's par_2 'Public company par prices'),
+        # so from phase 4 nobody could start one: the site would auction it like a minor. As 1867's majors, they
+        # are parred from phase 4 when a home city is free (the seed: "大会社の開始（フェイズ4から可能）").
+        class BuySellParShares
+          def can_ipo_any?(entity)
+            @game.phase.name.to_i >= self.class::MAJOR_PHASE && !bought? &&
+              @game.corporations.any? do |c|
+                @game.can_par?(c, entity) && @game.major?(c) && can_buy?(entity, c.shares.first&.to_bundle)
+              end
+          end
+
+          def ipo_type(entity)
+            return super unless @game.major?(entity)
+            return "Cannot start till phase #{self.class::MAJOR_PHASE}" if @game.phase.name.to_i < self.class::MAJOR_PHASE
+            return 'No home token locations are available' if @game.home_token_locations(entity).empty?
+
+            :par
+          end
+        end
       end
     end
   end
+
+  # Bug: the site asks whether the game ends only after an action. A 4+4 exported at the end of a set of operating
+  # rounds (G1807 or_set_finished, between rounds) is then noticed at the next action: in the merger round of that
+  # turn if anyone acts there, else in the next stock round, a turn later, which moves the end a whole turn. The end
+  # is asked as the 4+4 comes, as after a purchase. (Prepended: G1807's own or_set_finished does the export.)
+  module G1807EndOnExport
+    def or_set_finished
+      super
+      game_end_check
+    end
+  end
+  Game::G1807::Game.prepend(G1807EndOnExport)
+
+  # Bug (the site's shared Route, met in 1807's London): a route of one connection is rebuilt from its hexes alone,
+  # taking the first chain that touches any token of the corporation, and the action's `nodes` (which city of a
+  # hex the route uses) are read only for routes of two or more connections. In London's inset two cities share
+  # one edge, so M29-1 -> V26 (a token at each end) is read back as M29-0 -> V26 and refused by 1807's London rule.
+  # Here, for 1807, a one-connection route with `nodes` takes the chain through the most of them, as the site does
+  # for longer routes (Route#find_pairwise_chain).
+  module G1807RouteNodes
+    def connection_data
+      return super unless !@connection_data && @node_signatures && @connection_hexes&.one? &&
+                          @game.is_a?(Engine::Game::G1807::Game) && !@connection_hexes[0].include?('local')
+
+      wanted = @node_signatures
+      @connection_data = [] # as the site's own: the other routes' paths, asked next, may ask this route's
+      other_paths = compute_other_paths
+      chains = find_matching_chains(@connection_hexes[0]).select do |ch|
+        ch[:nodes].any? { |node| @game.city_tokened_by?(node, corporation) } && (ch[:paths] & other_paths).empty?
+      end
+      best = chains.each_with_index.max_by { |ch, i| [ch[:nodes].count { |n| wanted.include?(n.signature) }, -i] }
+      left, right = best&.first&.dig(:nodes)
+      @node_signatures = nil
+      @connection_data << { left: left, right: right, chain: best[0] } if left && right
+      @connection_data
+    end
+  end
+  Route.prepend(G1807RouteNodes)
 end
 
 # A minor taken over (G1807 Merge#process_buy_shares) has had its turn, but the step is not passed: when it is the

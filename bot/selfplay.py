@@ -23,18 +23,31 @@ class NeverEnds(Exception):
 
 
 def selfplay_move(engine: Engine, state: dict[str, Any], seat: int, rng: random.Random,
-                  moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                  moves: list[dict[str, Any]] | None = None, unplayed: frozenset[str] = frozenset()
+                  ) -> dict[str, Any]:
     """The move selfplay makes for a seat: a uniform legal one, or the engine's idle-player default as often as
-    the engine asks (``selfplay_auto``)."""
-    move = rng.choice(engine.legal(state, seat) if moves is None else moves)
+    the engine asks (``selfplay_auto``); never a move whose type is in ``unplayed`` while another is legal."""
+    moves = engine.legal(state, seat) if moves is None else moves
+    move = rng.choice([m for m in moves if m.get("type") not in unplayed] or moves)
     if engine.selfplay_auto and rng.random() < engine.selfplay_auto:
-        move = engine.auto_action(state, seat) or move
+        auto = engine.auto_action(state, seat)
+        move = auto if auto and auto.get("type") not in unplayed else move
     return move
 
 
+def site_unplayed(name: str) -> frozenset[str]:
+    """The move types of an 18xx title that 18xx.games cannot play (its rules' SITE_UNPLAYED): a game to be exported
+    to the site avoids them. Nothing for other games."""
+    from engines.e18xx.game import TITLES
+    from engines.e18xx.rules import rules_for
+    return rules_for(name).SITE_UNPLAYED if name in TITLES else frozenset()
+
+
 def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any] | None = None,
-             max_actions: int = 100_000, hook: Callable[[dict], dict] | None = None) -> dict[str, Any]:
-    """One whole game; ``hook`` may change the state before each move (a balance experiment does)."""
+             max_actions: int = 100_000, hook: Callable[[dict], dict] | None = None,
+             unplayed: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """One whole game; ``hook`` may change the state before each move (a balance experiment does); moves whose type
+    is in ``unplayed`` are chosen only when nothing else is legal (site_unplayed: a game for 18xx.games)."""
     engine = engines.get(name)
     state = engine.setup(options or {}, players)
     actions = 0
@@ -57,7 +70,7 @@ def play_one(name: str, players: int, rng: random.Random, options: dict[str, Any
         moves = engine.legal(state, seat)
         if not moves:
             raise NeverEnds(f"{name}: seat {seat} is awaited but has no legal move")
-        move = selfplay_move(engine, state, seat, rng, moves)
+        move = selfplay_move(engine, state, seat, rng, moves, unplayed)
         state = engine.apply(state, seat, move)
         log.append({"seat": seat, "action": move})
         actions += 1
@@ -75,8 +88,9 @@ def selfplay(name: str, players: int, seed: int, games: int = 1, export_dir: str
         raise NotExportable(f"Only an 18xx title is exported for 18xx.games ({', '.join(TITLES)}), not {name}.")
     rng = random.Random(seed)
     results = []
+    unplayed = site_unplayed(name) if export_dir is not None else frozenset()
     for i in range(games):
-        r = play_one(name, players, rng, options)
+        r = play_one(name, players, rng, options, unplayed=unplayed)
         line = {"game": i + 1, "seed": seed, "players": players, "scores": r["scores"], "actions": r["actions"]}
         if options:
             line["options"] = dict(options)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.selfplay import play_one
+from bot.selfplay import play_one, site_unplayed
 from engines.e18xx.export import OURS_ONLY, NotExportable, export_game
 from engines.e18xx.replay import replay_export
 from tests.service_helpers import open_service
@@ -77,12 +77,12 @@ def test_exported_selfplay_games_load_in_the_sites_engine_with_the_same_scores(t
 @pytest.mark.skipif(shutil.which("ruby") is None or not REF18XX.exists(),
                     reason="the 18xx.games engine needs Ruby (apt-get install -y ruby) and ../shared/tools/ref18xx")
 def test_exported_1807_games_load_in_the_sites_engine_with_the_same_scores(tmp_path):
-    """1807 (issue 17): whole selfplay games forming no system, loaded by the site's prealpha 1807 with
-    bench/ref_1807_fixes.rb (the methods it names but never defines), accept every action and end with our scores.
-    bench/e18xx_agreement.py --title 1807 runs more (not all agree yet: see its report)."""
+    """1807 (issue 17): whole selfplay games forming no system (SITE_UNPLAYED), loaded by the site's prealpha 1807
+    with bench/ref_1807_fixes.rb (its defects patched), accept every action and end with our scores.
+    bench/e18xx_agreement.py --title 1807 runs more."""
     ref = REF18XX.parent
     for seed, players in AGREEING_1807:
-        played = play_one("1807", players, random.Random(seed), max_actions=20_000)
+        played = play_one("1807", players, random.Random(seed), max_actions=20_000, unplayed=site_unplayed("1807"))
         doc = export_game("1807", {}, [f"p{i}" for i in range(players)],
                           [(e["seat"], e["action"]) for e in played["log"]], game_id=seed)
         (tmp_path / f"g{seed}.json").write_text(json.dumps(doc), encoding="utf-8")
@@ -96,9 +96,11 @@ def test_exported_1807_games_load_in_the_sites_engine_with_the_same_scores(tmp_p
         assert (line["exception"], line["matches_recorded"], line["finished"]) == (None, True, True), line
 
 
-#: 1807 selfplay games (seed, players) that agree with the site (bench/e18xx_agreement.py --title 1807 plays seed k
-#: with 3, 4, 5 players in turn).
-AGREEING_1807 = ((1, 4), (4, 4))
+#: 1807 selfplay games (seed, players) as bench/e18xx_agreement.py --title 1807 plays them (seed k with 3, 4, 5
+#: players in turn), chosen for what they once found: seed 0 ends on the 4+4 (phase-8 minors without trains), merges
+#: London minors and runs one-connection routes from a London city; seed 5 pars a public company at £165 and merges
+#: minors joined only by London (docs/rules/1807.md, Rulings).
+AGREEING_1807 = ((0, 3), (5, 5))
 
 
 def run_bot(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -85,3 +85,34 @@ def test_selfplay_leaves_a_stalled_auction():
     for seed in (1, 2):
         state, n = play_from(stalled_auction(), seed, 5000)
         assert state["round"]["kind"] != "auction", f"seed {seed}: still in the auction after {n} actions"
+
+
+# ---- games for 18xx.games: moves the site cannot play ------------------------------------------------------------
+
+def test_selfplay_never_chooses_an_unplayed_move_while_another_is_legal():
+    """selfplay_move with `unplayed`: a stock turn of 1889 where pars are legal never pars (the only other move is to
+    pass); a turn whose every move is unplayed still gets one of them."""
+    from bot.selfplay import selfplay_move
+    engine, rng = Shikoku1889(), random.Random(5)
+    state, _ = play_from(engine.setup({}, 3), 5, 5000)  # the private auction played out
+    seat = next(iter(engine.awaiting(state).seats))
+    kinds = {m["type"] for m in engine.legal(state, seat)}
+    assert "par" in kinds
+    chosen = {selfplay_move(engine, state, seat, rng, unplayed=frozenset({"par"}))["type"] for _ in range(200)}
+    assert "par" not in chosen and chosen
+    assert selfplay_move(engine, state, seat, rng, unplayed=frozenset(kinds))["type"] in kinds
+
+
+def test_a_game_exported_for_the_site_leaves_out_the_titles_unplayed_moves(tmp_path, monkeypatch):
+    """`python -m bot selfplay --export` (bot.selfplay.selfplay) plays for the site: a title's SITE_UNPLAYED (1807's
+    systems) are never chosen. Here 1889 declared to have no par: no corporation ever starts."""
+    from engines.e18xx.rules import rules_for
+
+    def pars(directory: Path) -> int:
+        (line,) = selfplay("1889", 3, 5, export_dir=str(directory))
+        doc = json.loads(Path(line["export"]).read_text(encoding="utf-8"))
+        return sum(a["type"] == "par" for a in doc["actions"])
+
+    assert pars(tmp_path / "as_is") > 0
+    monkeypatch.setattr(rules_for("1889"), "SITE_UNPLAYED", frozenset({"par"}))
+    assert pars(tmp_path / "no_par") == 0

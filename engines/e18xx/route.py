@@ -107,7 +107,14 @@ def chains_from(board: Board, start: NodeRef) -> tuple[Chain, ...]:
     return known
 
 
-def _follow_chains(board: Board, start: NodeRef) -> list[Chain]:
+def leads_to_stop(board: Board, start: NodeRef) -> bool:
+    """Whether track from `start` leads to a stop, `start` itself counting when its track comes back to it (as
+    18xx.games's walk for a major's home finds any stop: G1867 unconnected_hexes)."""
+    return bool(chains_from(board, start)) or bool(_follow_chains(board, start, loops=True))
+
+
+def _follow_chains(board: Board, start: NodeRef, loops: bool = False) -> list[Chain]:
+    """The chains leaving `start`; with `loops`, also those that come back to it."""
     found: list[Chain] = []
     coord, index = start
 
@@ -121,7 +128,7 @@ def _follow_chains(board: Board, start: NodeRef) -> list[Chain]:
             out = b if a == back else a
             if isinstance(out, str):
                 end = (other, int(out[1:]))
-                if end != start:
+                if end != start or loops:
                     found.append(Chain(start, end, (*paths, (other, p)), frozenset(borders), (*walked, other)))
                 continue
             border = board.border(other, out)

@@ -33,6 +33,9 @@ class Rules:
     routes_visit_hex_once = False
     #: The operating steps of a corporation's turn, in order (operating.py runs them).
     operating_steps: tuple[str, ...] = ("track", "token", "routes", "dividend", "trains", "companies")
+    #: Types of our moves 18xx.games cannot play (1807's systems): selfplay meant for an export to the site never
+    #: chooses them (bot/selfplay.py, bench/e18xx_agreement.py).
+    SITE_UNPLAYED: frozenset[str] = frozenset()
 
     def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
         """The map a game is played on: its title's, unless the table's options change it (state["opts"])."""

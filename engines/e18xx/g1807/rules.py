@@ -186,9 +186,9 @@ class Rules1807(Rules1867):
         return r.get("turn", 1) if r["kind"] in ("stock", "operating", "merger") else 1
 
     def home_cities(self, g: G, cid: str) -> list[tuple[str, int]]:
-        if g.cdef(cid).kind == "minor":
+        if g.cdef(cid).kind == "minor":  # its printed home city, wherever an upgrade has put that city
             coord = g.map.homes[cid]
-            node = g.map.home_nodes.get(cid, 0)
+            node = g.board.home_node(coord, cid)
             return [(coord, node)] if g.board.free_slot(coord, cid, node) is not None else []
         return super().home_cities(g, cid)
 
@@ -335,6 +335,9 @@ class Rules1807(Rules1867):
                 tile=tile, where=g.place(coord), corp=cid)
         return True
 
+    #: A public company formed by a merger has four tokens, the new ones £20 (18xx.games's G1807 fix_token_count!).
+    merged_charter = (4, 20)
+
     def token_cost(self, g: G, cid: str, coord: str, base: int) -> int:
         """£20 times the distance to the nearest token, London's inset measured from the small London hex."""
         def on_map(h: str) -> str:
@@ -343,6 +346,14 @@ class Rules1807(Rules1867):
         if not placed:
             return base
         return base * min(hexes.distance(on_map(coord), on_map(other), g.map.layout) for other in placed)
+
+    def merge_reach(self, g: G, cid: str) -> list[tuple[str, int]]:
+        """London's cities are joined to each other for a merger (the seed: "ロンドンは相互に接続されているとみなす"):
+        a corporation with a token in London reaches every London city (18xx.games's G1807 Merge#connected_cities)."""
+        board = g.board
+        if not any(coord in LONDON_HEXES for coord, _ in board.token_nodes(cid)):
+            return []
+        return [(h, i) for h in LONDON_HEXES for i in board.tile(h).city_indexes()]
 
     def london_revenue(self, g: G) -> int:
         tile = g.board.tile(LONDON_SMALL)
@@ -392,11 +403,6 @@ class Rules1807(Rules1867):
                 if set(visited) & set(ability["hexes"]):
                     revenue += ability["amount"] * m
         return revenue
-
-    def tokens_after_merger(self, g: G, cid: str) -> tuple[int | None, int]:
-        """A public company has four tokens after a merger, the added ones at £20 (18xx.games's G1807
-        fix_token_count!; 1867's $40 third token would give it five)."""
-        return 4, 20
 
     def other_merger_move(self, g: G, cid: str) -> bool:
         """A public company may take the minor over (takeover.py)."""

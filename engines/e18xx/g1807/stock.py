@@ -33,7 +33,7 @@ def _home_now(g: G) -> None:
     cid = g.round.get("home")
     if cid and g.cdef(cid).kind == "minor":
         coord = g.map.homes[cid]
-        base._home(g, cid, {"hex": coord, "city": g.map.home_nodes.get(cid, 0)})
+        base._home(g, cid, {"hex": coord, "city": g.board.home_node(coord, cid)})  # where an upgrade put the city
 
 
 def auctionable(g: G) -> list[str]:

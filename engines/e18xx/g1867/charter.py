@@ -2,14 +2,12 @@
 next token is the first one not placed (its price times the distance, operating.py); a token taken off the board
 is free again in its place in the list. A merger moves the minors' tokens onto the major's first free ones (a new
 one at $0 when none is left), and afterwards the major keeps its placed tokens, then its free ones cheapest first,
-two in all, and a $40 token to make three. State: each corporation's `charter`, [[price, [hex, city] | None], ...].
+two in all, and new tokens up to the title's count (Rules1867.merged_charter: 1867 a $40 token to make three, 1807
+$20 ones to make four). State: each corporation's `charter`, [[price, [hex, city] | None], ...].
 """
 from __future__ import annotations
 
 from engines.e18xx.state import G
-
-MERGED_TOKENS = 3  # a major after a merger: two tokens kept and one more
-EXTRA_PRICE = 40  # the price of the token that makes three
 
 
 def init(g: G) -> None:
@@ -43,7 +41,7 @@ def reset(g: G, cid: str) -> None:
 
 
 def keep_after_merger(g: G, cid: str, limit: int) -> None:
-    """Placed tokens, then free ones cheapest first, `limit` in all; then a $40 token up to three."""
+    """Placed tokens, then free ones cheapest first, `limit` in all; then filled up (fill_up)."""
     charter = g.corp(cid)["charter"]
     placed = [t for t in charter if t[1] is not None]
     free = sorted((t for t in charter if t[1] is None), key=lambda t: t[0])
@@ -52,12 +50,8 @@ def keep_after_merger(g: G, cid: str, limit: int) -> None:
 
 
 def fill_up(g: G, cid: str) -> None:
-    """The token a major gets back after a merger (1867: one at $40 to make three; a title may say otherwise)."""
-    count, price = g.rules.tokens_after_merger(g, cid)
+    """A merged major's charter made up to the title's count with new tokens at the title's price (18xx.games's
+    fix_token_count!)."""
+    count, price = g.rules.merged_charter
     charter = g.corp(cid)["charter"]
-    if count is None:  # 1867: one more unless it has three
-        if len(charter) != MERGED_TOKENS:
-            charter.append([EXTRA_PRICE, None])
-        return
-    while len(charter) < count:
-        charter.append([price, None])
+    charter += [[price, None] for _ in range(count - len(charter))]

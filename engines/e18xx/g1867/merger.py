@@ -128,13 +128,13 @@ def can_convert(g: G, cid: str) -> bool:
 
 def candidates(g: G, cid: str) -> list[str]:
     """Minors the merge of `cid` (and those gathered so far) may add: any whose token is in a city their tracks
-    reach."""
+    reach (or the title counts as reached: Rules1867.merge_reach)."""
     merging = g.round["merging"] or [cid]
     if len(merging) >= LIMIT_MERGE:
         return []
     board, found, joins = g.board, [], _joins(g, merging)
     for corp in merging:
-        for ref in sorted(board.reachable(corp).nodes):
+        for ref in [*sorted(board.reachable(corp).nodes), *g.rules.merge_reach(g, corp)]:
             if board.node(ref).kind != "city":
                 continue
             for other in board.slots(*ref):
@@ -167,6 +167,8 @@ def _any_candidate(g: G, cid: str) -> bool:
         return any(type(end) is str and in_reach((coord, int(end[1:]))) for end in board.paths(coord)[p])
 
     for corp in merging:
+        if any(in_reach(ref) for ref in g.rules.merge_reach(g, corp)):
+            return True
         if corp in board._reach:  # known already: as candidates reads it
             if any(in_reach(ref) for ref in board._reach[corp].nodes):
                 return True

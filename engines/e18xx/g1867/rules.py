@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.e18xx import hexes
 from engines.e18xx.board import NEUTRAL
-from engines.e18xx.route import chains_from, stop_revenue
+from engines.e18xx.route import leads_to_stop, stop_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
 from engines.text import N_, msg
@@ -28,8 +28,9 @@ TWO_PLAYER_PRIVATES_REMOVED = 2
 
 
 def _home_cities(board, printed, kind: str) -> list[tuple[str, int]]:
-    """The cities a minor (no token in the city) or a major (no corporation's token on the hex; those not joined
-    by track to another stop first) could start in, before the corporation's own reservations are looked at."""
+    """The cities a minor (no token in the city) or a major (no corporation's token on the hex; first those on a hex
+    none of whose cities has track leading to a stop, a loop back to the city included: 18xx.games's
+    unconnected_hexes) could start in, before the corporation's own reservations are looked at."""
     if kind == "minor":
         return [(coord, i) for coord in printed for i in board.tile(coord).city_indexes()
                 if not any(board.slots(coord, i))]
@@ -39,7 +40,9 @@ def _home_cities(board, printed, kind: str) -> list[tuple[str, int]]:
         if any(t not in (None, NEUTRAL) for i in cities for t in board.slots(coord, i)):
             continue
         found += [(coord, i) for i in cities if None in board.slots(coord, i)]
-    alone = [ref for ref in found if not chains_from(board, ref)]
+    joined = {coord for coord in {c for c, _ in found}
+              if any(leads_to_stop(board, (coord, i)) for i in board.tile(coord).city_indexes())}
+    alone = [ref for ref in found if ref[0] not in joined]
     return alone or found
 
 
@@ -47,6 +50,8 @@ class Rules1867(Rules):
     bank_break_text = N_("The bank has broken: the game ends at the end of this operating round, or of the next "
                          "one.")
     routes_visit_hex_once = True
+    #: A major formed by a merger has its charter made up to this many tokens at this price (charter.fill_up).
+    merged_charter = (3, 40)
     operating_steps = ("redeem", "track", "token", "routes", "dividend", "companies_preloan", "loans", "trains",
                        "companies")
 
@@ -211,6 +216,10 @@ class Rules1867(Rules):
     def rises_when_sold_out(self, g: G, cid: str) -> bool:
         return g.cdef(cid).kind == "major"
 
+    def merge_reach(self, g: G, cid: str) -> list[tuple[str, int]]:
+        """Cities a merger counts as reached by `cid` beyond what its track reaches (1807: London's). 1867: none."""
+        return []
+
     def home_tokens_at_operating_start(self, g: G) -> bool:
         return False
 
@@ -321,11 +330,6 @@ class Rules1867(Rules):
             return
         kept = revenue // 20 * 10 if kind == "half" else 0
         operating.payout(g, cid, revenue, kept=kept, steps=int(revenue - kept >= g.price(cid)))
-
-    def tokens_after_merger(self, g: G, cid: str) -> tuple[int | None, int]:
-        """(count, price) of the tokens a major is filled up to after a merger; None: 1867's one $40 token to make
-        three (charter.fill_up)."""
-        return None, 40
 
     def other_merger_move(self, g: G, cid: str) -> bool:
         """Whether minor `cid` has a title's own move in the merger round besides converting and merging (1807: a
