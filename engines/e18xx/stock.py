@@ -94,14 +94,19 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
         return
     key = g.key(seat)
     in_blocks = g.title.rules.get("must_sell_in_blocks", True)  # one sale per corporation a turn
+    after_operating = g.title.rules.get("sell_after") == "corporation_operated"
     for cid, corp in g.s["corps"].items():
         held = corp["shares"].get(key, [])
         if not held or g.cell(cid) is None or (cid in g.round["sold_now"] and in_blocks):
             continue
-        seen = set()
-        for certs, percent in sale_bundles(g.cdef(cid), held):
+        if after_operating and not corp.get("has_operated"):
+            continue  # sale_problem refuses every bundle of it
+        cdef, seen = g.cdef(cid), set()
+        for certs, percent in sale_bundles(cdef, held):
             if percent in seen:
                 continue
+            if cdef.president_cert in certs and not may_sell_president_cert(cdef, corp["shares"], key):
+                break  # sale_problem refuses this bundle and the rest, which hold the president's certificate too
             if sale_problem(g, seat, cid, certs, percent) is None:
                 seen.add(percent)
                 yield {"type": "sell_shares", "shares": certs, "percent": percent}
