@@ -191,8 +191,11 @@ def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
     r = g.round
     if r["laid"]:
         return []
+    slots = g.rules.lays_allowed(g, cid, r.get("lays", []))
+    if not any(slot["cost"] for slot in slots):
+        return slots  # a buying power is never below nothing (asked at every settle of a track step: not priced)
     power = g.rules.buying_power(g, cid)
-    return [slot for slot in g.rules.lays_allowed(g, cid, r.get("lays", [])) if slot["cost"] <= power]
+    return [slot for slot in slots if slot["cost"] <= power]
 
 
 def tokens_used(g: G, cid: str) -> int:
