@@ -6,7 +6,7 @@ from itertools import combinations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from engines.e18xx import hexes, trains
+from engines.e18xx import hexes, operating, trains
 from engines.e18xx.board import NEUTRAL
 from engines.e18xx.g1867 import charter, loans, national  # at the top: asked after every operating move
 from engines.e18xx.route import chains_from, stop_revenue
@@ -53,7 +53,6 @@ class Rules1867(Rules):
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
-        from engines.e18xx import operating
         from engines.e18xx.g1867 import auction, merger, stock
         return {"auction": auction, "stock": stock, "operating": operating, "merger": merger}
 
@@ -100,7 +99,7 @@ class Rules1867(Rules):
         return not g.pdef(pid).hidden
 
     def next_round(self, g: G) -> None:
-        from engines.e18xx import operating, rounds
+        from engines.e18xx import rounds
         from engines.e18xx.g1867 import auction, merger, stock
         r = g.round
         trigger = self._end_trigger(g)
@@ -238,7 +237,6 @@ class Rules1867(Rules):
     def token_step_open(self, g: G, cid: str) -> bool:
         """With a token left whose printed price it can pay and a city to put it in, the corporation is asked (it
         passes if the price, which grows with the distance, is too high), as on 18xx.games."""
-        from engines.e18xx import operating
         base = operating.next_token_cost(g, cid)
         return base is not None and base <= g.corp(cid)["cash"] and g.board.can_token(cid)
 
@@ -312,7 +310,6 @@ class Rules1867(Rules):
     def _major_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
         """A major pays out all, half (the treasury keeps revenue/20 rounded down, times 10) or nothing; the price
         moves right when what is paid out is at least the share price, left when nothing is."""
-        from engines.e18xx import operating
         if kind == "withhold" or not revenue:
             operating.withhold(g, cid, revenue)
             return
