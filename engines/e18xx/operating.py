@@ -108,8 +108,13 @@ def _next_step(g: G) -> None:
 def settle(g: G) -> None:
     """Skip every step that offers nothing, and do the automatic ones (a withhold of nothing)."""
     r = g.round
+    if trains.crowded(g):
+        return
+    # asked once, not at every step skipped below: the steps done here without a move (a dividend, the loans, a
+    # nationalisation or closing, a skipped train step) never give a corporation a train nor change the phase, so
+    # nobody is over the limit after them who was not before
     for _ in range(200):
-        if g.s["over"] or trains.crowded(g) or r["special"] or r.get("offer"):
+        if g.s["over"] or r["special"] or r.get("offer"):
             return
         cid = current(g)
         if cid is None:
