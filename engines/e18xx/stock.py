@@ -438,17 +438,26 @@ def _purchases(g: G, seat: int) -> Iterator[Action]:
     if "buy" in g.round["did"]:
         return
     counts = None  # his certificate count and limit: the same for every purchase, counted at the first
+    cash = g.s["cash"][seat]
     for cid in g.s["corps"]:
         if g.cell(cid) is None:
             cells = g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ()
+            if not cells:
+                continue
             # par_problem's checks are the corporation's and the player's but for the price: none of the prices
             # passes when the cheapest fails, and another passes when the cheapest does and he can pay it (asked
-            # once, not for each price)
-            if cells and par_problem(g, seat, cid, min(cells, key=lambda c: c.price).id) is None:
-                cash, percent = g.s["cash"][seat], g.cdef(cid).president_percent
-                for cell in cells:
-                    if cell.price * percent // SHARE_PERCENT <= cash:
-                        yield {"type": "par", "corporation": cid, "share_price": cell.id}
+            # once, not for each price); a player who cannot pay the cheapest or is at the certificate limit is
+            # refused by par_problem too, so those two are looked at first (most turns end there)
+            percent, cheapest = g.cdef(cid).president_percent, min(cells, key=lambda c: c.price)
+            if cheapest.price * percent // SHARE_PERCENT > cash:
+                continue
+            if counts is None:
+                counts = (g.cert_count(seat), g.cert_limit)
+            if counts[0] >= counts[1] or par_problem(g, seat, cid, cheapest.id) is not None:
+                continue
+            for cell in cells:
+                if cell.price * percent // SHARE_PERCENT <= cash:
+                    yield {"type": "par", "corporation": cid, "share_price": cell.id}
             continue
         for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
             if cert and counts is None:
