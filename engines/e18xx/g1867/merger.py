@@ -232,7 +232,7 @@ def apply(g: G, seat: int, action: Action) -> None:
             raise RuleError("{corp} cannot merge with {other}: only minors its track reaches.", corp=cid, other=other)
         r["merging"] = (r["merging"] or [cid]) + [other]
         g.event("{corp} joins the merger of {minors}.", corp=other, minors=", ".join(r["merging"][:-1]))
-        if not candidates(g, cid):
+        if not _any_candidate(g, cid):  # candidates' answer, by a walk that stops at the first
             r["choosing"] = "merge"
     elif kind == "pass":
         if r["choosing"] == "convert":
