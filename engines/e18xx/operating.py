@@ -108,8 +108,13 @@ def _next_step(g: G) -> None:
 def settle(g: G) -> None:
     """Skip every step that offers nothing, and do the automatic ones (a withhold of nothing)."""
     r = g.round
+    if trains.crowded(g):
+        return
+    # asked once, not at every step skipped below: the steps done here without a move (a dividend, the loans, a
+    # nationalisation or closing, a skipped train step) never give a corporation a train nor change the phase, so
+    # nobody is over the limit after them who was not before
     for _ in range(200):
-        if g.s["over"] or trains.crowded(g) or r["special"] or r.get("offer"):
+        if g.s["over"] or r["special"] or r.get("offer"):
             return
         cid = current(g)
         if cid is None:
@@ -192,8 +197,11 @@ def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
     r = g.round
     if r["laid"]:
         return []
+    slots = g.rules.lays_allowed(g, cid, r.get("lays", []))
+    if not any(slot["cost"] for slot in slots):
+        return slots  # a buying power is never below nothing (asked at every settle of a track step: not priced)
     power = g.rules.buying_power(g, cid)
-    return [slot for slot in g.rules.lays_allowed(g, cid, r.get("lays", [])) if slot["cost"] <= power]
+    return [slot for slot in slots if slot["cost"] <= power]
 
 
 def tokens_used(g: G, cid: str) -> int:

@@ -94,14 +94,19 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
         return
     key = g.key(seat)
     in_blocks = g.title.rules.get("must_sell_in_blocks", True)  # one sale per corporation a turn
+    after_operating = g.title.rules.get("sell_after") == "corporation_operated"
     for cid, corp in g.s["corps"].items():
         held = corp["shares"].get(key, [])
         if not held or g.cell(cid) is None or (cid in g.round["sold_now"] and in_blocks):
             continue
-        seen = set()
-        for certs, percent in sale_bundles(g.cdef(cid), held):
+        if after_operating and not corp.get("has_operated"):
+            continue  # sale_problem refuses every bundle of it
+        cdef, seen = g.cdef(cid), set()
+        for certs, percent in sale_bundles(cdef, held):
             if percent in seen:
                 continue
+            if cdef.president_cert in certs and not may_sell_president_cert(cdef, corp["shares"], key):
+                break  # sale_problem refuses this bundle and the rest, which hold the president's certificate too
             if sale_problem(g, seat, cid, certs, percent) is None:
                 seen.add(percent)
                 yield {"type": "sell_shares", "shares": certs, "percent": percent}
@@ -434,17 +439,26 @@ def _purchases(g: G, seat: int) -> Iterator[Action]:
     if "buy" in g.round["did"]:
         return
     counts = None  # his certificate count and limit: the same for every purchase, counted at the first
+    cash = g.s["cash"][seat]
     for cid in g.s["corps"]:
         if g.cell(cid) is None:
             cells = g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ()
+            if not cells:
+                continue
             # par_problem's checks are the corporation's and the player's but for the price: none of the prices
             # passes when the cheapest fails, and another passes when the cheapest does and he can pay it (asked
-            # once, not for each price)
-            if cells and par_problem(g, seat, cid, min(cells, key=lambda c: c.price).id) is None:
-                cash, percent = g.s["cash"][seat], g.cdef(cid).president_percent
-                for cell in cells:
-                    if cell.price * percent // SHARE_PERCENT <= cash:
-                        yield {"type": "par", "corporation": cid, "share_price": cell.id}
+            # once, not for each price); a player who cannot pay the cheapest or is at the certificate limit is
+            # refused by par_problem too, so those two are looked at first (most turns end there)
+            percent, cheapest = g.cdef(cid).president_percent, min(cells, key=lambda c: c.price)
+            if cheapest.price * percent // SHARE_PERCENT > cash:
+                continue
+            if counts is None:
+                counts = (g.cert_count(seat), g.cert_limit)
+            if counts[0] >= counts[1] or par_problem(g, seat, cid, cheapest.id) is not None:
+                continue
+            for cell in cells:
+                if cell.price * percent // SHARE_PERCENT <= cash:
+                    yield {"type": "par", "corporation": cid, "share_price": cell.id}
             continue
         for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
             if cert and counts is None:

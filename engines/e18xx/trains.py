@@ -215,10 +215,10 @@ def can_buy_train(g: G, cid: str) -> bool:
         return True
     if not room(g, cid):
         return False
-    prices = [list_price(g, t) for t in depot_offer(g) if g.rules.may_buy_train(g, cid, t)]
-    if other_trains(g, cid):
-        prices.append(1)
-    return bool(prices) and min(prices) <= g.corp(cid)["cash"]
+    cash = g.corp(cid)["cash"]
+    if any(list_price(g, t) <= cash for t in depot_offer(g) if g.rules.may_buy_train(g, cid, t)):
+        return True
+    return cash >= 1 and any(c["trains"] for other, c in g.s["corps"].items() if other != cid)  # other_trains
 
 
 def emergency(g: G, cid: str) -> bool:

@@ -80,22 +80,31 @@ def stage(g: G) -> str:
     """What the round waits for, in 18xx.games's order of steps: a new major's token removals ("reduce"), its share
     dealing ("deal"), any corporation's train discards ("discard", also after a train export), else the minor's
     merge, conversion or pass ("minor")."""
+    return _stage(g)[0]
+
+
+def _stage(g: G) -> tuple[str, int | None]:
+    """The stage, and in a dealing the dealer whose turn it is (found on the way: acting needs him too)."""
     if _tokens_to_remove(g):
-        return "reduce"
-    if g.round["target"] and _eligible(g) is not None:
-        return "deal"
+        return "reduce", None
+    if g.round["target"] and (dealer := _eligible(g)) is not None:
+        return "deal", dealer
     if trains.crowded(g):
-        return "discard"
-    return "minor"
+        return "discard", None
+    return "minor", None
 
 
 def acting(g: G) -> frozenset[int]:
+    return _acting(g, *_stage(g))
+
+
+def _acting(g: G, now: str, dealer: int | None) -> frozenset[int]:
+    """Who acts at this stage (`_stage`'s answer, for a caller that has it already)."""
     r = g.round
-    now = stage(g)
     if now == "reduce":
         return frozenset({g.president(r["target"])})
     if now == "deal":
-        return frozenset({_eligible(g)})
+        return frozenset({dealer})
     if now == "discard":
         return frozenset(g.president(c) for c in trains.crowded(g))
     cid = current(g) if not r["target"] else None
@@ -193,10 +202,10 @@ def has_move(g: G, cid: str) -> bool:
 
 def apply(g: G, seat: int, action: Action) -> None:
     r = g.round
-    if seat not in acting(g):
+    now, dealer = _stage(g)
+    if seat not in _acting(g, now, dealer):
         raise RuleError("It is not your turn.")
     kind = action["type"]
-    now = stage(g)
     if now == "reduce":
         return _remove_token(g, action)
     if now == "deal":
@@ -225,7 +234,7 @@ def apply(g: G, seat: int, action: Action) -> None:
             raise RuleError("{corp} cannot merge with {other}: only minors its track reaches.", corp=cid, other=other)
         r["merging"] = (r["merging"] or [cid]) + [other]
         g.event("{corp} joins the merger of {minors}.", corp=other, minors=", ".join(r["merging"][:-1]))
-        if not candidates(g, cid):
+        if not _any_candidate(g, cid):  # candidates' answer, by a walk that stops at the first
             r["choosing"] = "merge"
     elif kind == "pass":
         if r["choosing"] == "convert":

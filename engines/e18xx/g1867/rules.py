@@ -6,8 +6,9 @@ from itertools import combinations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from engines.e18xx import hexes
+from engines.e18xx import hexes, operating, trains
 from engines.e18xx.board import NEUTRAL
+from engines.e18xx.g1867 import charter, loans, national  # at the top: asked after every operating move
 from engines.e18xx.route import leads_to_stop, stop_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
@@ -57,12 +58,11 @@ class Rules1867(Rules):
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
-        from engines.e18xx import operating
         from engines.e18xx.g1867 import auction, merger, stock
         return {"auction": auction, "stock": stock, "operating": operating, "merger": merger}
 
     def begin(self, g: G) -> None:
-        from engines.e18xx.g1867 import auction, charter, national
+        from engines.e18xx.g1867 import auction
         g.s["flags"] = {"green_minors": False, "minors_closed": False, "trainless_majors": [],
                         "national_reservations": list(g.map.national_reservations), "final_turn": None}
         charter.init(g)
@@ -104,7 +104,7 @@ class Rules1867(Rules):
         return not g.pdef(pid).hidden
 
     def next_round(self, g: G) -> None:
-        from engines.e18xx import operating, rounds
+        from engines.e18xx import rounds
         from engines.e18xx.g1867 import auction, stock
         merger = self.modules["merger"]  # 1807's has its own
         r = g.round
@@ -235,7 +235,6 @@ class Rules1867(Rules):
         return []
 
     def next_token_price(self, g: G, cid: str) -> int | None:
-        from engines.e18xx.g1867 import charter
         return charter.next_price(g, cid)
 
     def tokens_left(self, g: G, cid: str) -> tuple[int, int]:
@@ -243,13 +242,11 @@ class Rules1867(Rules):
         return sum(at is None for _, at in charter), len(charter)
 
     def token_placed(self, g: G, cid: str, coord: str, node: int) -> None:
-        from engines.e18xx.g1867 import charter
         charter.take(g, cid, coord, node)
 
     def token_step_open(self, g: G, cid: str) -> bool:
         """With a token left whose printed price it can pay and a city to put it in, the corporation is asked (it
         passes if the price, which grows with the distance, is too high), as on 18xx.games."""
-        from engines.e18xx import operating
         base = operating.next_token_cost(g, cid)
         return base is not None and base <= g.corp(cid)["cash"] and g.board.can_token(cid)
 
@@ -299,7 +296,6 @@ class Rules1867(Rules):
         return [c for c in ordered if g.cdef(c).kind == "minor"] + [c for c in ordered if g.cdef(c).kind != "minor"]
 
     def operating_round_start(self, g: G) -> None:
-        from engines.e18xx.g1867 import loans
         loans.note_interest(g)
 
     def pay_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
@@ -324,7 +320,6 @@ class Rules1867(Rules):
     def _major_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
         """A major pays out all, half (the treasury keeps revenue/20 rounded down, times 10) or nothing; the price
         moves right when what is paid out is at least the share price, left when nothing is."""
-        from engines.e18xx import operating
         if kind == "withhold" or not revenue:
             operating.withhold(g, cid, revenue)
             return
@@ -341,30 +336,24 @@ class Rules1867(Rules):
 
     def must_buy_train(self, g: G, cid: str) -> bool:
         """A corporation with no train must buy one, when it can with its cash and every loan it may still take."""
-        from engines.e18xx import trains
-        from engines.e18xx.g1867 import loans
         if g.corp(cid)["trains"]:
             return False  # asked after every operating move: the depot's offer is read only for a trainless one
         low = trains.cheapest_depot_price(g)
         return low is not None and loans.buying_power(g, cid) >= low
 
     def buying_power(self, g: G, cid: str) -> int:
-        from engines.e18xx.g1867 import loans
         return loans.buying_power(g, cid)
 
     def raise_cash(self, g: G, cid: str, amount: int, *, train: bool = False) -> None:
-        from engines.e18xx.g1867 import loans
         loans.borrow_for(g, cid, amount)
 
     def loan_step(self, g: G, cid: str) -> None:
-        from engines.e18xx.g1867 import loans, national
         if not loans.pay_interest_and_repay(g, cid):
             g.event("{corp} cannot pay its interest.", corp=cid)
             national.nationalize(g, cid)
 
     def trains_step_done(self, g: G, cid: str) -> None:
         """A corporation that ends its train step without a train is nationalised."""
-        from engines.e18xx.g1867 import national
         if not g.corp(cid)["trains"]:
             national.nationalize(g, cid)
 
@@ -384,7 +373,6 @@ class Rules1867(Rules):
 
     def apply_interrupt(self, g: G, seat: int, action: dict[str, Any]) -> None:
         from engines.base import RuleError
-        from engines.e18xx.g1867 import national
         cid = g.s["flags"]["trainless_majors"][0]
         if seat != g.president(cid) or action.get("entity", cid) != cid:
             raise RuleError("{corp}'s president first chooses whether it is nationalised.", corp=cid)
@@ -397,17 +385,14 @@ class Rules1867(Rules):
             raise RuleError("Choose to nationalise {corp}, or pass.", corp=cid)
 
     def after_train_bought(self, g: G) -> None:
-        from engines.e18xx.g1867 import national
         national.trainless(g)
 
     def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
-        from engines.e18xx.g1867 import national
         if tile == "639":
             national.place_for_montreal(g, coord)
 
     def after_operating_round(self, g: G) -> None:
         """In the phases that export trains, the next train in the depot leaves the game as if bought."""
-        from engines.e18xx import trains
         if "export_train" not in g.phase.status or g.s["over"] or self._ends_now(g, self._end_trigger(g)):
             return  # the site checks the end first: a game that ends now exports nothing
         upcoming = g.s["depot"]["trains"]
@@ -419,7 +404,6 @@ class Rules1867(Rules):
 
     def train_event(self, g: G, event: str) -> None:
         """The events of 1867's first trains of a kind (docs/rules/1867.md, "Phases and events")."""
-        from engines.e18xx.g1867 import national
         flags = g.s["flags"]
         if event == "green_minors_available":
             flags["green_minors"] = True
