@@ -116,3 +116,24 @@ def test_a_game_exported_for_the_site_leaves_out_the_titles_unplayed_moves(tmp_p
     assert pars(tmp_path / "as_is") > 0
     monkeypatch.setattr(rules_for("1889"), "SITE_UNPLAYED", frozenset({"par"}))
     assert pars(tmp_path / "no_par") == 0
+
+
+# ---- what operating.settle relies on ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("title, players, seed", [("1889", 4, 1), ("1867", 4, 2), ("1890", 4, 3), ("1807", 4, 4)])
+def test_the_operating_rounds_automatic_steps_never_crowd_a_corporation(monkeypatch, title, players, seed):
+    """operating.settle asks `trains.crowded` once, before the steps it does without a move (dividends of nothing,
+    loans, skipped steps): none of them may give a corporation a train or lower a train limit. A whole game of each
+    title checks it at every settle."""
+    from engines.e18xx import operating, trains
+    real, calls = operating.settle, []
+
+    def checked(g):
+        before = trains.crowded(g)
+        real(g)
+        calls.append(1)
+        assert before or not trains.crowded(g), (g.round, trains.crowded(g))
+
+    monkeypatch.setattr(operating, "settle", checked)
+    selfplay(title, players, seed, games=1)
+    assert len(calls) > 20  # operating rounds were played
