@@ -252,3 +252,20 @@ def test_a_whole_game_with_the_earthquake_ends_with_money_conserved_and_replays_
     for seat, action in log:
         again = ENGINE.apply(again, seat, action)
     assert again == state
+
+
+def test_the_table_tells_the_debtor_and_names_the_flip():
+    """Words (cogs/e18xx/words_1890.py): the player who must sell for the relief is told so, his sales are listed;
+    the flip reads as a move."""
+    from cogs.e18xx.presenter import E18xxPresenter, todo
+    from cogs.e18xx.words_1890 import move_text
+    from tests.e18xx_helpers import NAMES, presenter_table
+    state, _ = stricken()
+    g = G(state)
+    core_stock.start(g, 3)
+    Q.stock_round_begins(g)
+    debtor = min(ENGINE.awaiting(state).seats)
+    assert "earthquake's relief" in todo(G(state), debtor, list(NAMES[:3]))
+    assert E18xxPresenter().public_lines(presenter_table(ENGINE, state))
+    flip = {"type": "choose", "choice": "flip_itami", "entity": "Hankyu"}
+    assert move_text(G(state), flip, list(NAMES[:3])) == "Pay ¥100 to turn the token in Itami face up"

@@ -107,7 +107,7 @@ def apply_quake(g: G) -> None:
     p = g.s["privates"].get(KOBE_RAPID)
     if p is not None and not p["closed"]:
         p["closed"] = True
-        g.event("{private} closes.", private=g.private_name(KOBE_RAPID))
+        g.event("{private} closes in the earthquake.", private=g.private_name(KOBE_RAPID))
     for coord in (KOBE, ASHIYA):
         _clear(g, coord)
     _downgrade(g)
@@ -160,7 +160,11 @@ def _downgrade(g: G) -> None:
         else:
             board = board.place_token(NISHINOMIYA, holder, node)
     g.set_board(board)
-    g.event("Nishinomiya's {colour} tile is replaced by the one it upgraded.", colour=was.colour)
+    if before is not None:
+        g.event("The earthquake: tile {new} replaces tile {old} in {where}.", new=before[0], old=was.name,
+                where=g.place(NISHINOMIYA))
+    else:
+        g.event("The earthquake: tile {old} is taken off {where}.", old=was.name, where=g.place(NISHINOMIYA))
     if back := [t for t in back if t != NEUTRAL]:
         g.event("The tokens in {where} go back to their companies: {corps}.", where=g.place(NISHINOMIYA),
                 corps=", ".join(back))
