@@ -1,5 +1,5 @@
 """1890's optional rule "Great Hanshin Earthquake" (rules, scenarios.tex §"Variants: Great Hanshin Earthquake";
-docs/rules/1890.md rulings 31-35; engines/e18xx/g1890/earthquake.py). Each test quotes the rule it checks."""
+docs/rules/1890.md rulings 32-36; engines/e18xx/g1890/earthquake.py). Each test quotes the rule it checks."""
 from __future__ import annotations
 
 import random
@@ -105,7 +105,7 @@ def test_the_earthquake_strikes_kobe_ashiya_nishinomiya_and_itami():
     """"Kobe Rapid Transit Railway is closed, and the station tokens in Kobe and Ashiya are removed and returned to
     their owning companies. The Nishinomiya tile is downgraded one level. Tokens in Itami are flipped face down."
     Nishinomiya goes back to the yellow tile it had (the green one returns to the supply); its second token no
-    longer fits and goes back (ruling 33); a face-down token holds its space but runs for no one (ruling 34)."""
+    longer fits and goes back (ruling 34); a face-down token holds its space but runs for no one (ruling 35)."""
     state, _ = stricken()
     g = G(state)
     board = g.board
@@ -125,7 +125,7 @@ def test_the_earthquake_strikes_kobe_ashiya_nishinomiya_and_itami():
 def test_charity_is_counted_when_the_earthquake_occurs():
     """"Each player pays ... (# D-trains already sold x 100円) + (# of shares held x 200円). This amount is
     calculated at the time the earthquake occurs": the D-train just bought counts; shares are 10% each (the
-    president's certificate two), minors' certificates are no shares (ruling 35)."""
+    president's certificate two), minors' certificates are no shares (ruling 36)."""
     state, _ = stricken()
     g = G(state)
     for seat in range(3):
@@ -140,7 +140,7 @@ def test_charity_is_counted_when_the_earthquake_occurs():
 def test_incomes_fall_and_prices_are_frozen_until_the_next_stock_round():
     """"until the next stock round Hanshin Railway's income will be 0, and the incomes for Hankyu, Sanyo, and JR
     will be reduced by half. During this time, stock prices will be frozen and will not move." Halves round down
-    to a multiple of 10 (ruling 32); the others are untouched."""
+    to a multiple of 10 (ruling 33); the others are untouched."""
     state, _ = stricken()
     g = G(state)
     prices = {cid: g.price(cid) for cid in ("Hanshin", "Hankyu", "Keihan", "JR")}
@@ -165,7 +165,7 @@ def test_incomes_fall_and_prices_are_frozen_until_the_next_stock_round():
 def test_charity_is_taken_as_the_next_stock_round_begins_selling_shares_for_what_cash_lacks():
     """"Each player pays ... by the end of the next stock round ... If cash on hand is insufficient to make the
     payment, then shares must be sold to make up the difference": taken from cash as the round begins, then the
-    player sells, bundles no larger than the debt needs, before anyone acts (ruling 35); money stays conserved."""
+    player sells, bundles no larger than the debt needs, before anyone acts (ruling 36); money stays conserved."""
     state, _ = stricken()
     g = G(state)
     total = g.s["bank"] + sum(g.s["cash"]) + sum(c["cash"] for c in g.s["corps"].values())
@@ -192,7 +192,7 @@ def test_charity_is_taken_as_the_next_stock_round_begins_selling_shares_for_what
 
 
 def test_a_debt_beyond_every_sale_is_written_off_and_one_outstanding_at_the_end_counts_against_worth():
-    """Ruling 35: what even selling all he may cannot pay is written off; a game that ends before the stock round
+    """Ruling 36: what even selling all he may cannot pay is written off; a game that ends before the stock round
     counts the debt against the player's worth."""
     state, _ = stricken()
     g = G(state)
@@ -211,7 +211,7 @@ def test_a_debt_beyond_every_sale_is_written_off_and_one_outstanding_at_the_end_
 
 def test_itami_tokens_turn_up_for_100_after_the_next_stock_round():
     """"After the next stock round, companies may pay 100円 to flip them back face up": a move of the company in its
-    operating turn (ruling 34), not before the stock round."""
+    operating turn (ruling 35), not before the stock round."""
     state, _ = stricken()
     g = G(state)
     g.corp("Hankyu")["cash"] = 300

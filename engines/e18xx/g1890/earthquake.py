@@ -1,5 +1,5 @@
 """1890's optional rule "Great Hanshin Earthquake" (option earthquake; rules, scenarios.tex §"Variants: Great Hanshin
-Earthquake"; docs/rules/1890.md rulings 31-35).
+Earthquake"; docs/rules/1890.md rulings 32-36).
 
 The box labels one D-train "Earthquake" and shuffles it among the D-trains. We draw instead of shuffling: when a
 D-train is bought from the depot, the chance seat picks one of the D-trains the depot held (index 0 is the
