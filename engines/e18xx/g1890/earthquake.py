@@ -11,8 +11,8 @@ The earthquake (apply_quake):
 - until the next stock round begins: Hanshin's income is 0, Hankyu's, Sanyo's and JR's halved (rounded down to a
   multiple of 10), and no share price moves (G.move_price asks Rules.prices_frozen);
 - Kobe Rapid Transit closes; every token in Kobe and Ashiya goes back to its company;
-- Nishinomiya's tile goes back one colour (the tile it replaced, from flags["quake"]["nishinomiya"]); tokens that no
-  longer fit go back to their companies, the last placed first;
+- Nishinomiya's tile goes back one colour (the tile it replaced, tile_history.py); tokens that no longer fit go
+  back to their companies, the last in the city's order first;
 - the tokens in Itami are turned face down: they keep their space but run for no one and block no one; from the
   end of the next stock round their company may pay 100 in its operating turn to turn it up (a "choose" move);
 - charity: each player owes 100 x the D-trains sold + 200 x his shares (10% each, the president's certificate two),
@@ -20,7 +20,7 @@ The earthquake (apply_quake):
   larger than the debt needs) before anyone acts (an interrupt); what selling all he may cannot pay is written off.
 
 State: flags["quake"] = {"draw": n (a pick awaited) | None, "stage": None | "on" | "after", "face_down": [corps],
-"owed": {seat: amount}, "nishinomiya": [[tile, rotation], ...] (the tiles laid there, for the downgrade)}.
+"owed": {seat: amount}, "d_seen": D-trains sold when last asked}; the tiles Nishinomiya had: tile_history.py.
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from typing import Any
 from engines.base import ChanceRequest, RuleError
 from engines.e18xx.board import NEUTRAL
 from engines.e18xx.companies import sale_bundles, sale_proceeds
+from engines.e18xx.g1890 import tile_history
 from engines.e18xx.state import BANK, G
 from engines.text import msg
 
@@ -45,8 +46,7 @@ def on(g: G) -> bool:
 
 
 def state(g: G) -> dict[str, Any]:
-    return g.s["flags"].setdefault("quake", {"draw": None, "stage": None, "face_down": [], "owed": {},
-                                             "nishinomiya": []})
+    return g.s["flags"].setdefault("quake", {"draw": None, "stage": None, "face_down": [], "owed": {}})
 
 
 def d_trains_in_depot(g: G) -> int:
@@ -140,19 +140,11 @@ def _downgrade(g: G) -> None:
     board = g.board
     if NISHINOMIYA not in board.laid:
         return
-    history = state(g)["nishinomiya"]
-    if history and history[-1] == list(board.laid[NISHINOMIYA]):
-        history.pop()
-    before = history[-1] if history else None
-    held = [t for node in board.tile(NISHINOMIYA).city_indexes() for t in board.slots(NISHINOMIYA, node)
-            if t is not None]
-    was = board.tile(NISHINOMIYA)
-    laid = {k: v for k, v in board.laid.items() if k != NISHINOMIYA}
-    if before is not None:
-        laid[NISHINOMIYA] = (before[0], before[1])
-    board = replace(board, laid=laid, tokens={k: v for k, v in board.tokens.items() if k != NISHINOMIYA})
-    back = []
-    for holder in held:
+    was = board.tile(NISHINOMIYA).name
+    before = tile_history.previous(g, NISHINOMIYA)
+    held = tile_history.take_back(g, NISHINOMIYA, before)
+    board, back = g.board, []
+    for _, holder in held:
         node = next((n for n in board.tile(NISHINOMIYA).city_indexes()
                      if board.free_slot(NISHINOMIYA, holder, n) is not None), None) if holder != NEUTRAL else None
         if node is None:
@@ -161,10 +153,10 @@ def _downgrade(g: G) -> None:
             board = board.place_token(NISHINOMIYA, holder, node)
     g.set_board(board)
     if before is not None:
-        g.event("The earthquake: tile {new} replaces tile {old} in {where}.", new=before[0], old=was.name,
+        g.event("The earthquake: tile {new} replaces tile {old} in {where}.", new=before[0], old=was,
                 where=g.place(NISHINOMIYA))
     else:
-        g.event("The earthquake: tile {old} is taken off {where}.", old=was.name, where=g.place(NISHINOMIYA))
+        g.event("The earthquake: tile {old} is taken off {where}.", old=was, where=g.place(NISHINOMIYA))
     if back := [t for t in back if t != NEUTRAL]:
         g.event("The tokens in {where} go back to their companies: {corps}.", where=g.place(NISHINOMIYA),
                 corps=", ".join(back))
@@ -215,12 +207,6 @@ def route_board(g: G, board):
         return board
     per_node = tuple(tuple(NEUTRAL if t in down else t for t in slots) for slots in board.tokens[ITAMI])
     return replace(board, tokens={**board.tokens, ITAMI: per_node})
-
-
-def tile_laid(g: G, coord: str) -> None:
-    """Remember Nishinomiya's tiles in order, for the downgrade."""
-    if on(g) and coord == NISHINOMIYA:
-        state(g)["nishinomiya"].append(list(g.board.laid[coord]))
 
 
 # ---- the next stock round --------------------------------------------------------------------------------------

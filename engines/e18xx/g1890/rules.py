@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
-from engines.e18xx.g1890 import abilities, earthquake, floating, kinki
+from engines.e18xx.g1890 import abilities, earthquake, floating, kinki, tile_history
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
@@ -377,7 +377,7 @@ class Rules1890(Rules):
 
     def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
         abilities.hankyu_lay(g, cid, tile)
-        earthquake.tile_laid(g, coord)
+        tile_history.record(g, coord)
 
     def dividend_kinds(self, g: G, cid: str) -> tuple[str, ...]:
         if is_minor(g, cid):
