@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
-from engines.e18xx.g1890 import abilities, earthquake, floating, kinki, tile_history
+from engines.e18xx.g1890 import abilities, air_raids, earthquake, floating, kinki, tile_history
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
@@ -366,18 +366,27 @@ class Rules1890(Rules):
         return super().token_step_open(g, cid) or abilities.kobe_fee_open(g, cid)
 
     def next_token_price(self, g: G, cid: str) -> int | None:
+        """Kinki's own; the air raids' tokens waiting on a tile are not on the charter, one taken back costs 100."""
         if cid == "Kinki":
             return kinki.next_token_price(g)
-        return super().next_token_price(g, cid)
+        from engines.e18xx import operating
+        costs = g.cdef(cid).tokens
+        used = operating.tokens_used(g, cid) + air_raids.waiting_tokens(g, cid)
+        return air_raids.token_price(g, cid, costs[used] if used < len(costs) else None)
 
     def tokens_left(self, g: G, cid: str) -> tuple[int, int]:
         if cid == "Kinki":
             return kinki.tokens_left(g)
-        return super().tokens_left(g, cid)
+        left, total = super().tokens_left(g, cid)
+        return left - air_raids.waiting_tokens(g, cid), total
+
+    def token_placed(self, g: G, cid: str, coord: str, node: int) -> None:
+        air_raids.token_placed(g, cid)
 
     def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
         abilities.hankyu_lay(g, cid, tile)
         tile_history.record(g, coord)
+        air_raids.after_lay(g, coord)
 
     def dividend_kinds(self, g: G, cid: str) -> tuple[str, ...]:
         if is_minor(g, cid):
@@ -422,17 +431,24 @@ class Rules1890(Rules):
             moves.append({"type": "choose", "choice": "kobe_rapid", "entity": cid})
         if earthquake.may_flip(g, cid):
             moves.append({"type": "choose", "choice": "flip_itami", "entity": cid})
-        return moves
+        return moves + air_raids.take_back_moves(g, cid)
 
     def turn_move(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
         if action["type"] not in ("convert", "merge", "choose"):
             return False
         if {**action, "entity": cid} not in self.turn_moves(g, seat, cid):
+            if action.get("choice") == "flip_itami":
+                raise RuleError("{corp} cannot turn its token in Itami face up now.", corp=cid)
+            if str(action.get("choice")).startswith(air_raids.TAKE_BACK):
+                raise RuleError("{corp} has no token waiting there.", corp=cid)
             if action["type"] == "choose":
                 raise RuleError("{corp} cannot pay Kobe Rapid Transit's fee now.", corp=cid)
             raise RuleError("{corp} cannot convert or merge now.", corp=cid)
         if action["type"] == "choose" and action.get("choice") == "flip_itami":
             earthquake.flip(g, cid)
+            return True
+        if action["type"] == "choose" and str(action.get("choice")).startswith(air_raids.TAKE_BACK):
+            air_raids.take_back(g, cid, action["choice"])
             return True
         if action["type"] == "choose":
             abilities.pay_kobe_fee(g, cid)
@@ -525,6 +541,9 @@ class Rules1890(Rules):
         kinki.forced(g)
         abilities.subway_train_bought(g)
         earthquake.train_bought(g)
+        if g.round.get("kind") == "operating":
+            from engines.e18xx import operating
+            air_raids.train_bought(g, operating.current(g))
         if (abilities.option(g, "kobe_elec_converts") and kinki.phase_at_least(g, "5")
                 and KOBE_ELEC in g.s["corps"] and kinki.open_minor(g, KOBE_ELEC)):
             self.convert_kobe_elec(g, KOBE_ELEC)
