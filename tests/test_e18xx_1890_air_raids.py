@@ -130,3 +130,10 @@ def test_a_whole_game_with_the_air_raids_ends_with_money_conserved_and_replays_e
     for seat, action in log:
         again = ENGINE.apply(again, seat, action)
     assert again == state
+
+
+def test_the_take_back_reads_as_a_move():
+    from cogs.e18xx.words_1890 import move_text
+    state, g = raid_game()
+    move = {"type": "choose", "choice": "raid_token:F11", "entity": "Hanshin"}
+    assert move_text(g, move, ["a", "b", "c"]) == "Take back the token waiting in Amagasaki (F11)"
