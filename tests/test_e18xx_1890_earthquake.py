@@ -269,3 +269,19 @@ def test_the_table_tells_the_debtor_and_names_the_flip():
     assert E18xxPresenter().public_lines(presenter_table(ENGINE, state))
     flip = {"type": "choose", "choice": "flip_itami", "entity": "Hankyu"}
     assert move_text(G(state), flip, list(NAMES[:3])) == "Pay ¥100 to turn the token in Itami face up"
+
+
+def test_a_tile_laid_unrecorded_goes_back_to_a_yellow_tile_it_upgrades():
+    """tile_history.previous without a record (a tile laid before the option's record began): the first yellow tile
+    in the manifest's order that the green one upgrades, in a rotation that keeps the green tile's track."""
+    from engines.e18xx.g1890 import tile_history
+    from engines.e18xx.tiles import upgrade_rotations
+    state = quake_game()
+    g = G(state)
+    g.set_board(g.board.lay_tile("F9", "57", 0).lay_tile("F9", "15", 0))
+    assert "laid_history" not in state["flags"]
+    name, rotation = tile_history.previous(g, "F9")
+    assert g.map.tiles[name].colour == "yellow" and 0 in upgrade_rotations(g.map.tiles[name], rotation,
+                                                                             g.map.tiles["15"])
+    g.set_board(g.board.lay_tile("F7", "57", 0))
+    assert tile_history.previous(g, "F7") is None  # a first tile: the printed hex
