@@ -1,14 +1,15 @@
 """1890's words: what its own rounds and moves read like (the initial stock round's waterfall of privates and minors
 with bids and auctions, Kinki Nippon's formation and the minors' mergers, the private sales between players in
-stock rounds, Kobe Rapid Transit's fee). The presenter and words.py ask `TITLE_WORDS[title]` first and fall back to
-the shared words (1889's) where a hook answers None. Every hook takes the reader's language."""
+stock rounds, Kobe Rapid Transit's fee, the earthquake's relief and Itami's tokens, the air raids' waiting tokens).
+The presenter and words.py ask `TITLE_WORDS[title]` first and fall back to the shared words (1889's) where a hook
+answers None. Every hook takes the reader's language."""
 from __future__ import annotations
 
 from typing import Any
 
 from bot.i18n import tr
 from cogs.e18xx.words import KINDS, corp_name, money, private_name, tokens_left, who, word
-from engines.e18xx.g1890 import isr
+from engines.e18xx.g1890 import air_raids, earthquake, isr
 from engines.e18xx.route_text import train_name
 from engines.e18xx.state import G
 
@@ -67,6 +68,9 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str | None:
 
     pending = g.rules.interrupt(g)
     if pending is not None and pending[0] == seat:
+        if earthquake.interrupt(g) is not None:
+            return tr(lang, "**Your move:** sell shares to pay the {amount} you still owe to the earthquake's relief.",
+                      amount=m(earthquake.owed(g, seat)))
         if g.s["flags"].get("kanan_choice"):
             return tr(lang, "**Your move:** merge Kanan Railway into Kinki Nippon Railway now, or pass to keep it.")
         offer = _offer(g)
@@ -100,6 +104,11 @@ def move_text(g: G, a: dict[str, Any], names: list[str], lang: str = "en") -> st
         return tr(lang, "Convert Kobe Electric into a late private company")
     if kind == "choose" and a.get("choice") == "kobe_rapid":
         return tr(lang, "Pay {fee} to pass Kobe Rapid Transit's token", fee=m(100))
+    if kind == "choose" and a.get("choice") == "flip_itami":
+        return tr(lang, "Pay {fee} to turn the token in Itami face up", fee=m(earthquake.FLIP_COST))
+    if kind == "choose" and str(a.get("choice")).startswith(air_raids.TAKE_BACK):
+        coord = a["choice"].removeprefix(air_raids.TAKE_BACK)
+        return tr(lang, "Take back the token waiting in {where}", where=g.map.place_name(coord).in_lang(lang))
     if kind == "pass" and a.get("entity") == "Kanan" and g.s["flags"].get("kanan_choice"):
         return tr(lang, "Keep Kanan Railway a minor for now")
     if kind in ("accept_offer", "decline_offer") and _offer(g) is not None:

@@ -486,6 +486,10 @@ class Kansai1890(E18xxGame):
                False, (False, True)),
         Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
+        Option("earthquake", N_("variant (full game): one D-train brings the Great Hanshin Earthquake"), False,
+               (False, True)),
+        Option("air_raids", N_("variant: the last 3+3-train brings the air raids on Kobe and Osaka's green tiles"),
+               False, (False, True)),
     )
 
     def setup(self, options: dict[str, Any], seats: int) -> State:

@@ -83,6 +83,10 @@ class Rules:
         """A draw the game waits for in the middle of a round (1890's Hanshin Tigers die), or None."""
         return None
 
+    def prices_frozen(self, g: G) -> bool:
+        """Whether no share price moves now (1890's Great Hanshin Earthquake)."""
+        return False
+
     def apply_chance(self, g: G, action: dict[str, Any]) -> None:
         """The chance seat's draw that chance_request asked for."""
         raise RuleError("Nothing is drawn now.")

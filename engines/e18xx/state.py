@@ -280,6 +280,8 @@ class G:
         return cell.price
 
     def move_price(self, cid: str, to: Cell) -> None:
+        if self.rules.prices_frozen(self):
+            return
         self.s["market"] = self.title.market.with_move(self.s["market"], cid, to)
 
     def president(self, cid: str) -> int | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
-from engines.e18xx.g1890 import abilities, floating, kinki
+from engines.e18xx.g1890 import abilities, air_raids, earthquake, floating, kinki, tile_history
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
@@ -155,8 +155,10 @@ class Rules1890(Rules):
                 rounds.end_game(g, "final_phase")
             elif isr.unsold(g):
                 isr.start(g, r["turn"] + 1)
+                earthquake.stock_round_begins(g)
             else:
                 stock.start(g, r["turn"] + 1)
+                earthquake.stock_round_begins(g)
 
     def operating_turn_done(self, g: G, cid: str) -> None:
         """The end at 400: a price that reached it in this turn ends the game now, after the whole turn."""
@@ -276,22 +278,29 @@ class Rules1890(Rules):
         return route_revenue(g.board, route, train, self.revenue_colours(g))
 
     def route_board(self, g: G, cid: str):
-        return abilities.route_board(g, cid)
+        return earthquake.route_board(g, abilities.route_board(g, cid))
 
     def lay_board(self, g: G, cid: str):
-        """Osaka Railway lays track from Osaka Electric Railroad's token, as its trains run from it (C8.3)."""
-        return abilities.shared_home(g) if cid == abilities.DAITETSU else g.board
+        """Osaka Railway lays track from Osaka Electric Railroad's token, as its trains run from it (C8.3); the
+        earthquake's face-down tokens are no stations."""
+        return earthquake.route_board(g, abilities.shared_home(g) if cid == abilities.DAITETSU else g.board)
 
     def runs_made(self, g: G, cid: str, runs: list[dict[str, Any]]) -> int:
         return abilities.runs_made(g, cid, runs)
 
     def chance_request(self, g: G):
-        return abilities.tigers_request(g)
+        return abilities.tigers_request(g) or earthquake.request(g)
 
     def apply_chance(self, g: G, action: dict[str, Any]) -> None:
-        if abilities.tigers_request(g) is None:
+        if abilities.tigers_request(g) is not None:
+            abilities.tigers_roll(g, action)
+        elif earthquake.request(g) is not None:
+            earthquake.apply_draw(g, action)
+        else:
             raise RuleError("Nothing is drawn now.")
-        abilities.tigers_roll(g, action)
+
+    def prices_frozen(self, g: G) -> bool:
+        return earthquake.active(g)
 
     # ---- the operating round --------------------------------------------------------------------------
 
@@ -357,17 +366,27 @@ class Rules1890(Rules):
         return super().token_step_open(g, cid) or abilities.kobe_fee_open(g, cid)
 
     def next_token_price(self, g: G, cid: str) -> int | None:
+        """Kinki's own; the air raids' tokens waiting on a tile are not on the charter, one taken back costs 100."""
         if cid == "Kinki":
             return kinki.next_token_price(g)
-        return super().next_token_price(g, cid)
+        from engines.e18xx import operating
+        costs = g.cdef(cid).tokens
+        used = operating.tokens_used(g, cid) + air_raids.waiting_tokens(g, cid)
+        return air_raids.token_price(g, cid, costs[used] if used < len(costs) else None)
 
     def tokens_left(self, g: G, cid: str) -> tuple[int, int]:
         if cid == "Kinki":
             return kinki.tokens_left(g)
-        return super().tokens_left(g, cid)
+        left, total = super().tokens_left(g, cid)
+        return left - air_raids.waiting_tokens(g, cid), total
+
+    def token_placed(self, g: G, cid: str, coord: str, node: int) -> None:
+        air_raids.token_placed(g, cid)
 
     def after_lay(self, g: G, cid: str, coord: str, tile: str) -> None:
         abilities.hankyu_lay(g, cid, tile)
+        tile_history.record(g, coord)
+        air_raids.after_lay(g, coord)
 
     def dividend_kinds(self, g: G, cid: str) -> tuple[str, ...]:
         if is_minor(g, cid):
@@ -389,6 +408,7 @@ class Rules1890(Rules):
                 g.event("{corp} earns {revenue}: {paid} to [0], {kept} to its treasury.", int(owner), corp=cid,
                         revenue=g.amount(revenue), paid=g.amount(paid), kept=g.amount(revenue - paid))
             return
+        revenue = earthquake.income(g, cid, revenue)
         if kind == "half" and revenue:
             operating.payout(g, cid, revenue, kept=revenue - 10 * (revenue // 20))
         elif kind == "payout" and revenue:
@@ -409,15 +429,27 @@ class Rules1890(Rules):
             moves.append({"type": "convert", "entity": cid})
         if g.round.get("step") == "token" and abilities.kobe_fee_open(g, cid):
             moves.append({"type": "choose", "choice": "kobe_rapid", "entity": cid})
-        return moves
+        if earthquake.may_flip(g, cid):
+            moves.append({"type": "choose", "choice": "flip_itami", "entity": cid})
+        return moves + air_raids.take_back_moves(g, cid)
 
     def turn_move(self, g: G, seat: int, cid: str, action: dict[str, Any]) -> bool:
         if action["type"] not in ("convert", "merge", "choose"):
             return False
         if {**action, "entity": cid} not in self.turn_moves(g, seat, cid):
+            if action.get("choice") == "flip_itami":
+                raise RuleError("{corp} cannot turn its token in Itami face up now.", corp=cid)
+            if str(action.get("choice")).startswith(air_raids.TAKE_BACK):
+                raise RuleError("{corp} has no token waiting there.", corp=cid)
             if action["type"] == "choose":
                 raise RuleError("{corp} cannot pay Kobe Rapid Transit's fee now.", corp=cid)
             raise RuleError("{corp} cannot convert or merge now.", corp=cid)
+        if action["type"] == "choose" and action.get("choice") == "flip_itami":
+            earthquake.flip(g, cid)
+            return True
+        if action["type"] == "choose" and str(action.get("choice")).startswith(air_raids.TAKE_BACK):
+            air_raids.take_back(g, cid, action["choice"])
+            return True
         if action["type"] == "choose":
             abilities.pay_kobe_fee(g, cid)
             from engines.e18xx import operating
@@ -444,6 +476,8 @@ class Rules1890(Rules):
         """Kanan's owner decides whether it merges as Kinki forms; a player answers an offer for his private."""
         if g.s["over"]:
             return None
+        if (relief := earthquake.interrupt(g)) is not None:
+            return relief
         if (choice := kinki.kanan_choice(g)) is not None:
             seat, moves = choice
             return seat, msg("Kinki Nippon Railway forms: merge {corp} into it now?", corp=kinki.KANAN), moves
@@ -462,6 +496,9 @@ class Rules1890(Rules):
         if action not in pending[2] and {k: v for k, v in action.items() if k != "entity"} not in [
                 {k: v for k, v in m.items() if k != "entity"} for m in pending[2]]:
             raise RuleError("Answer the question first.")
+        if earthquake.interrupt(g) is not None:
+            earthquake.apply_sale(g, seat, action)
+            return
         if g.s["flags"].get("kanan_choice"):
             kinki.answer_kanan(g, action)
             return
@@ -503,6 +540,10 @@ class Rules1890(Rules):
         close_fallen(g)
         kinki.forced(g)
         abilities.subway_train_bought(g)
+        earthquake.train_bought(g)
+        if g.round.get("kind") == "operating":
+            from engines.e18xx import operating
+            air_raids.train_bought(g, operating.current(g))
         if (abilities.option(g, "kobe_elec_converts") and kinki.phase_at_least(g, "5")
                 and KOBE_ELEC in g.s["corps"] and kinki.open_minor(g, KOBE_ELEC)):
             self.convert_kobe_elec(g, KOBE_ELEC)
@@ -511,11 +552,12 @@ class Rules1890(Rules):
         close_fallen(g)
 
     def value(self, g: G, seat: int) -> int:
-        """Cash, shares at their price, privates and minors at face value (rules §"End of the game")."""
+        """Cash, shares at their price, privates and minors at face value (rules §"End of the game"), less the
+        earthquake's relief still owed when the game ends before the stock round it is due in."""
         key = g.key(seat)
         minors = sum(g.title.rules["minor_face_and_capital"][cid][0] for cid, c in g.s["corps"].items()
                      if is_minor(g, cid) and c["president"] == key and not c.get("closed"))
-        return g.base_value(seat) + minors
+        return g.base_value(seat) + minors - earthquake.owed(g, seat)
 
 
 def pool_percent(g: G, cid: str) -> int:
