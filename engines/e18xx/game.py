@@ -484,6 +484,8 @@ class Kansai1890(E18xxGame):
         Option("incremental_floating",
                N_("variant: before phase 5 a company is paid for each share sold and floats by the train's rank"),
                False, (False, True)),
+        Option("kinki_normal", N_("variant (full game): Kinki is a normal company, without minors 1-4"), False,
+               (False, True)),
         Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
     )
@@ -495,8 +497,9 @@ class Kansai1890(E18xxGame):
         if not title.min_players <= seats <= title.max_players:
             raise RuleError("{title} is for {low} to {high} players.", title=title.name, low=title.min_players,
                             high=title.max_players)
-        state = new_state(title_id, seats, False)
-        state["opts"].update({k: v for k, v in opts.items() if k != "scenario" and v})  # the variants chosen
+        variants = {k: v for k, v in opts.items() if k != "scenario" and v}
+        state = new_state(title_id, seats, False, variants)
+        state["opts"].update(variants)  # the variants chosen
         g = G(state)
         g.rules.begin(g)
         return state

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from engines.e18xx.board import MapDef
+    from engines.e18xx.companies import Title
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -40,6 +41,11 @@ class Rules:
     def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
         """The map a game is played on: its title's, unless the table's options change it (state["opts"])."""
         return map_def
+
+    def game_title(self, options: Mapping[str, Any], title: Title) -> Title:
+        """The companies, trains and phases a game is played with: its title's, unless the table's options change
+        them (state["opts"]; 1890's variant "Kinki as a normal company")."""
+        return title
 
     # ---- rounds ---------------------------------------------------------------------------------------
 

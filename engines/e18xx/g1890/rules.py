@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
-from engines.e18xx.g1890 import abilities, floating, kinki
+from engines.e18xx.g1890 import abilities, floating, kinki, kinki_normal
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
@@ -22,6 +22,7 @@ from engines.text import N_, msg
 
 if TYPE_CHECKING:
     from engines.e18xx.board import MapDef
+    from engines.e18xx.companies import Title
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -48,7 +49,8 @@ def late_privates(g: G) -> list[str]:
 
 
 def extra_homes(g: G) -> dict[str, list[list]]:
-    return raw(g.title.id)["map"].get("extra_homes", {})
+    """Of the companies in the game (the variant "Kinki as a normal company" has no Nara Electric)."""
+    return {cid: homes for cid, homes in raw(g.title.id)["map"].get("extra_homes", {}).items() if cid in g.s["corps"]}
 
 
 def is_minor(g: G, cid: str) -> bool:
@@ -96,7 +98,12 @@ class Rules1890(Rules):
     bank_break_text = N_("The bank has broken: the game ends at the end of this game turn.")
 
     def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
+        if kinki_normal.chosen(options):
+            map_def = kinki_normal.game_map(map_def)
         return _tile_78_map(map_def) if options.get("tile_78_restriction") else map_def
+
+    def game_title(self, options: Mapping[str, Any], title: Title) -> Title:
+        return kinki_normal.title(title) if kinki_normal.chosen(options) else title
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
