@@ -486,9 +486,37 @@ class Kansai1890(E18xxGame):
                False, (False, True)),
         Option("kinki_normal", N_("variant (full game): Kinki is a normal company, without minors 1-4"), False,
                (False, True)),
+        Option("hidden_cash", N_("variant: each player's cash is secret until the game ends"), False,
+               (False, True)),
+        Option("hidden_train_prices",
+               N_("variant: the price of a train bought from another company is told only to the two presidents; "
+                  "treasuries are shown only to their presidents"), False, (False, True)),
         Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
     )
+
+    #: with the variants hidden_cash or hidden_train_prices (engines/e18xx/g1890/hidden.py) a seat knows more than
+    #: the public view; without them (hides) the runtime never looks for private changes.
+    has_secrets = True
+
+    def hides(self, state: State) -> bool:
+        from engines.e18xx.g1890 import hidden
+        return hidden.hides(state)
+
+    def public(self, state: State) -> dict[str, Any]:
+        from engines.e18xx.g1890 import hidden
+        return hidden.public(state, super().public(state))
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        from engines.e18xx.g1890 import hidden
+        g = G(state)
+        presided = [cid for cid in state["corps"] if g.president(cid) == seat]
+        return {**self.public(state), **hidden.mine(state, seat, g.value(seat), presided)}
+
+    def privates(self, state: State, seats: int) -> list[dict[str, Any]]:
+        if not self.hides(state):
+            return [{} for _ in range(seats)]
+        return super().privates(state, seats)
 
     def setup(self, options: dict[str, Any], seats: int) -> State:
         opts = self.check_setup(options, seats)

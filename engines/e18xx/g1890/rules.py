@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
-from engines.e18xx.g1890 import abilities, floating, kinki, kinki_normal
+from engines.e18xx.g1890 import abilities, floating, hidden, kinki, kinki_normal
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
@@ -104,6 +104,18 @@ class Rules1890(Rules):
 
     def game_title(self, options: Mapping[str, Any], title: Title) -> Title:
         return kinki_normal.title(title) if kinki_normal.chosen(options) else title
+
+    def cash_public(self, g: G) -> bool:
+        return not hidden.cash_hidden(g.s)
+
+    def treasuries_public(self, g: G) -> bool:
+        return not hidden.treasuries_hidden(g.s)
+
+    def trade_price_public(self, g: G) -> bool:
+        return not hidden.treasuries_hidden(g.s)
+
+    def record_secret_trade(self, g: G, cid: str, seller: str, train_id: str, price: int) -> None:
+        hidden.record_trade(g.s, g.president(cid), g.president(seller), cid, seller, train_id, price)
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
