@@ -185,3 +185,37 @@ def test_hidden_train_prices_the_trade_is_public_its_price_only_the_presidents(v
         lines = E18xxPresenter().private_lines(_table(bought), 0)
         assert any("Hankyu bought a 2-train from Sanyo for ¥57" in line for line in lines)
         assert charter_dicts(bought, NAMES)[0]["cash"] is None
+
+
+def moved_between_treasuries(options: dict, log: list, amount: int = 35) -> tuple[list[str], int | None]:
+    """Plays the log twice; in the second, as soon as two public companies have floated with `amount` each, `amount`
+    moves from the second's treasury to the first's (as a trade at another price would). Returns the two companies
+    and the first move after which what the channel is shown differs (None: never before the end)."""
+    poor = ENGINE.setup({"scenario": "hanshin", **options}, 3)
+    rich = ENGINE.setup({"scenario": "hanshin", **options}, 3)
+    pair: list[str] = []
+    for i, (who, move) in enumerate(log):
+        poor, rich = ENGINE.apply(poor, who, move), ENGINE.apply(rich, who, move)
+        if poor["over"]:
+            return pair, None
+        if not pair:
+            pair = [c for c, v in poor["corps"].items() if v["floated"] and v["par"] and v["cash"] >= amount][:2]
+            if len(pair) < 2:
+                pair = []
+                continue
+            rich["corps"][pair[0]]["cash"] += amount
+            rich["corps"][pair[1]]["cash"] -= amount
+        if shown(poor) != shown(rich):
+            return pair, i
+    return pair, None
+
+
+def test_hidden_train_prices_the_channel_cannot_tell_a_treasury_in_a_whole_game():
+    """With the option a trade's price cannot be told from anything else the channel is shown: a whole game played
+    twice, with a sum moved between two treasuries in the second (as a trade at another price would), shows the
+    channel the same until the end (a company closing, its treasury to the bank, included); without the option the
+    treasuries tell it at once."""
+    log = _log({"hidden_train_prices": True}, 5)
+    pair, differs = moved_between_treasuries({"hidden_train_prices": True}, log)
+    assert len(pair) == 2 and differs is None and len(log) > 300
+    assert moved_between_treasuries({}, _log({}, 5))[1] is not None

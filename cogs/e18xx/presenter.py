@@ -185,7 +185,7 @@ class E18xxPresenter(Presenter):
         bank = money(g, g.s["bank"], lang)
         text = tr(lang, "Bank {cash} (broken)", cash=bank) if g.s["bank_broken"] else tr(lang, "Bank {cash}",
                                                                                           cash=bank)
-        if not g.rules.cash_public(g):  # 1890's hidden cash: the bank would tell the players' sum
+        if not (g.rules.cash_public(g) and g.rules.treasuries_public(g)):  # 1890's hidden cash or treasuries
             text = tr(lang, "Bank (broken)") if g.s["bank_broken"] else tr(lang, "Bank")
         return text + " · " + tr(lang, "trains for sale: {offer} · still to come: {left}",
                                  offer=offer or tr(lang, "none"), left=left or tr(lang, "none"))

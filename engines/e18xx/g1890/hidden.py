@@ -12,7 +12,10 @@ Hiding of train purchase price (option hidden_train_prices): "The buying and sel
 must be made public to other players, but it is not necessary to make their prices public." The trade is narrated
 without its price, and only the two presidents see the price (their views, state["secret_trades"]). A treasury
 before and after the trade would give the price away, so with this option a company's treasury is shown only to
-its president (public() and the table message leave treasuries out; the presidents' panels show theirs).
+its president (public() and the table message leave treasuries out, and the bank's cash, which would tell a closing
+company's treasury; the presidents' panels show theirs), and a
+company's token step is not skipped for want of money. A company that must buy a train and cannot pay for it still
+has its president pay what it lacks, in the open, as the rules have it.
 
 At the game's end everything is shown again.
 """
@@ -51,7 +54,8 @@ def public(state: dict[str, Any], pub: dict[str, Any]) -> dict[str, Any]:
     """The public view less the secrets the table's options keep."""
     if cash_hidden(state):
         pub["players"] = [{k: v for k, v in p.items() if k not in ("cash", "value")} for p in pub["players"]]
-        del pub["bank"]  # all money is the bank's, a treasury's or a player's: the bank would tell the players' sum
+    if hides(state):  # all money is the bank's, a treasury's or a player's: the bank would tell the players' sum,
+        del pub["bank"]  # or what a closing company's hidden treasury held
     if treasuries_hidden(state):
         pub["corporations"] = {cid: {k: v for k, v in c.items() if k != "cash"}
                                for cid, c in pub["corporations"].items()}
@@ -88,3 +92,17 @@ def might_move(g: G, seat: int, has_move: Callable[[G, int], bool]) -> bool:
         return has_move(g, seat)
     finally:
         g.s["cash"][seat] = cash
+
+
+def token_might_open(g: G, cid: str, token_step_open: Callable[[G, str], bool]) -> bool:
+    """With hidden treasuries a company's token step is not skipped because it cannot pay (the table would learn its
+    treasury is short of the token's price): its president passes, unless no token could be placed at any price."""
+    if not treasuries_hidden(g.s):
+        return False
+    corp = g.corp(cid)
+    cash = corp["cash"]
+    corp["cash"] = g.title.bank
+    try:
+        return token_step_open(g, cid)
+    finally:
+        corp["cash"] = cash

@@ -373,7 +373,8 @@ class Rules1890(Rules):
         """Minors place no tokens besides their homes; a public may pay Kobe Rapid Transit's fee instead."""
         if is_minor(g, cid):
             return False
-        return super().token_step_open(g, cid) or abilities.kobe_fee_open(g, cid)
+        return (super().token_step_open(g, cid) or abilities.kobe_fee_open(g, cid)
+                or hidden.token_might_open(g, cid, super().token_step_open))
 
     def next_token_price(self, g: G, cid: str) -> int | None:
         if cid == "Kinki":
