@@ -101,7 +101,7 @@ def new_vote(game: GameRow) -> int:
 
 def private_diff(table: Table, before: State | None, after: State) -> list[int]:
     """The seats whose private part differs between the two states (none in a game without secrets)."""
-    if not table.engine.has_secrets:
+    if not table.engine.hides(after):
         return []
     was, now = table.privates(before), table.privates(after)
     return [s for s in range(len(now)) if was[s] != now[s]]

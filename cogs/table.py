@@ -217,7 +217,7 @@ class TableCog(commands.Cog):
             t = await self.bot.tables.load(gid)
             if t.game.status == "lobby":
                 raise Refusal("Table {id} has not started: there is no game to export yet.", id=gid)
-            if t.game.status == "active" and t.engine.has_secrets:  # the log holds every hidden card and die
+            if t.game.status == "active" and t.engine.hides(t.state):  # the log holds every hidden card and die
                 raise Refusal("The log holds every hidden card, so it can be exported only once the game has ended.")
             doc = await self.bot.tables.export(gid)
             data = json.dumps(doc, indent=1, ensure_ascii=False).encode()

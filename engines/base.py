@@ -132,6 +132,11 @@ class Engine:
         secret may say so more cheaply (tests/test_private_diff.py holds it to this definition)."""
         return self.privates(state, seat + 1)[seat]
 
+    def hides(self, state: State) -> bool:
+        """Whether this state holds secrets: ``has_secrets``, unless the game keeps them only by a table option
+        (1890's hidden cash)."""
+        return self.has_secrets
+
     def privates(self, state: State, seats: int) -> list[dict[str, Any]]:
         """``private`` for seats 0..seats-1, the public part computed once."""
         if not self.has_secrets:

@@ -98,10 +98,10 @@ def final_scores(text: str) -> dict[str, int]:
     return {name: int(score.replace(",", "")) for name, score in found}
 
 
-async def play_to_the_end(env, ch, members, scenario: str, seed: int, most: int):
-    """Seat the members at 1890 (this scenario) and play it through the panels to its end; returns the table and
-    every answer the bot gave a press, and the types of the moves played."""
-    table = await seat_table(env, ch, members, game="1890", options=f"scenario={scenario}")
+async def play_to_the_end(env, ch, members, scenario: str, seed: int, most: int, variants: str = ""):
+    """Seat the members at 1890 (this scenario, these variants) and play it through the panels to its end (or `most`
+    moves); returns the table and every answer the bot gave a press, and the types of the moves played."""
+    table = await seat_table(env, ch, members, game="1890", options=f"scenario={scenario} {variants}".strip())
     engine, state, gid = table.engine, table.state, table.gid
     rng = random.Random(seed)
     presses, played = [], []
@@ -187,3 +187,20 @@ async def test_the_variants_are_chosen_as_the_options_autocomplete_writes_them(w
     opts = (await table.state())["opts"]
     assert opts.get("end_at_400") is True and opts.get("tile_78_restriction") is True
     assert not opts.get("kobe_rapid_control")
+
+
+async def test_hidden_cash_is_in_each_players_panel_and_not_on_the_table(world):
+    """The variant "Hidden personal cash" (docs/rules/1890.md ruling 40) in Discord: after some moves played
+    through the panels, the table message shows no player's cash beside his name (nor his worth or the bank's cash)
+    and each player's "My hand & moves" shows him his own."""
+    env, _, ch, members = world
+    table, _, _ = await play_to_the_end(env, ch, members[:2], "hanshin", 3, 60, "hidden_cash=true")
+    s = await table.state()
+    assert s["opts"].get("hidden_cash") is True and not s["over"]
+    text = table_message(ch, table.gid).embeds[0].description
+    for seat, name in table.names.items():
+        line = next(x for x in text.splitlines() if f"**{name}**" in x)
+        assert "¥" not in line and "worth" not in line, line
+        hand = (await open_hand(table.by_seat[seat], ch, table.gid)).response.content
+        assert f"You: **¥{s['cash'][seat]:,}**" in hand, hand
+    assert not re.search(r"Bank ¥", text)

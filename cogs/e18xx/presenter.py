@@ -118,7 +118,7 @@ class E18xxPresenter(Presenter):
                                 n=trains.train_limit(g, crowd[0])))
             elif r.get("offer"):
                 lines.append(tr(lang, "**{cid}** waits: {offer}", cid=r["offer"]["corporation"],
-                                offer=offer_text(g, r["offer"], names, lang)))
+                                offer=offer_text(g, r["offer"], names, lang, priced=g.rules.trade_price_public(g))))
             elif r["special"]:
                 sp = r["special"]
                 lines.append(tr(lang, "{who} may lay {private}'s tile.", who=who(names, sp["seat"], lang),
@@ -144,6 +144,8 @@ class E18xxPresenter(Presenter):
 
     @staticmethod
     def _player_line(g: G, seat: int, names: list[str], mark: str, lang: str = "en") -> str:
+        if not g.rules.cash_public(g):  # 1890's hidden cash: neither the cash nor the worth that gives it away
+            return " · ".join([f"{mark}**{who(names, seat, lang)}**", *holdings(g, seat, lang, worth=False)])
         return " · ".join([f"{mark}**{who(names, seat, lang)}** {money(g, g.s['cash'][seat], lang)}",
                            *holdings(g, seat, lang)])
 
@@ -155,7 +157,7 @@ class E18xxPresenter(Presenter):
             return money(g, amount, lang)
 
         parts = [tr(lang, "**{cid}** {price} (par {par})", cid=cid, price=m(g.price(cid)), par=m(c["par"])),
-                 tr(lang, "treasury {cash}", cash=m(c["cash"])),
+                 *([tr(lang, "treasury {cash}", cash=m(c["cash"]))] if g.rules.treasuries_public(g) else []),
                  tr(lang, "trains {trains}", trains=", ".join(train_name(t) for t in c["trains"]) or tr(lang, "none")),
                  tokens_left(g.rules.tokens_left(g, cid)[0], lang),
                  tr(lang, "pres. {who}", who=who(names, g.president(cid), lang))]
@@ -183,6 +185,8 @@ class E18xxPresenter(Presenter):
         bank = money(g, g.s["bank"], lang)
         text = tr(lang, "Bank {cash} (broken)", cash=bank) if g.s["bank_broken"] else tr(lang, "Bank {cash}",
                                                                                           cash=bank)
+        if not (g.rules.cash_public(g) and g.rules.treasuries_public(g)):  # 1890's hidden cash or treasuries
+            text = tr(lang, "Bank (broken)") if g.s["bank_broken"] else tr(lang, "Bank")
         return text + " · " + tr(lang, "trains for sale: {offer} · still to come: {left}",
                                  offer=offer or tr(lang, "none"), left=left or tr(lang, "none"))
 
@@ -209,6 +213,12 @@ class E18xxPresenter(Presenter):
             lines.append(tr(lang, "You preside {cids}.", cids=", ".join(
                 tr(lang, "{cid} (treasury {cash})", cid=cid, cash=money(g, g.corp(cid)["cash"], lang))
                 for cid in led)))
+        known = [t for t in g.s.get("secret_trades", []) if seat in t["seats"]][-3:]
+        if known and not g.rules.trade_price_public(g):  # 1890's hidden train prices: what the presidents know
+            lines.append(tr(lang, "Prices only the presidents know: {trades}.", trades=", ".join(
+                tr(lang, "{cid} bought a {train}-train from {seller} for {price}", cid=t["corp"],
+                   train=train_name(t["train"]), seller=t["seller"], price=money(g, t["price"], lang))
+                for t in known)))
         if table.engine.scores(state) is not None:
             return lines
         aw = table.engine.awaiting(state)
@@ -392,7 +402,8 @@ def charter_dicts(state: dict[str, Any], names: list[str], lang: str = "en") -> 
         left, total = g.rules.tokens_left(g, cdef.id)
         out.append({"id": cdef.id, "name": name_of(full_name(cdef), lang), "colour": cdef.color,
                     "text_colour": cdef.text_color,
-                    "cash": c["cash"], "trains": [train_name(t) for t in c["trains"]],
+                    "cash": c["cash"] if g.rules.treasuries_public(g) else None,  # None: "-" (1890's variant)
+                    "trains": [train_name(t) for t in c["trains"]],
                     "tokens_left": left, "tokens_total": total,
                     "president": who(names, g.president(cdef.id), lang) if c["president"] is not None else None,
                     "price": cell.price if cell else None, "floated": c["floated"],

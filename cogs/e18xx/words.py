@@ -298,12 +298,15 @@ def _move_text(g: G, a: dict[str, Any], names: list[str], auto_run: bool, lang: 
     return say(engine.label(a), lang) if engine else str(a.get("type", "a move"))
 
 
-def offer_text(g: G, offer: dict[str, Any], names: list[str], lang: str = "en") -> str:
-    """What an offer buys, from whom, for how much."""
+def offer_text(g: G, offer: dict[str, Any], names: list[str], lang: str = "en", priced: bool = True) -> str:
+    """What an offer buys, from whom, for how much (not how much, unless `priced`: 1890's hidden train prices)."""
     buy, cid = offer["action"], offer["corporation"]
     price = money(g, buy["price"], lang)
     if buy["type"] == "buy_train":
         seller = trains.owner_of_train(g, buy["train"])
+        if not priced:
+            return tr(lang, "{cid} buys {seller}'s {name}-train ({train})", cid=cid, seller=seller,
+                      name=train_name(buy["train"]), train=buy["train"])
         return tr(lang, "{cid} buys {seller}'s {name}-train ({train}) for {price}", cid=cid, seller=seller,
                   name=train_name(buy["train"]), train=buy["train"], price=price)
     return tr(lang, "{cid} buys {private} from {owner} for {price}", cid=cid,
@@ -399,8 +402,8 @@ def tokens_left(n: int, lang: str = "en") -> str:
     return say(plural(n, "{n} token left", "{n} tokens left"), lang)
 
 
-def holdings(g: G, seat: int, lang: str = "en") -> list[str]:
-    """A player's certificates, shares, privates and worth, as parts of a line."""
+def holdings(g: G, seat: int, lang: str = "en", worth: bool = True) -> list[str]:
+    """A player's certificates, shares, privates and (with `worth`) worth, as parts of a line."""
     key = g.key(seat)
     parts = [tr(lang, "{n}/{limit} certificates", n=g.cert_count(seat), limit=g.cert_limit)]
     shares, minors = [], []
@@ -422,7 +425,8 @@ def holdings(g: G, seat: int, lang: str = "en") -> list[str]:
         parts.append(tr(lang, "privates {privates}", privates=listing(owned, lang)))
     if seat in g.s["bankrupt"]:
         parts.append(tr(lang, "bankrupt"))
-    parts.append(tr(lang, "worth {amount}", amount=money(g, g.value(seat), lang)))
+    if worth:
+        parts.append(tr(lang, "worth {amount}", amount=money(g, g.value(seat), lang)))
     return parts
 
 

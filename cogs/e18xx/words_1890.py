@@ -154,7 +154,7 @@ def corp_line(g: G, cid: str, names: list[str], lang: str = "en") -> str | None:
         return ""
     return " · ".join([
         tr(lang, "**{cid}** minor, fixed price {price}", cid=cid, price=money(g, isr.face(g, cid), lang)),
-        tr(lang, "treasury {cash}", cash=money(g, c["cash"], lang)),
+        *([tr(lang, "treasury {cash}", cash=money(g, c["cash"], lang))] if g.rules.treasuries_public(g) else []),
         tr(lang, "trains {trains}", trains=", ".join(train_name(t) for t in c["trains"]) or tr(lang, "none")),
         tokens_left(g.rules.tokens_left(g, cid)[0], lang),
         tr(lang, "pres. {who}", who=who(names, g.president(cid), lang))])

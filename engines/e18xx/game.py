@@ -484,6 +484,13 @@ class Kansai1890(E18xxGame):
         Option("incremental_floating",
                N_("variant: before phase 5 a company is paid for each share sold and floats by the train's rank"),
                False, (False, True)),
+        Option("kinki_normal", N_("variant (full game): Kinki is a normal company, without minors 1-4"), False,
+               (False, True)),
+        Option("hidden_cash", N_("variant: each player's cash is secret until the game ends"), False,
+               (False, True)),
+        Option("hidden_train_prices",
+               N_("variant: the price of a train bought from another company is told only to the two presidents; "
+                  "treasuries are shown only to their presidents"), False, (False, True)),
         Option("tigers_die", N_("variant (full game): a die sets Nishinomiya's value for Hanshin once it is brown"),
                False, (False, True)),
         Option("earthquake", N_("variant (full game): one D-train brings the Great Hanshin Earthquake"), False,
@@ -492,6 +499,29 @@ class Kansai1890(E18xxGame):
                False, (False, True)),
     )
 
+    #: with the variants hidden_cash or hidden_train_prices (engines/e18xx/g1890/hidden.py) a seat knows more than
+    #: the public view; without them (hides) the runtime never looks for private changes.
+    has_secrets = True
+
+    def hides(self, state: State) -> bool:
+        from engines.e18xx.g1890 import hidden
+        return hidden.hides(state)
+
+    def public(self, state: State) -> dict[str, Any]:
+        from engines.e18xx.g1890 import hidden
+        return hidden.public(state, super().public(state))
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        from engines.e18xx.g1890 import hidden
+        g = G(state)
+        presided = [cid for cid in state["corps"] if g.president(cid) == seat]
+        return {**self.public(state), **hidden.mine(state, seat, g.value(seat), presided)}
+
+    def privates(self, state: State, seats: int) -> list[dict[str, Any]]:
+        if not self.hides(state):
+            return [{} for _ in range(seats)]
+        return super().privates(state, seats)
+
     def setup(self, options: dict[str, Any], seats: int) -> State:
         opts = self.check_setup(options, seats)
         title_id = self.SCENARIOS[opts.get("scenario", "hanshin")]
@@ -499,8 +529,9 @@ class Kansai1890(E18xxGame):
         if not title.min_players <= seats <= title.max_players:
             raise RuleError("{title} is for {low} to {high} players.", title=title.name, low=title.min_players,
                             high=title.max_players)
-        state = new_state(title_id, seats, False)
-        state["opts"].update({k: v for k, v in opts.items() if k != "scenario" and v})  # the variants chosen
+        variants = {k: v for k, v in opts.items() if k != "scenario" and v}
+        state = new_state(title_id, seats, False, variants)
+        state["opts"].update(variants)  # the variants chosen
         g = G(state)
         g.rules.begin(g)
         return state

@@ -584,8 +584,12 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
     else:
         g.corp(seller)["trains"].remove(train_id)
         corp["trains"].append(train_id)
-        g.event("{corp} buys train {train} from {seller} for {price}.", corp=cid, train=train_id, seller=seller,
-                price=g.amount(price))
+        if g.rules.trade_price_public(g):
+            g.event("{corp} buys train {train} from {seller} for {price}.", corp=cid, train=train_id, seller=seller,
+                    price=g.amount(price))
+        else:  # 1890's variant: only the two presidents learn the price
+            g.rules.record_secret_trade(g, cid, seller, train_id, price)
+            g.event("{corp} buys train {train} from {seller}.", corp=cid, train=train_id, seller=seller)
     if not step_open(g, cid, "trains"):
         _next_step(g)
 
@@ -637,8 +641,11 @@ def _buy_company(g: G, seat: int, cid: str, action: Action, agreed: bool = False
 def _offer(g: G, buyer: int, seller: int, action: Action, what: Any) -> None:
     cid = current(g)
     g.round["offer"] = {"buyer_seat": buyer, "seller_seat": seller, "corporation": cid, "action": dict(action)}
-    g.event("{corp} offers {price} for {what}; [0] may accept or decline.", seller, corp=cid,
-            price=g.amount(action["price"]), what=what)
+    if action["type"] == "buy_train" and not g.rules.trade_price_public(g):
+        g.event("{corp} makes an offer for {what}; [0] may accept or decline.", seller, corp=cid, what=what)
+    else:
+        g.event("{corp} offers {price} for {what}; [0] may accept or decline.", seller, corp=cid,
+                price=g.amount(action["price"]), what=what)
 
 
 def _answer(g: G, seat: int, action: Action) -> None:

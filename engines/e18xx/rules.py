@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from engines.e18xx.board import MapDef
+    from engines.e18xx.companies import Title
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -40,6 +41,28 @@ class Rules:
     def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
         """The map a game is played on: its title's, unless the table's options change it (state["opts"])."""
         return map_def
+
+    def cash_public(self, g: G) -> bool:
+        """Whether the players' cash totals are shown to the table (1890's variant "hidden personal cash")."""
+        return True
+
+    def treasuries_public(self, g: G) -> bool:
+        """Whether the companies' treasuries are shown to the table (1890's variant "hiding of train purchase
+        price")."""
+        return True
+
+    def trade_price_public(self, g: G) -> bool:
+        """Whether the price of a train bought from another company is narrated (1890's "hiding of train purchase
+        price")."""
+        return True
+
+    def record_secret_trade(self, g: G, cid: str, seller: str, train_id: str, price: int) -> None:
+        """Keep a train's price, not narrated (trade_price_public), for those who may know it."""
+
+    def game_title(self, options: Mapping[str, Any], title: Title) -> Title:
+        """The companies, trains and phases a game is played with: its title's, unless the table's options change
+        them (state["opts"]; 1890's variant "Kinki as a normal company")."""
+        return title
 
     # ---- rounds ---------------------------------------------------------------------------------------
 

@@ -41,9 +41,11 @@ BANK = "bank"
 EVENTS_KEPT = 60
 
 
-def new_state(title_id: str, seats: int, beginner: bool) -> dict[str, Any]:
-    title = load_title(title_id)
-    map_def = load_map(f"g{title_id}")
+def new_state(title_id: str, seats: int, beginner: bool, opts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`opts`: the table's variants that change the title's companies, trains or map (Rules.game_title, game_map)."""
+    rules = rules_for(title_id)
+    title = rules.game_title(opts or {}, load_title(title_id))
+    map_def = rules.game_map(opts or {}, load_map(f"g{title_id}"))
     options = ("beginner_game",) if beginner else ()
     privates = title.beginner_privates(seats) if beginner else title.privates_in_play(seats, options)
     start = title.starting_cash[seats]
@@ -82,8 +84,8 @@ class G:
             return last
         g = super().__new__(cls)
         g.s = state
-        g.title = load_title(state["title"])
         g.rules = rules_for(state["title"])
+        g.title = g.rules.game_title(state.get("opts", {}), load_title(state["title"]))
         g.map = g.rules.game_map(state.get("opts", {}), load_map(f"g{state['title']}"))
         g._board = None
         g._board_json = None  # the board dict `_board` was read from

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
 from engines.e18xx.companies import IPO, POOL, TITLES
-from engines.e18xx.g1890 import abilities, air_raids, earthquake, floating, kinki, tile_history
+from engines.e18xx.g1890 import abilities, air_raids, earthquake, floating, hidden, kinki, kinki_normal, tile_history
 from engines.e18xx.route import Train, route_revenue
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
@@ -22,6 +22,7 @@ from engines.text import N_, msg
 
 if TYPE_CHECKING:
     from engines.e18xx.board import MapDef
+    from engines.e18xx.companies import Title
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
 
@@ -48,7 +49,8 @@ def late_privates(g: G) -> list[str]:
 
 
 def extra_homes(g: G) -> dict[str, list[list]]:
-    return raw(g.title.id)["map"].get("extra_homes", {})
+    """Of the companies in the game (the variant "Kinki as a normal company" has no Nara Electric)."""
+    return {cid: homes for cid, homes in raw(g.title.id)["map"].get("extra_homes", {}).items() if cid in g.s["corps"]}
 
 
 def is_minor(g: G, cid: str) -> bool:
@@ -96,7 +98,24 @@ class Rules1890(Rules):
     bank_break_text = N_("The bank has broken: the game ends at the end of this game turn.")
 
     def game_map(self, options: Mapping[str, Any], map_def: MapDef) -> MapDef:
+        if kinki_normal.chosen(options):
+            map_def = kinki_normal.game_map(map_def)
         return _tile_78_map(map_def) if options.get("tile_78_restriction") else map_def
+
+    def game_title(self, options: Mapping[str, Any], title: Title) -> Title:
+        return kinki_normal.title(title) if kinki_normal.chosen(options) else title
+
+    def cash_public(self, g: G) -> bool:
+        return not hidden.cash_hidden(g.s)
+
+    def treasuries_public(self, g: G) -> bool:
+        return not hidden.treasuries_hidden(g.s)
+
+    def trade_price_public(self, g: G) -> bool:
+        return not hidden.treasuries_hidden(g.s)
+
+    def record_secret_trade(self, g: G, cid: str, seller: str, train_id: str, price: int) -> None:
+        hidden.record_trade(g.s, g.president(cid), g.president(seller), cid, seller, train_id, price)
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:
@@ -363,7 +382,8 @@ class Rules1890(Rules):
         """Minors place no tokens besides their homes; a public may pay Kobe Rapid Transit's fee instead."""
         if is_minor(g, cid):
             return False
-        return super().token_step_open(g, cid) or abilities.kobe_fee_open(g, cid)
+        return (super().token_step_open(g, cid) or abilities.kobe_fee_open(g, cid)
+                or hidden.token_might_open(g, cid, super().token_step_open))
 
     def next_token_price(self, g: G, cid: str) -> int | None:
         """Kinki's own; the air raids' tokens waiting on a tile are not on the charter, one taken back costs 100."""

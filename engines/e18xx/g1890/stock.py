@@ -16,6 +16,7 @@ from typing import Any
 
 from engines.base import RuleError
 from engines.e18xx import stock as core
+from engines.e18xx.g1890 import hidden
 from engines.e18xx.state import BANK, G
 
 acting, finished, auto, describe, priority_seat = (core.acting, core.finished, core.auto, core.describe,
@@ -79,7 +80,7 @@ def settle(g: G) -> None:
     for _ in range(4 * g.n + 4):
         if finished(g) or g.round.get("offer"):
             return
-        if has_move(g, acting(g)):
+        if has_move(g, acting(g)) or hidden.might_move(g, acting(g), has_move):
             return
         if not g.round["did"]:
             g.event("[0] can buy and sell nothing now, so passes.", acting(g))
