@@ -71,9 +71,14 @@ def train_limit(g: G, cid: str) -> int:
 
 def crowded(g: G) -> list[str]:
     """Corporations holding more trains than the phase allows, in title order."""
+    if (kept := g.crowd_kept) is not None:  # asked again before a move with nothing written since (G.crowd_keeping)
+        return kept
     limits = g.rules.train_limits(g)  # one table for all: asked several times after every action
     # a limit is never below 0, so a corporation without trains (most of them, most of the time) is not looked up
-    return [cid for cid, c in g.s["corps"].items() if (held := c["trains"]) and len(held) > limits[cid]]
+    crowd = [cid for cid, c in g.s["corps"].items() if (held := c["trains"]) and len(held) > limits[cid]]
+    if g.crowd_keeping:
+        g.crowd_kept = crowd
+    return crowd
 
 
 def owner_of_train(g: G, train_id: str) -> str | None:
