@@ -409,6 +409,17 @@ def test_a_new_phase_makes_corporations_discard_down_to_the_limit():
     assert "3-3" in trains.depot_offer(G(s))
 
 
+def test_the_depot_sells_a_d_before_its_turn_from_phase_6_only():
+    s = after_auction(3)
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t.rpartition("-")[0] not in ("2", "3", "4", "5")]
+    s["depot"]["phase"] = "5"
+    assert trains.depot_offer(G(s)) == ["6-0"]
+    s["depot"]["phase"] = "6"
+    assert trains.depot_offer(G(s)) == ["6-0", "D-0"]
+    s["depot"]["discards"] = ["4-0", "5-0", "4-1"]  # the first discarded of each kind
+    assert trains.depot_offer(G(s)) == ["6-0", "D-0", "4-0", "5-0"]
+
+
 def test_the_train_limit_answer_kept_within_a_move_is_never_read_after_a_write():
     # in place (as a replay applies), apply keeps trains.crowded's answer from who_acts to the move's first
     # question: the move's own writes, and writes after a refused move, must each be seen
