@@ -204,7 +204,7 @@ class Title:
 
     @cached_property
     def early_trains(self) -> list[frozenset[str]]:
-        """Phase index -> the kinds of train sold by then before their turn comes (`available_in_phase`, 18xx's D
+        """Phase index -> the kinds of train sold by then before their turn comes (`available_in_phase`: 1889's D
         from phase 6): most phases have none, and then the depot's offer need not look past its first train."""
         return [frozenset(t.name for t in self.trains
                           if t.available_in_phase and i >= self.phase_indexes[t.available_in_phase])
