@@ -409,6 +409,44 @@ def test_a_new_phase_makes_corporations_discard_down_to_the_limit():
     assert "3-3" in trains.depot_offer(G(s))
 
 
+def test_the_depot_sells_a_d_before_its_turn_from_phase_6_only():
+    s = after_auction(3)
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if t.rpartition("-")[0] not in ("2", "3", "4", "5")]
+    s["depot"]["phase"] = "5"
+    assert trains.depot_offer(G(s)) == ["6-0"]
+    s["depot"]["phase"] = "6"
+    assert trains.depot_offer(G(s)) == ["6-0", "D-0"]
+    s["depot"]["discards"] = ["4-0", "5-0", "4-1"]  # the first discarded of each kind
+    assert trains.depot_offer(G(s)) == ["6-0", "D-0", "4-0", "5-0"]
+
+
+def test_the_train_limit_answer_kept_within_a_move_is_never_read_after_a_write():
+    # in place (as a replay applies), apply keeps trains.crowded's answer from who_acts to the move's first
+    # question: the move's own writes, and writes after a refused move, must each be seen
+    s = after_auction(3)
+    float_corp(s, "KO", 0)
+    float_corp(s, "SR", 1, cell="65,5,3")
+    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if not t.startswith("2-")]
+    give_trains(s, "SR", "3-0", "3-1", "3-2", "3-3")
+    give_trains(s, "KO", "3-4")
+    lay(s, "J3", "8", 3)
+    s["depot"]["phase"] = "3"
+    s = start_or(s)
+    s = E.apply(s, 0, {"type": "pass", "entity": "KO"}, in_place=True)
+    s = E.apply(s, 0, E.legal(s, 0)[0], in_place=True)  # run
+    s = E.apply(s, 0, {"type": "dividend", "entity": "KO", "kind": "payout"}, in_place=True)
+    assert trains.crowded(G(s)) == []
+    s = E.apply(s, 0, {"type": "buy_train", "entity": "KO", "train": "4-0", "price": 300}, in_place=True)
+    assert trains.crowded(G(s)) == ["SR"] and E.awaiting(s).seats == {1}  # phase 4, limit 3: SR holds 4
+    G(s).pay("KO", BANK, s["corps"]["KO"]["cash"])  # KO can buy nothing more: its train step ends
+    s = E.apply(s, 1, {"type": "discard_train", "entity": "SR", "train": "3-3"}, in_place=True)
+    assert trains.crowded(G(s)) == [] and operating.current(G(s)) == "SR"  # settled past KO's step
+    with pytest.raises(RuleError, match="not your turn"):
+        E.apply(s, 2, {"type": "pass"}, in_place=True)
+    s["corps"]["SR"]["trains"].append(s["depot"]["discards"].pop())  # written after the refused move
+    assert trains.crowded(G(s)) == ["SR"] and E.awaiting(s).seats == {1}
+
+
 def test_an_emergency_purchase_uses_the_presidents_money_for_the_cheapest_train_only():
     s = after_auction(3)
     float_corp(s, "KO", 0)

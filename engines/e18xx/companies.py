@@ -203,6 +203,14 @@ class Title:
         return {p.name: {c.id: p.limit_for(c.kind) for c in self.corporations} for p in self.phases}
 
     @cached_property
+    def early_trains(self) -> list[frozenset[str]]:
+        """Phase index -> the kinds of train sold by then before their turn comes (`available_in_phase`: 1889's D
+        from phase 6): most phases have none, and then the depot's offer need not look past its first train."""
+        return [frozenset(t.name for t in self.trains
+                          if t.available_in_phase and i >= self.phase_indexes[t.available_in_phase])
+                for i in range(len(self.phases))]
+
+    @cached_property
     def phase_indexes(self) -> dict[str, int]:
         """phase -> its place in the order (a depot's offer compares phases for each train, after every action)."""
         return {p.name: i for i, p in enumerate(self.phases)}

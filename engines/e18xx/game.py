@@ -138,8 +138,20 @@ class E18xxGame(Engine):
 
     # ---- actions ----------------------------------------------------------------------------------------
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
+    def apply(self, state: State, seat: int, action: Action, *, in_place: bool = False) -> State:
+        # who_acts asks trains.crowded before every move and the operating round's apply asks it again first thing,
+        # with nothing written between (only checks of the move): the answer is kept for that span, and `_apply`
+        # ends it before anything is written (`finally`: a refused move leaves nothing kept for later questions)
         g = G(state)
+        g.crowd_keeping = True
+        try:
+            return super().apply(state, seat, action, in_place=in_place)
+        finally:
+            g.crowd_keeping, g.crowd_kept = False, None
+
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
+        crowd, g.crowd_kept, g.crowd_keeping = g.crowd_kept, None, False  # from here on the move writes
         kind = g.round["kind"]
         if seat == CHANCE:
             if g.rules.chance_request(g) is not None:
@@ -158,11 +170,13 @@ class E18xxGame(Engine):
         elif g.rules.interrupt(g) is not None:
             g.rules.apply_interrupt(g, seat, action)
         elif g.round.get("offer"):
-            operating.apply(g, seat, action)  # only the offer's answer is taken now
+            operating.apply(g, seat, action, crowd)  # only the offer's answer is taken now
         elif action["type"] == "buy_shares" and action.get("entity_type") == "company":
             self._exchange(g, seat, action)
         elif action["type"] == "lay_tile" and action.get("entity_type") == "company" and kind == "stock":
             privates.lay_with_private(g, seat, action, in_track_of=None)
+        elif kind == "operating":
+            operating.apply(g, seat, action, crowd)
         elif kind in g.rules.modules:
             g.rules.modules[kind].apply(g, seat, action)
         else:

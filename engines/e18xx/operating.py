@@ -239,10 +239,12 @@ def private_offers(g: G, cid: str) -> list[str]:
 
 # ---- actions ------------------------------------------------------------------------------------------
 
-def apply(g: G, seat: int, action: Action) -> None:
+def apply(g: G, seat: int, action: Action, crowd: list[str] | None = None) -> None:
+    """`crowd`: trains.crowded of this state if the caller has it (asked before the move, nothing written since)."""
     kind = action["type"]
     r = g.round
-    crowd = trains.crowded(g)
+    if crowd is None:
+        crowd = trains.crowded(g)
     if kind == "discard_train" or crowd:
         if not crowd:
             raise RuleError("No corporation has too many trains.")

@@ -91,6 +91,8 @@ class G:
         g._board_json = None  # the board dict `_board` was read from
         g._market = None  # the market dict `_cells` was read from
         g._cells = {}
+        g.crowd_keeping = False
+        g.crowd_kept = None
         G._last = g
         return g
 
@@ -102,6 +104,10 @@ class G:
     _board_json: dict | None
     _market: dict | None
     _cells: dict[str, Cell]
+    # `trains.crowded`'s answer kept while nothing can be written: only inside one `E18xxGame.apply`, from its
+    # `who_acts` to the start of `_apply` (which takes the answer and stops the keeping before any write)
+    crowd_keeping: bool
+    crowd_kept: list[str] | None
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 

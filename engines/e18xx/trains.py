@@ -26,16 +26,13 @@ def depot_offer(g: G) -> list[str]:
     depot = g.s["depot"]
     upcoming = depot["trains"]
     offer: list[str] = upcoming[:1]
-    seen = {t.rpartition("-")[0] for t in offer}
-    now = g.phase_index()
-    for train_id in upcoming[1:]:
-        name = train_id.rpartition("-")[0]
-        if name in seen:
-            continue
-        t = g.title.train(name)
-        if t.available_in_phase and now >= g.phase_index(t.available_in_phase):
-            offer.append(train_id)
-            seen.add(name)
+    early = g.title.early_trains[g.phase_index()]
+    if early:
+        seen = {t.rpartition("-")[0] for t in offer}
+        for train_id in upcoming[1:]:
+            if (name := train_id.rpartition("-")[0]) in early and name not in seen:
+                offer.append(train_id)
+                seen.add(name)
     discards: list[str] = []
     for train_id in depot["discards"]:  # one discarded train of each kind at a time, the first discarded
         if train_id.rpartition("-")[0] not in {t.rpartition("-")[0] for t in discards}:
@@ -71,9 +68,14 @@ def train_limit(g: G, cid: str) -> int:
 
 def crowded(g: G) -> list[str]:
     """Corporations holding more trains than the phase allows, in title order."""
+    if (kept := g.crowd_kept) is not None:  # asked again before a move with nothing written since (G.crowd_keeping)
+        return kept
     limits = g.rules.train_limits(g)  # one table for all: asked several times after every action
     # a limit is never below 0, so a corporation without trains (most of them, most of the time) is not looked up
-    return [cid for cid, c in g.s["corps"].items() if (held := c["trains"]) and len(held) > limits[cid]]
+    crowd = [cid for cid, c in g.s["corps"].items() if (held := c["trains"]) and len(held) > limits[cid]]
+    if g.crowd_keeping:
+        g.crowd_kept = crowd
+    return crowd
 
 
 def owner_of_train(g: G, train_id: str) -> str | None:
