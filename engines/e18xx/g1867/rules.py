@@ -341,11 +341,10 @@ class Rules1867(Rules):
 
     def must_buy_train(self, g: G, cid: str) -> bool:
         """A corporation with no train must buy one, when it can with its cash and every loan it may still take."""
-        from engines.e18xx import trains
         from engines.e18xx.g1867 import loans
         if g.corp(cid)["trains"]:
             return False  # asked after every operating move: the depot's offer is read only for a trainless one
-        low = trains.cheapest_depot_price(g)
+        low = self.cheapest_train_price(g)
         return low is not None and loans.buying_power(g, cid) >= low
 
     def buying_power(self, g: G, cid: str) -> int:
