@@ -5,7 +5,6 @@ train. The Japanese of the same is read in tests/test_e18xx_ja.py and tests/test
 from __future__ import annotations
 
 import random
-from functools import cache
 
 from cogs.e18xx.presenter import E18xxPresenter, todo
 from engines.base import CHANCE
@@ -19,14 +18,14 @@ from tests.test_e18xx_1807_goods import at_price, dealt, in_train_step, to_depot
 E, P = BigFour1807(), E18xxPresenter()
 
 
-@cache
-def trace(seed: int = 8, steps: int = 4000) -> tuple:
-    """(state, awaited seat, action) along a seeded random game to its end (the setup draw kept, its seat CHANCE)."""
+def walk(seed: int = 8, steps: int = 4000):
+    """(state, awaited seat, action) along a seeded random game (the setup draw kept, its seat CHANCE), one at a
+    time: a test walks only as far as its situation."""
     rng = random.Random(seed)
-    s, out = E.setup({}, 4), []
+    s = E.setup({}, 4)
     for _ in range(steps):
         if E.scores(s) is not None:
-            break
+            return
         aw = E.awaiting(s)
         if aw.chance is not None:
             seat, a = CHANCE, draw(aw.chance, rng)
@@ -34,13 +33,23 @@ def trace(seed: int = 8, steps: int = 4000) -> tuple:
             seat = min(aw.seats)
             moves = E.legal(s, seat)
             a = rng.choice(moves) if rng.random() < 0.7 else (E.auto_action(s, seat) or moves[-1])
-        out.append((s, seat, a))
+        yield s, seat, a
         s = E.apply(s, seat, a)
-    return tuple(out)
+
+
+WALKED: list[tuple] = []  # the steps walked so far, shared by the tests
+WALK = walk()
 
 
 def first(pred):
-    return next((s, seat, a) for s, seat, a in trace() if pred(s, seat, a))
+    for step in WALKED:
+        if pred(*step):
+            return step
+    for step in WALK:
+        WALKED.append(step)
+        if pred(*step):
+            return step
+    raise AssertionError("the situation does not occur within the walked game")
 
 
 def names() -> list[str]:
