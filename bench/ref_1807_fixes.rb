@@ -79,6 +79,14 @@ module Engine
           def must_buy_train?(entity)
             super && @game.phase.train_limit(entity).positive?
           end
+
+          # Rules difference (docs/rules/1807.md, Rulings, "Trade-ins"): the seed lets only systems trade trains in;
+          # the site, as 1867, lets any corporation trade in from phase 8. The site has no systems, so here nobody
+          # trades in: a corporation at its train limit in phase 8 is not kept in the train step for a trade-in our
+          # rules do not offer it.
+          def discountable_trains_allowed?(_entity)
+            false
+          end
         end
 
         # Bug: 1867's stock step starts a corporation by par only when its type is :major (can_ipo_any?, ipo_type);
