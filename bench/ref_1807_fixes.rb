@@ -180,6 +180,28 @@ module Engine
   Depot.prepend(G1807DiscardKeepsItsSide)
 end
 
+# Bug: a player's pass is settled at the end of his turn (Step::BuySellParShares#pass!: he is unpassed when he did
+# something), but a ferry's or underground's auction ends the opener's turn without it (G1807 win_bid: goto the
+# winner, next entity). A player who had passed, then sold shares and opened an auction that another won, still
+# counts as passed, and the round can end without his passing again. His sales count, as in any other turn (the
+# auction itself changes nobody's pass: docs/rules/1807.md).
+module Engine
+  module Game
+    module G1807
+      module Step
+        module PrivateAuctionSettlesTheOpenersPass
+          def win_bid(bid, company)
+            @round.current_actions.last&.entity&.unpass! unless bid.corporation
+            super
+          end
+        end
+
+        BuySellParShares.prepend(PrivateAuctionSettlesTheOpenersPass)
+      end
+    end
+  end
+end
+
 # A minor taken over (G1807 Merge#process_buy_shares) has had its turn, but the step is not passed: when it is the
 # round's last minor, the round wraps to its first minor and waits for it again (Merger#next_entity! stops at
 # index 0 and relies on the step being passed), so the first minors would act twice. Ending the turn as a pass
