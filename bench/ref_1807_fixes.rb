@@ -202,6 +202,28 @@ module Engine
   end
 end
 
+# Rules difference (docs/rules/1807.md, Rulings, "P2-P5's border cost"): the seed's free lay of P2-P5 pays a border
+# cost the tile completes (only Falkirk, D8, has one: £80 of water), paid by the operating corporation; the site's
+# free lay pays nothing (Tracker#lay_tile works the border out and drops it). Here the site plays our ruling: the
+# border cost it works out for a private's lay is paid by the spender.
+module Engine
+  module Game
+    module G1807
+      module Step
+        module FreeLayPaysItsBorder
+          def remove_border_calculate_cost!(tile, entity_or_entities, spender)
+            cost, types = super
+            spender.spend(cost, @game.bank) if cost.positive?
+            [cost, types]
+          end
+        end
+
+        SpecialTrack.prepend(FreeLayPaysItsBorder)
+      end
+    end
+  end
+end
+
 # A minor taken over (G1807 Merge#process_buy_shares) has had its turn, but the step is not passed: when it is the
 # round's last minor, the round wraps to its first minor and waits for it again (Merger#next_entity! stops at
 # index 0 and relies on the step being passed), so the first minors would act twice. Ending the turn as a pass
