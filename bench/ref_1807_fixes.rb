@@ -79,6 +79,14 @@ module Engine
           def must_buy_train?(entity)
             super && @game.phase.train_limit(entity).positive?
           end
+
+          # Rules difference (docs/rules/1807.md, Rulings, "Trade-ins"): the seed lets only systems trade trains in;
+          # the site, as 1867, lets any corporation trade in from phase 8. The site has no systems, so here nobody
+          # trades in: a corporation at its train limit in phase 8 is not kept in the train step for a trade-in our
+          # rules do not offer it.
+          def discountable_trains_allowed?(_entity)
+            false
+          end
         end
 
         # Bug: 1867's stock step starts a corporation by par only when its type is :major (can_ipo_any?, ipo_type);
@@ -109,10 +117,22 @@ module Engine
   # rounds (G1807 or_set_finished, between rounds) is then noticed at the next action: in the merger round of that
   # turn if anyone acts there, else in the next stock round, a turn later, which moves the end a whole turn. The end
   # is asked as the 4+4 comes, as after a purchase. (Prepended: G1807's own or_set_finished does the export.)
+  #
+  # And when no action follows the export at all (every company has closed: the rounds that remain play themselves),
+  # the site's round loop (Game#process_action) still asks end_now? with the timing it read after the last action,
+  # before the 4+4, and plays on to turn 100 ("dnf"). The end found at the export counts there too.
   module G1807EndOnExport
     def or_set_finished
       super
       game_end_check
+    end
+
+    def end_now?(after)
+      super(after || @game_end_trigger&.last)
+    end
+
+    def end_game!(reason = nil)
+      super(reason || @game_end_trigger&.first)
     end
   end
   Game::G1807::Game.prepend(G1807EndOnExport)
@@ -142,6 +162,66 @@ module Engine
     end
   end
   Route.prepend(G1807RouteNodes)
+end
+
+# Rules difference (docs/rules/1807.md, Rulings, "Goods trains from the depot only"): a card handed in or discarded
+# goes back to the bank as the side it was bought as; only a new card may be bought as its goods side. The site keeps
+# both sides of a card in the bank (Train#variants), so it would sell a discarded 5 as a 3G, and its train step
+# (min_depot_price, the least of the cheapest card's sides) makes a trainless corporation with £450-£549 buy a train
+# when the only 5 left is a discard, one our rules let pass. Here the site plays our ruling: a card that comes back to
+# the bank keeps only the side it was bought as (the site's Train#remove_variants!, as its 1822 does for a discard).
+module Engine
+  module G1807DiscardKeepsItsSide
+    def reclaim_train(train)
+      super
+      train.remove_variants! if @game.is_a?(Engine::Game::G1807::Game)
+    end
+  end
+  Depot.prepend(G1807DiscardKeepsItsSide)
+end
+
+# Bug: a player's pass is settled at the end of his turn (Step::BuySellParShares#pass!: he is unpassed when he did
+# something), but a ferry's or underground's auction ends the opener's turn without it (G1807 win_bid: goto the
+# winner, next entity). A player who had passed, then sold shares and opened an auction that another won, still
+# counts as passed, and the round can end without his passing again. His sales count, as in any other turn (the
+# auction itself changes nobody's pass: docs/rules/1807.md).
+module Engine
+  module Game
+    module G1807
+      module Step
+        module PrivateAuctionSettlesTheOpenersPass
+          def win_bid(bid, company)
+            @round.current_actions.last&.entity&.unpass! unless bid.corporation
+            super
+          end
+        end
+
+        BuySellParShares.prepend(PrivateAuctionSettlesTheOpenersPass)
+      end
+    end
+  end
+end
+
+# Rules difference (docs/rules/1807.md, Rulings, "P2-P5's border cost"): the seed's free lay of P2-P5 pays a border
+# cost the tile completes (only Falkirk, D8, has one: £80 of water), paid by the operating corporation; the site's
+# free lay pays nothing (Tracker#lay_tile works the border out and drops it). Here the site plays our ruling: the
+# border cost it works out for a private's lay is paid by the spender.
+module Engine
+  module Game
+    module G1807
+      module Step
+        module FreeLayPaysItsBorder
+          def remove_border_calculate_cost!(tile, entity_or_entities, spender)
+            cost, types = super
+            spender.spend(cost, @game.bank) if cost.positive?
+            [cost, types]
+          end
+        end
+
+        SpecialTrack.prepend(FreeLayPaysItsBorder)
+      end
+    end
+  end
 end
 
 # A minor taken over (G1807 Merge#process_buy_shares) has had its turn, but the step is not passed: when it is the

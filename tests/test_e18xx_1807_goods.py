@@ -8,7 +8,7 @@ import engines
 from engines.base import CHANCE, RuleError
 from engines.e18xx import trains
 from engines.e18xx.companies import IPO
-from engines.e18xx.g1867 import charter
+from engines.e18xx.g1867 import charter, loans
 from engines.e18xx.state import G
 
 ENGINE = engines.get("1807")
@@ -89,6 +89,30 @@ def test_goods_train_is_bought_as_the_other_side_of_its_card():
     assert after.corp("LNW")["cash"] == 150 and after.corp("LNW")["trains"] == ["4-0", five]
     assert after.s["flags"]["goods"] == {five: "3G"} and after.phase.name == "5"
     assert after.rules.route_trains(after, "LNW") == ["4-0"]
+
+
+def test_a_trainless_corporation_that_can_pay_for_a_goods_train_must_buy_a_train():
+    """1867's rule (a trainless corporation must buy a train when its cash and the loans it may take pay the
+    cheapest) counts a new card's goods side: with £480 of buying power, short of the 5 (£550) but not of its 3G
+    (£450), LNW may not pass, and the idle default buys the 3G (18xx.games: min_depot_price). A discarded 5 is sold
+    only as a 5 (the rulings), so it does not oblige."""
+    g = dealt()
+    g.s["depot"]["phase"] = "4"
+    at_price(g, "LNW", 100)
+    token(g, "LNW", "D6", 2)
+    in_train_step(g, "LNW")
+    g.corp("LNW")["cash"] = 480 - loans.buying_power(g, "LNW")  # the loans it may take, and cash to £480 in all
+    five = to_depot_train(g, "5")
+    assert trains.must_buy(g, "LNW")
+    legal = ENGINE.legal(g.s, 0)
+    assert {"type": "pass"} not in legal and {"type": "buy_train", "train": five, "price": 550} not in legal
+    three_g = {"type": "buy_train", "train": five, "price": 450, "variant": "3G"}
+    assert three_g in legal and ENGINE.auto_action(g.s, 0) == three_g
+    with pytest.raises(RuleError):
+        ENGINE.apply(g.s, 0, {"type": "pass"})
+    to_depot_train(g, "6")  # the 6 comes next (its 4G £550) and the only 5 left is a discard
+    g.s["depot"]["discards"].append(five)
+    assert not trains.must_buy(g, "LNW") and {"type": "pass"} in ENGINE.legal(g.s, 0)
 
 
 def test_goods_trade_in_values_are_the_seeds():

@@ -1,11 +1,10 @@
 """1807's own words in English (cogs/e18xx/words_1807.py), along a seeded random game: the setup draw, the auction of
 the drawn private railways, the stock round's minors to auction and batches to come, a ferry's auction, P2-P5's free
-yellow tile and the second lay, a minor converting into a public company, the end by the first 4+4 train. The
-Japanese of the same is read in tests/test_e18xx_ja.py and tests/test_i18n_runtime.py."""
+yellow tile and the second lay, a minor converting into a public company; and, built, the end by the first 4+4
+train. The Japanese of the same is read in tests/test_e18xx_ja.py and tests/test_i18n_runtime.py."""
 from __future__ import annotations
 
 import random
-from functools import cache
 
 from cogs.e18xx.presenter import E18xxPresenter, todo
 from engines.base import CHANCE
@@ -14,18 +13,19 @@ from engines.e18xx.g1867 import merger
 from engines.e18xx.game import BigFour1807
 from engines.e18xx.state import G
 from tests.e18xx_helpers import NAMES, presenter_table
+from tests.test_e18xx_1807_goods import at_price, dealt, in_train_step, to_depot_train, token
 
 E, P = BigFour1807(), E18xxPresenter()
 
 
-@cache
-def trace(seed: int = 8, steps: int = 4000) -> tuple:
-    """(state, awaited seat, action) along a seeded random game to its end (the setup draw kept, its seat CHANCE)."""
+def walk(seed: int = 8, steps: int = 4000):
+    """(state, awaited seat, action) along a seeded random game (the setup draw kept, its seat CHANCE), one at a
+    time: a test walks only as far as its situation."""
     rng = random.Random(seed)
-    s, out = E.setup({}, 4), []
+    s = E.setup({}, 4)
     for _ in range(steps):
         if E.scores(s) is not None:
-            break
+            return
         aw = E.awaiting(s)
         if aw.chance is not None:
             seat, a = CHANCE, draw(aw.chance, rng)
@@ -33,13 +33,23 @@ def trace(seed: int = 8, steps: int = 4000) -> tuple:
             seat = min(aw.seats)
             moves = E.legal(s, seat)
             a = rng.choice(moves) if rng.random() < 0.7 else (E.auto_action(s, seat) or moves[-1])
-        out.append((s, seat, a))
+        yield s, seat, a
         s = E.apply(s, seat, a)
-    return tuple(out)
+
+
+WALKED: list[tuple] = []  # the steps walked so far, shared by the tests
+WALK = walk()
 
 
 def first(pred):
-    return next((s, seat, a) for s, seat, a in trace() if pred(s, seat, a))
+    for step in WALKED:
+        if pred(*step):
+            return step
+    for step in WALK:
+        WALKED.append(step)
+        if pred(*step):
+            return step
+    raise AssertionError("the situation does not occur within the walked game")
 
 
 def names() -> list[str]:
@@ -122,12 +132,23 @@ def test_a_minor_converts_into_a_public_company_and_corporations_say_their_kind(
 
 
 def test_the_end_by_the_first_4_4_train():
-    s, _, _ = first(lambda s, seat, a: s["flags"].get("end_trigger") == "final_phase")
+    """Built, not found along a random game (whether one reaches the 4+4 depends on every move before): LNW in phase 7
+    buys the first 4+4, which sets the end; then its last operating turn of the final turn's three rounds ends the
+    game, and the one before does not."""
+    g = dealt()
+    g.s["depot"]["phase"] = "7"
+    at_price(g, "LNW", 100, cash=1200)
+    token(g, "LNW", "D6", 2)
+    g.corp("LNW")["trains"] = ["3+3-0"]
+    in_train_step(g, "LNW")
+    s = E.apply(g.s, 0, {"type": "buy_train", "train": to_depot_train(g, "4+4"), "price": 1000})
+    assert s["flags"].get("end_trigger") == "final_phase"
     turn = s["flags"]["final_turn"]
     assert (f"The first 4+4 train has come: the game ends after the three operating rounds of turn {turn}."
             in P.public_lines(presenter_table(E, s)))
-    s, seat, a = trace()[-1]
-    after = E.apply(s, seat, a)
-    assert after["over"] == "final_phase"
+    for number, over in ((2, None), (3, "final_phase")):
+        at_last_step = {**s, "round": {**s["round"], "turn": turn, "or": number, "of": 3, "step": "trains"}}
+        after = E.apply(at_last_step, 0, {"type": "pass"})
+        assert after.get("over") == over
     assert P.public_lines(presenter_table(E, after))[0] == (
         "**The game is over:** the last set of operating rounds after the first 4+4 train is over.")

@@ -429,19 +429,32 @@ def steered(moves: list[dict], rng: random.Random) -> dict:
     return rng.choice(moves)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", [1])
-def test_selfplay_with_systems_ends_with_money_conserved(seed):
-    rng, state, formed = random.Random(seed), ENGINE.setup({}, 4), 0
-    for _ in range(20_000):
+def steered_game(seed: int, players: int, limit: int = 20_000) -> tuple[dict, dict[str, int]]:
+    """A steered selfplay game from the setup, and what it played: systems formed, minors taken over, goods trains
+    bought."""
+    rng, state = random.Random(seed), ENGINE.setup({}, players)
+    played = {"systems": 0, "takeovers": 0, "goods": 0}
+    for _ in range(limit):
         state, _ = run_chance(ENGINE, state, rng)
         if ENGINE.is_over(state):
             break
         seat = rng.choice(sorted(ENGINE.awaiting(state).seats))
         move = steered(ENGINE.legal(state, seat), rng)
-        formed += move["type"] == "form_system"
+        played["systems"] += move["type"] == "form_system"
+        taker = move.get("entity") if move["type"] == "buy_shares" and state["round"]["kind"] == "merger" else None
+        played["takeovers"] += taker in state["corps"] and G(state).cdef(taker).kind == "minor"
+        played["goods"] += move["type"] == "buy_train" and "variant" in move
         state = ENGINE.apply(state, seat, move)
-    assert state["over"] == "final_phase" and formed
+    return state, played
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1])
+def test_selfplay_with_systems_ends_with_money_conserved(seed):
+    """A whole game with systems allowed ends by the 4+4, having formed systems, taken minors over and bought goods
+    trains, with every pound still in play."""
+    state, played = steered_game(seed, 4)
+    assert state["over"] == "final_phase" and all(played.values()), played
     assert total_money(state) == load_title("1807").bank
     assert all(isinstance(s, int) for s in ENGINE.scores(state))
 

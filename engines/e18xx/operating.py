@@ -801,10 +801,11 @@ def auto(g: G, seat: int) -> Action | None:
         return {"type": "dividend", "kind": (g.rules.dividend_kinds(g, cid) or ("payout",))[0]}
     if step == "trains" and trains.must_buy(g, cid):
         moves = _train_moves(g, seat, cid)
-        buys = [m for m in moves if m["type"] == "buy_train" and "exchange" not in m
-                and m["train"] in trains.cheapest_depot_trains(g)]
+        offer = trains.depot_offer(g)  # the title's own buys count too (1807: a goods side may be the cheapest)
+        buys = [m for m in [*moves, *g.rules.turn_moves(g, seat, cid)]
+                if m["type"] == "buy_train" and "exchange" not in m and m["train"] in offer]
         if buys:
-            return buys[0]
+            return min(buys, key=lambda m: m["price"])
         sales = [m for m in moves if m["type"] == "sell_shares"]
         return sales[0] if sales else {"type": "bankrupt"}
     return {"type": "pass"}

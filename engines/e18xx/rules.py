@@ -263,6 +263,12 @@ class Rules:
         from engines.e18xx import trains
         return not g.corp(cid)["trains"] and trains.route_available(g, cid)
 
+    def cheapest_train_price(self, g: G) -> int | None:
+        """The least a depot train costs now, which decides whether a trainless corporation must buy one (1807: a
+        card's goods side may be cheaper than the card)."""
+        from engines.e18xx import trains
+        return trains.cheapest_depot_price(g)
+
     def buying_power(self, g: G, cid: str) -> int:
         """What `cid` can spend on a tile lay or a depot train it must buy, without its president's help: its cash,
         and where the title lends (1867) the loans it may still take."""

@@ -226,7 +226,7 @@ def can_buy_train(g: G, cid: str) -> bool:
 def emergency(g: G, cid: str) -> bool:
     """Must buy a train and cannot pay the cheapest the depot offers from the treasury (nor, where the title lends,
     with the loans it may take: then it borrows instead)."""
-    low = cheapest_depot_price(g)
+    low = g.rules.cheapest_train_price(g)
     return must_buy(g, cid) and low is not None and g.rules.buying_power(g, cid) < low
 
 

@@ -68,6 +68,11 @@ def _offered(g: G) -> list[str]:
     return [t for t in trains.depot_offer(g) if t not in discards and t.rpartition("-")[0] in variants()]
 
 
+def cheapest_price(g: G) -> int | None:
+    """The least a goods train of the depot costs now (None when none is offered)."""
+    return min((variants()[t.rpartition("-")[0]]["price"] for t in _offered(g)), default=None)
+
+
 def moves(g: G, cid: str) -> list[dict[str, Any]]:
     """In the train step, with room: every goods train of the depot the corporation can pay for (with its loans
     when it must buy)."""

@@ -464,6 +464,12 @@ class Rules1807(Rules1867):
             g.move_price(cid, g.title.market.left(g.cell(cid)))
             g.event("{cid} has no train: its price falls to {price}.", cid=cid, price=g.amount(g.price(cid)))
 
+    def cheapest_train_price(self, g: G) -> int | None:
+        """The depot's cheapest card, or a new card's goods side when cheaper (a 3G at £450 under the 5 at £550): a
+        corporation with no train that can pay it must buy a train (as 18xx.games's min_depot_price)."""
+        prices = [p for p in (super().cheapest_train_price(g), goods.cheapest_price(g)) if p is not None]
+        return min(prices, default=None)
+
     def must_buy_train(self, g: G, cid: str) -> bool:
         """1867's rule, for a corporation that may hold a train at all (a minor holds none in phase 8)."""
         return self.train_limit(g, cid) > 0 and super().must_buy_train(g, cid)

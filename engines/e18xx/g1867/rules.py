@@ -338,7 +338,7 @@ class Rules1867(Rules):
         """A corporation with no train must buy one, when it can with its cash and every loan it may still take."""
         if g.corp(cid)["trains"]:
             return False  # asked after every operating move: the depot's offer is read only for a trainless one
-        low = trains.cheapest_depot_price(g)
+        low = self.cheapest_train_price(g)
         return low is not None and loans.buying_power(g, cid) >= low
 
     def buying_power(self, g: G, cid: str) -> int:
