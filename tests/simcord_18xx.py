@@ -86,20 +86,18 @@ def final_scores(text: str) -> dict[str, int]:
 
 
 async def play_to_the_end(env, ch, members, game: str, options: str, policy: Policy, seed: int, most: int,
-                          before: int = 0):
+                          before: int = 0, last: int | None = None):
     """Seat the members at `game` (these options) and play it through the panels to its end (or `most` moves).
-    `before`: moves the policy plays first through the table service (stored in the table's log as any move is,
-    without the clicks), so a long game is joined in its middle. Returns the table, every answer the bot gave a
-    press, and the types of the moves played through the panels."""
+    `before`: moves the policy plays first, stored in the table's log at once (load_log), so a long game is joined
+    in its middle; or `last`: the whole game but its last `last` moves is so loaded, and those are played in the
+    panels. Returns the table, every answer the bot gave a press, and the moves played through the panels."""
     table = await seat_table(env, ch, members, game=game, options=options)
     engine, state, gid = table.engine, table.state, table.gid
     rng = random.Random(seed)
-    for _ in range(before):
-        s = await state()
-        if s["over"]:
-            break
-        seat = min(engine.awaiting(s).seats)
-        await table.act(seat, policy(s, seat, rng))
+    if last is not None:
+        before = max(0, await moves_to_the_end(table, policy, random.Random(seed)) - last)
+    if before:
+        await load_log(env, table, policy, rng, before)
     presses, played = [], []
     panel, last = None, None  # the panel the bot answered the last move with, and whose it is
     for _ in range(most):
@@ -122,6 +120,36 @@ async def play_to_the_end(env, ch, members, game: str, options: str, policy: Pol
         panel, last = r.response, seat
         played.append(move)
     return table, presses, played
+
+
+async def moves_to_the_end(table, policy: Policy, rng: random.Random, most: int = 50_000) -> int:
+    """How many moves the policy (with this rng) plays from the table's state to the game's end, at the engine."""
+    engine, state = table.engine, await table.state()
+    for n in range(most):
+        if state["over"]:
+            return n
+        seat = min(engine.awaiting(state).seats)
+        state = engine.apply(state, seat, policy(state, seat, rng))
+    raise AssertionError(f"no end in {most} moves")
+
+
+async def load_log(env, table, policy: Policy, rng: random.Random, n: int) -> None:
+    """The table's log continued by `n` moves the policy plays (or to the game's end), committed by the table service
+    in one go as a stored log loaded into the table: the moves are the log's, the table's state and message follow
+    them, and the panels go on from there."""
+    service, engine = env.bot.tables, table.engine
+    async with service.lock(table.gid):
+        loaded = await service.load(table.gid)
+        state, moves = loaded.state, []
+        for _ in range(n):
+            if state["over"] or engine.awaiting(state).chance is not None:
+                break
+            seat = min(engine.awaiting(state).seats)
+            move = policy(state, seat, rng)
+            state = engine.apply(state, seat, move)
+            moves.append((seat, move))
+        await service._commit(loaded, moves)
+    await env.settle()
 
 
 async def check_the_end(env, ch, members, table, presses, game: str) -> dict:
