@@ -31,7 +31,7 @@ def steered_move(state: dict, seat: int, rng: random.Random) -> dict:
 
 @pytest.mark.parametrize("seed, last", [
     (1, 150),
-    pytest.param(1, None, marks=pytest.mark.slow)])
+    pytest.param(1, None, marks=[pytest.mark.slow, pytest.mark.timeout(3600)])])
 async def test_1807_through_the_panels_to_its_end(world, seed, last):
     env, _, ch, members = world
     table, presses, played = await simcord.play_to_the_end(env, ch, members, "1807", "", steered_move, seed,
