@@ -86,16 +86,17 @@ def final_scores(text: str) -> dict[str, int]:
 
 
 async def play_to_the_end(env, ch, members, game: str, options: str, policy: Policy, seed: int, most: int,
-                          before: int = 0, last: int | None = None):
+                          before: int = 0, last: int | None = None, until: Callable[[dict], bool] | None = None):
     """Seat the members at `game` (these options) and play it through the panels to its end (or `most` moves).
     `before`: moves the policy plays first, stored in the table's log at once (load_log), so a long game is joined
-    in its middle; or `last`: the whole game but its last `last` moves is so loaded, and those are played in the
-    panels. Returns the table, every answer the bot gave a press, and the moves played through the panels."""
+    in its middle; or `last`: the whole game but its last `last` moves is so loaded (with `until`: the moves before
+    the first move it picks, but the last `last`), and the rest is played in the panels. Returns the table, every
+    answer the bot gave a press, and the moves played through the panels."""
     table = await seat_table(env, ch, members, game=game, options=options)
     engine, state, gid = table.engine, table.state, table.gid
     rng = random.Random(seed)
     if last is not None:
-        before = max(0, await moves_to_the_end(table, policy, random.Random(seed)) - last)
+        before = max(0, await moves_to_the_end(table, policy, random.Random(seed), until=until) - last)
     if before:
         await load_log(env, table, policy, rng, before)
     presses, played = [], []
@@ -122,14 +123,19 @@ async def play_to_the_end(env, ch, members, game: str, options: str, policy: Pol
     return table, presses, played
 
 
-async def moves_to_the_end(table, policy: Policy, rng: random.Random, most: int = 50_000) -> int:
-    """How many moves the policy (with this rng) plays from the table's state to the game's end, at the engine."""
+async def moves_to_the_end(table, policy: Policy, rng: random.Random, most: int = 50_000,
+                           until: Callable[[dict], bool] | None = None) -> int:
+    """How many moves the policy (with this rng) plays from the table's state to the game's end (or to the first
+    move `until` picks), at the engine."""
     engine, state = table.engine, await table.state()
     for n in range(most):
         if state["over"]:
             return n
         seat = min(engine.awaiting(state).seats)
-        state = engine.apply(state, seat, policy(state, seat, rng))
+        move = policy(state, seat, rng)
+        if until and until(move):
+            return n
+        state = engine.apply(state, seat, move)
     raise AssertionError(f"no end in {most} moves")
 
 

@@ -42,3 +42,15 @@ async def test_1807_through_the_panels_to_its_end(world, seed, last):
     if last is None:  # the whole game: its merger rounds too, another owner's consent asked and given in his panel
         assert {"bid", "par", "merge_system", "accept_offer", "form_system"} <= set(kinds), kinds
     await simcord.check_the_end(env, ch, members, table, presses, "1807")
+
+
+async def test_a_merger_round_through_the_panels(world):
+    """The game loaded to a few moves before a president first asks another owner to merge into his system; from
+    there the panels play on: the asking, the other owner's answer in his own panel, and the system formed."""
+    env, _, ch, members = world
+    table, presses, played = await simcord.play_to_the_end(
+        env, ch, members, "1807", "", steered_move, 1, 40, last=3, until=lambda m: m["type"] == "merge_system")
+    kinds = Counter(m["type"] for m in played)
+    assert kinds["merge_system"] and kinds["accept_offer"] + kinds["decline_offer"] and kinds["form_system"], kinds
+    assert all(r.ephemeral and r.response.content for r in presses)
+    assert not [r for r in presses if "something went wrong" in r.response.content]
