@@ -468,13 +468,7 @@ def _carry(g: G, cid: str, system: str) -> None:
             board = board.place_token(coord, system, node, second_on_tile=True)
             charter.take(g, system, coord, node)
     g.set_board(board)
-    c, s = g.corp(cid), g.corp(system)
-    g.pay(cid, system, c["cash"])
-    s["trains"] += c["trains"]
-    s["loans"] = s.get("loans", 0) + c.get("loans", 0)
-    for p in g.s["privates"].values():
-        if p["owner"] == cid:
-            p["owner"] = system
+    base.hand_over(g, cid, system)
 
 
 def _deal_certificates(g: G, system: str, deal: dict[str, Any]) -> None:

@@ -78,14 +78,7 @@ def take_over(g: G, seat: int, minor: str, action: Action) -> None:
         if (coord, node) in theirs:  # the same city twice: the minor's token goes (London excepted)
             board = board.remove_token(coord, node, minor)
     g.set_board(board)
-    m, t = g.corp(minor), g.corp(major)
-    g.pay(minor, major, m["cash"])
-    for p in g.s["privates"].values():
-        if p["owner"] == minor:
-            p["owner"] = major
-    t["loans"] = t.get("loans", 0) + m.get("loans", 0)
-    t["trains"] += m["trains"]
-    m.update(trains=[], loans=0)
+    base.hand_over(g, minor, major)
     g.event("{major} takes over {minor}; [0] takes a 10% share of {major} for it.", seat, major=major, minor=minor)
     if board.token_nodes(minor) and free_tokens(g, major):
         g.round["takeover"] = {"minor": minor, "major": major, "seat": seat}

@@ -291,20 +291,28 @@ def _absorb(g: G, minor: str, target: str, still: list[str] = ()) -> None:
         board = board.place_token(coord, target, node, second_on_tile=True)
         charter.take(g, target, coord, node)
     g.set_board(board)
-    m, t = g.corp(minor), g.corp(target)
-    g.pay(minor, target, m["cash"])
-    for p in g.s["privates"].values():
-        if p["owner"] == minor:
-            p["owner"] = target
-    t["loans"] = t.get("loans", 0) + m.get("loans", 0)
-    t["trains"] += m["trains"]
-    m.update(trains=[], loans=0, floated=False, closed=True)
+    hand_over(g, minor, target)
+    m = g.corp(minor)
+    m.update(floated=False, closed=True)
     g.s["market"] = {cell: [c for c in cs if c != minor] for cell, cs in g.s["market"].items() if cs != [minor]}
     owner = m["president"]
     m["shares"] = {IPO: list(g.cdef(minor).share_ids)}
     m["president"] = None
     g.event("{minor} merges into {major}.", int(owner), minor=minor, major=target)
 
+
+
+def hand_over(g: G, source: str, target: str) -> None:
+    """`source`'s cash, privates, loans and trains go to `target` (a minor merging; in 1807 also a takeover and a
+    public company forming a system)."""
+    src, dst = g.corp(source), g.corp(target)
+    g.pay(source, target, src["cash"])
+    for p in g.s["privates"].values():
+        if p["owner"] == source:
+            p["owner"] = target
+    dst["loans"] = dst.get("loans", 0) + src.get("loans", 0)
+    dst["trains"] += src["trains"]
+    src.update(trains=[], loans=0)
 
 def _finish_convert(g: G, cid: str, target: str) -> None:
     r = g.round
