@@ -277,16 +277,12 @@ def test_a_replay_in_place_ends_in_the_state_of_one_that_copies_every_step(name)
     assert len({id(s) for s in kept}) == len(kept)  # each listener saw a state of its own
 
 
-def track_steps(name: str) -> list[dict[str, Any]]:
-    """The state at every track step of a recorded game."""
-    doc, _ = load(name)
+def track_steps(fixture: str) -> list[dict[str, Any]]:
+    """The state at every track step of a recorded game (its file among the fixtures)."""
+    doc = json.loads((need_shared() / "fixtures" / fixture).read_text(encoding="utf-8"))
     states: list[dict[str, Any]] = []
-
-    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
-        if state["round"]["kind"] == "operating" and state["round"].get("step") == "track":
-            states.append(state)
-
-    replay_export(doc, on_action=after)
+    replay_export(doc, on_action=lambda action, state: states.append(state) if (
+        state["round"]["kind"] == "operating" and state["round"].get("step") == "track") else None)
     return states
 
 
@@ -295,7 +291,7 @@ def test_a_board_after_a_lay_derives_its_track_as_a_new_board_reads_it():
     upgrade on a board of its own): the track, the paths at each end and the reach equal a board read afresh."""
     from engines.e18xx import operating
     from engines.e18xx.board import Board, legal_lays
-    states = track_steps("314.json")
+    states = track_steps(GAMES["314.json"])
     compared = 0
     for state in states[::4]:
         g = G(state)
@@ -317,7 +313,7 @@ def test_the_reach_and_first_entries_read_from_the_traced_walk_are_the_walks_own
     314, the same as the reach walk and the entries walk of a board that has no trace."""
     from engines.e18xx import operating
     from engines.e18xx.board import Board
-    states = track_steps("314.json")
+    states = track_steps(GAMES["314.json"])
     for state in states:
         g = G(state)
         corp = operating.current(g)
@@ -336,7 +332,7 @@ def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
     of the whole board after the lay says."""
     from engines.e18xx import board as bd
     from engines.e18xx import operating
-    states = track_steps("314.json")
+    states = track_steps(GAMES["314.json"])
     answers = {"shortcut": 0, "walked": 0}
     for state in states[::2]:
         g = G(state)
@@ -359,33 +355,38 @@ def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
     assert answers["shortcut"] > 20 and answers["walked"] > 20, answers
 
 
+def _upgrades_answered_as_a_walk(state: dict[str, Any]):
+    """Every upgrade open to the operating corporation in `state`, once the new-track rule has been checked to give
+    the same answer as a walk of the board after the lay: (board, laid board, hex, gained paths, corporation,
+    the walk's answer) for each."""
+    from engines.e18xx import board as bd
+    from engines.e18xx import operating
+    g = G(state)
+    corp, board = operating.current(g), g.board
+    for coord in board.reachable(corp).edges:
+        if coord not in board.laid or coord not in board.map.printed:
+            continue
+        for name in board.map.tiles:
+            for rotation in range(6):
+                lay = bd.Lay(coord, name, rotation)
+                if bd.lay_problem(board, lay, g.colours, None) is not None:
+                    continue
+                laid = board.lay_tile(coord, name, rotation)
+                gains = bd._gains(board, laid, coord)
+                walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
+                assert bd._uses_new_track(board, lay, corp) == walked, lay
+                yield board, laid, coord, gains, corp, walked
+
+
 def test_on_1867s_big_map_the_new_track_rule_answers_as_a_full_walk_too():
     """On 1867's map most upgrades the walk before cannot answer add a path to an exit the walk leaves by; they are
     answered from a walk shared by the lays of the same variant (_answer_from_variant): for every upgrade open to the
     operating corporation at some track steps of a recorded game, the same answer as a walk of the board after."""
     from engines.e18xx import board as bd
-    from engines.e18xx import operating
-    doc = json.loads((need_shared() / "fixtures" / "1867-21268.json").read_text(encoding="utf-8"))
-    states: list[dict[str, Any]] = []
-    replay_export(doc, on_action=lambda action, state: states.append(state) if (
-        state["round"]["kind"] == "operating" and state["round"].get("step") == "track") else None)
     variants = 0
-    for state in states[10::16]:
-        g = G(state)
-        corp, board = operating.current(g), g.board
-        for coord in board.reachable(corp).edges:
-            if coord not in board.laid or coord not in board.map.printed:
-                continue
-            for name in board.map.tiles:
-                for rotation in range(6):
-                    lay = bd.Lay(coord, name, rotation)
-                    if bd.lay_problem(board, lay, g.colours, None) is not None:
-                        continue
-                    laid = board.lay_tile(coord, name, rotation)
-                    gains = bd._gains(board, laid, coord)
-                    walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
-                    assert bd._uses_new_track(board, lay, corp) == walked, lay
-                    variants += bool(gains) and bd._answer_from_trace(board, laid, coord, gains, corp) is None
+    for state in track_steps("1867-21268.json")[10::16]:
+        for board, laid, coord, gains, corp, _ in _upgrades_answered_as_a_walk(state):
+            variants += bool(gains) and bd._answer_from_trace(board, laid, coord, gains, corp) is None
     assert variants > 50, variants
 
 
@@ -396,32 +397,14 @@ def test_on_1867s_densest_boards_the_new_track_rule_answers_as_a_full_walk_too()
     steps of the game, the same answer as a walk of the board after the lay, with many upgrades past the trace and
     the first entry, answered both ways."""
     from engines.e18xx import board as bd
-    from engines.e18xx import operating
-    doc = json.loads((need_shared() / "fixtures" / "1867-nationalization_cash.json").read_text(encoding="utf-8"))
-    states: list[dict[str, Any]] = []
-    replay_export(doc, on_action=lambda action, state: states.append(state) if (
-        state["round"]["kind"] == "operating" and state["round"].get("step") == "track") else None)
     by_variant = {True: 0, False: 0}
-    for state in states[-5::4]:
-        g = G(state)
-        corp, board = operating.current(g), g.board
-        for coord in board.reachable(corp).edges:
-            if coord not in board.laid or coord not in board.map.printed:
-                continue
-            for name in board.map.tiles:
-                for rotation in range(6):
-                    lay = bd.Lay(coord, name, rotation)
-                    if bd.lay_problem(board, lay, g.colours, None) is not None:
-                        continue
-                    laid = board.lay_tile(coord, name, rotation)
-                    gains = bd._gains(board, laid, coord)
-                    walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
-                    assert bd._uses_new_track(board, lay, corp) == walked, lay
-                    entry = board.first_entries(corp).get(coord)
-                    if gains and not (entry is not None and any(entry in laid.paths(coord)[i] for i in gains)) and (
-                            bd._answer_from_trace(board, laid, coord, gains, corp) is None
-                            and laid.loosely_reaches(corp, coord, gains)):
-                        by_variant[walked] += 1
+    for state in track_steps("1867-nationalization_cash.json")[-5::4]:
+        for board, laid, coord, gains, corp, walked in _upgrades_answered_as_a_walk(state):
+            entry = board.first_entries(corp).get(coord)
+            if gains and not (entry is not None and any(entry in laid.paths(coord)[i] for i in gains)) and (
+                    bd._answer_from_trace(board, laid, coord, gains, corp) is None
+                    and laid.loosely_reaches(corp, coord, gains)):
+                by_variant[walked] += 1
     assert by_variant[True] > 10 and by_variant[False] > 10, by_variant
 
 
