@@ -91,34 +91,6 @@ def test_route_to_london_needs_a_london_token():
     assert g.rules.route_problem(g, "GJ", route) is None
 
 
-def at_routes_step(g: G, cid: str, trains: list[str]) -> None:
-    """`cid` floated with these trains, at the routes step of its operating turn."""
-    cell = next(c for c in g.title.market.cells if c.price == 50)
-    g.s["market"] = g.title.market.with_par(g.s["market"], cid, cell)
-    g.corp(cid).update(floated=True, president="0", cash=0, trains=trains)
-    g.s["round"] = {"kind": "operating", "turn": 1, "or": 1, "of": 2, "order": [cid], "index": 0, "step": "routes",
-                    "laid": True, "lays": [], "tokened": True, "revenue": None, "runs": [], "special": None,
-                    "acted": False}
-
-
-def test_a_route_visits_one_city_of_a_hex():
-    """Routes (1867's "no hex twice"; 18xx.games's 1807 check_city_revisited): a route leaving Glasgow's green BF1
-    by one city and coming back to another (D6-E7-E5-D6, £80) is neither offered nor accepted; the best legal run
-    is Glasgow to the town of F4 (£50)."""
-    from engines.e18xx import operating
-    g = G(dealt(1))
-    g.set_board(g.board.lay_tile("D6", "BF1", 2).lay_tile("E7", "7", 1).lay_tile("E5", "27", 3)
-                .lay_tile("F4", "4", 0).place_token("D6", "GA"))
-    at_routes_step(g, "GA", ["2-0"])
-    loop = {"type": "run_routes", "routes": [{"train": "2-0", "connections": [["D6", "E7", "E5", "D6"]]}]}
-    with pytest.raises(RuleError, match="hex twice"):
-        operating.apply(g, 0, loop)
-    best = operating.best_run_action(g, "GA")
-    assert best["routes"] == [{"train": "2-0", "connections": [["D6", "E5", "F4"]]}]
-    operating.apply(g, 0, best)
-    assert g.round["revenue"] == 50
-
-
 def test_unpaid_interest_moves_the_price_left_without_nationalisation():
     """Loans: a corporation that cannot pay its interest pays what it has and falls one step."""
     state = dealt(1)
