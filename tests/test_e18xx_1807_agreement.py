@@ -13,7 +13,7 @@ import engines
 from bot.replay import replay_file
 from bot.selfplay import play_one
 from engines import log as game_log
-from engines.base import CHANCE
+from engines.base import CHANCE, RuleError
 from engines.e18xx.g1867 import charter, merger
 from engines.e18xx.state import G, total_money
 
@@ -90,6 +90,34 @@ def test_track_coming_back_to_a_city_joins_it_for_a_public_companys_home():
     assert "A9" in _major_homes(g)
     g.set_board(g.board.lay_tile("A9", "201", 0).lay_tile("B8", "7", 2).lay_tile("A7", "7", 4))
     assert "A9" not in _major_homes(g) and _major_homes(g)
+
+
+def at_routes_step(g: G, cid: str, trains: list[str]) -> None:
+    """`cid` floated with these trains, at the routes step of its operating turn."""
+    cell = next(c for c in g.title.market.cells if c.price == 50)
+    g.s["market"] = g.title.market.with_par(g.s["market"], cid, cell)
+    g.corp(cid).update(floated=True, president="0", cash=0, trains=trains)
+    g.s["round"] = {"kind": "operating", "turn": 1, "or": 1, "of": 2, "order": [cid], "index": 0, "step": "routes",
+                    "laid": True, "lays": [], "tokened": True, "revenue": None, "runs": [], "special": None,
+                    "acted": False}
+
+
+def test_a_route_visits_one_city_of_a_hex():
+    """Routes (1867's "no hex twice"; 18xx.games's 1807 check_city_revisited): a route leaving Glasgow's green BF1
+    by one city and coming back to another (D6-E7-E5-D6, £80) is neither offered nor accepted; the best legal run
+    is Glasgow to the town of F4 (£50)."""
+    from engines.e18xx import operating
+    g = dealt(1)
+    g.set_board(g.board.lay_tile("D6", "BF1", 2).lay_tile("E7", "7", 1).lay_tile("E5", "27", 3)
+                .lay_tile("F4", "4", 0).place_token("D6", "GA"))
+    at_routes_step(g, "GA", ["2-0"])
+    loop = {"type": "run_routes", "routes": [{"train": "2-0", "connections": [["D6", "E7", "E5", "D6"]]}]}
+    with pytest.raises(RuleError, match="hex twice"):
+        operating.apply(g, 0, loop)
+    best = operating.best_run_action(g, "GA")
+    assert best["routes"] == [{"train": "2-0", "connections": [["D6", "E5", "F4"]]}]
+    operating.apply(g, 0, best)
+    assert g.round["revenue"] == 50
 
 
 @cache

@@ -183,9 +183,11 @@ def distinct_groups(board: Board, stops: Iterable[NodeRef]) -> bool:
 
 
 def hexes_once(stops: Sequence[NodeRef]) -> bool:
-    """No hex visited twice, a run of stops in one hex counting once (18xx.games's Route#hexes; 1867's rule)."""
-    runs = [coord for i, (coord, _) in enumerate(stops) if i == 0 or stops[i - 1][0] != coord]
-    return len(runs) == len(set(runs))
+    """No two stops in one hex (1867's "no hex twice"; 1807's BGM, two-city and London hexes are one place each):
+    two cities of one hex are refused even one right after the other, a route leaving the hex and coming back to its
+    other city (18xx.games's Route#hexes lists each stop's hex)."""
+    coords = [coord for coord, _ in stops]
+    return len(coords) == len(set(coords))
 
 
 def route_problem(board: Board, corp: str, route: Route, train_: Train) -> Msg | None:

@@ -30,7 +30,7 @@ class Rules:
 
     #: Told when the bank breaks.
     bank_break_text = N_("The bank has broken: the game ends after the current set of operating rounds.")
-    #: A route may not visit a hex twice (18xx.games's 1867), a run of stops in one hex counting once.
+    #: A route may not visit a hex twice, nor two cities of one hex (1867, 1807; route.hexes_once).
     routes_visit_hex_once = False
     #: The operating steps of a corporation's turn, in order (operating.py runs them).
     operating_steps: tuple[str, ...] = ("track", "token", "routes", "dividend", "trains", "companies")
