@@ -40,19 +40,22 @@ module Engine
         end
 
         # Bug (the site's shared Game#action_processed, met in 1807's stock rounds, where a sale can take a price to
-        # the £0 cell): when a corporation closes after a sale and the seller has nothing left to do, the site skips
-        # him and moves the turn on once; the players after him who can do nothing are each said to pass, but the
-        # turn stays with the last of them, who has no move, so nobody can act again. Here the turn goes on, as
-        # after any other pass, to the first player who can act (or the round ends).
+        # the £0 cell): when a corporation closes after an action and the player to act can do nothing more, the
+        # site skips him and passes the turn on, but its round still holds the step it found active before (Round
+        # #active_step is remembered until the next action), so a player after him who can do nothing passes and
+        # the turn stays with him: nobody can act again, or, when his pass was the round's last, the round ends
+        # without its own end (Round::Stock#next_entity!: priority to the player after the last to pass, the
+        # sold-out rises). Here the round asks afresh after each of these passes, so the turn goes on as after any
+        # other pass, to the first player who can act or to the round's end (the seed: priority to the player after
+        # the last one to do something).
         def action_processed(action)
+          @closing_in_stock_round = @round.is_a?(Engine::Round::Stock)
           super
-          return unless @round.is_a?(Engine::Round::Stock)
-
-          while !@round.finished? && (step = @round.active_step) && step.actions(current_entity).empty?
-            @round.skip_steps
-            @round.next_entity!
-          end
+        ensure
+          @closing_in_stock_round = false
         end
+
+        attr_reader :closing_in_stock_round
 
         # Bug: 1867's home_token_locations knows only the types :minor and :major; 1807's public companies are
         # :public (its `major?`), so a parred public company would have no home city at all. A public company
@@ -137,6 +140,15 @@ module Engine
   end
   Game::G1807::Game.prepend(G1807EndOnExport)
 
+  # The round's side of Game#action_processed above: a skip there is followed by a fresh look for the active step.
+  module G1807StockAsksAfresh
+    def skip_steps
+      super
+      clear_cache! if @game.is_a?(Engine::Game::G1807::Game) && @game.closing_in_stock_round
+    end
+  end
+  Round::Stock.prepend(G1807StockAsksAfresh)
+
   # Bug (the site's shared Route, met in 1807's London): a route of one connection is rebuilt from its hexes alone,
   # taking the first chain that touches any token of the corporation, and the action's `nodes` (which city of a
   # hex the route uses) are read only for routes of two or more connections. In London's inset two cities share
@@ -181,22 +193,30 @@ module Engine
 end
 
 # Bug: a player's pass is settled at the end of his turn (Step::BuySellParShares#pass!: he is unpassed when he did
-# something), but a ferry's or underground's auction ends the opener's turn without it (G1807 win_bid: goto the
-# winner, next entity). A player who had passed, then sold shares and opened an auction that another won, still
-# counts as passed, and the round can end without his passing again. His sales count, as in any other turn (the
-# auction itself changes nobody's pass: docs/rules/1807.md).
+# something), but an auction the opener does not win ends his turn without it (win_bid: goto the winner; G1867 then
+# settles the winner's turn, G1807's private auction moves on to the next player). A player who had passed, then
+# opened an auction that another won, still counts as passed, and the round can end without his passing again.
+# - A minor's auction: opening it is the opener's move (the seed: a turn is "売却 → 購入/入札" or a pass, and the
+#   round ends when everyone has passed in a row, "全プレイヤーが連続してパスしたら終了"), so his turn was not a pass
+#   (docs/rules/1807.md, Rulings, "Priority"). The opener is the player whose turn the round is at.
+# - A ferry's or underground's auction: his sales count, as in any other turn (the auction itself changes nobody's
+#   pass: docs/rules/1807.md).
 module Engine
   module Game
     module G1807
       module Step
-        module PrivateAuctionSettlesTheOpenersPass
+        module AuctionSettlesTheOpenersPass
           def win_bid(bid, company)
-            @round.current_actions.last&.entity&.unpass! unless bid.corporation
+            if bid.corporation
+              @round.entities[@round.entity_index]&.unpass!
+            else
+              @round.current_actions.last&.entity&.unpass!
+            end
             super
           end
         end
 
-        BuySellParShares.prepend(PrivateAuctionSettlesTheOpenersPass)
+        BuySellParShares.prepend(AuctionSettlesTheOpenersPass)
       end
     end
   end

@@ -208,6 +208,55 @@ def test_a_private_win_leaves_passes_and_priority_follows_the_last_to_pass():
     assert g.s["privates"]["F1"]["owner"] == "3" and r["passed"] == [0, 1, 2]
 
 
+def test_opening_a_minors_auction_is_a_move_even_when_another_wins_it():
+    """SR end (the seed: a turn is "売却 → 購入/入札" or a pass; the round ends when everyone has passed in a row):
+    a player who had passed, then opens a minor's auction that another wins, has not passed this time. A ferry he
+    wins later changes no one's pass, so the round waits for his pass (docs/rules/1807.md, Rulings, "Priority";
+    18xx.games counted him as passed and ended the round there)."""
+    from engines.e18xx.g1807 import stock
+    g = G(to_stock_round())
+    r = g.round
+    opener, rival, *others = g.order
+    r.update(passed=[opener], pos=0)
+    g.s["cash"][opener] = g.s["cash"][rival] = 300
+    stock.apply(g, opener, {"type": "bid", "corporation": "BE", "price": 100})
+    stock.apply(g, rival, {"type": "bid", "corporation": "BE", "price": 105})
+    while r.get("auction"):
+        stock.apply(g, stock.acting(g), {"type": "pass"})
+    assert g.corp("BE")["president"] == str(rival) and opener not in r["passed"]
+    for seat in others:
+        stock.apply(g, seat, {"type": "pass"})
+    stock.apply(g, opener, {"type": "bid", "company": "F1", "price": 50})
+    while r.get("auction"):
+        stock.apply(g, stock.acting(g), {"type": "pass"})
+    assert g.s["privates"]["F1"]["owner"] == str(opener) and stock.acting(g) == rival
+    stock.apply(g, rival, {"type": "pass"})
+    assert sorted(r["passed"]) == sorted([rival, *others]) and not stock.finished(g)
+
+
+def test_priority_after_a_sale_that_closes_a_company_goes_to_the_player_after_the_seller():
+    """SR end (the seed: priority to the left of the last player to do something other than pass): a president's
+    sale takes the price to the £0 cell and the company closes; nobody can do anything more, so everyone passes and
+    the player after the seller has priority (18xx.games's round loses its end there; docs/rules/1807.md)."""
+    g = G(to_stock_round())
+    g.s["flags"]["privates_up"] = []  # no ferry to auction
+    g.s["cash"] = [0] * g.n
+    seller, other = g.order[1], g.order[3]
+    cell = next(c for c in g.title.market.cells if c.price == 40)
+    g.s["market"] = g.title.market.with_par(g.s["market"], "SECR", cell)
+    g.corp("SECR").update(floated=True, president=str(seller), has_operated=True,
+                          shares={str(seller): ["SECR_0", "SECR_2"], str(other): ["SECR_3", "SECR_4"]})
+    cell = next(c for c in g.title.market.cells if c.price == 100)  # a minor to operate next, so the game waits
+    g.s["market"] = g.title.market.with_par(g.s["market"], "BE", cell)
+    g.corp("BE").update(floated=True, president=str(other), shares={str(other): list(g.cdef("BE").share_ids)})
+    g.set_board(g.board.place_token(g.map.homes["BE"], "BE", g.map.home_nodes.get("BE", 0)))
+    g.round.update(turn=2, pos=1, passed=[])
+    state = ENGINE.apply(g.s, seller, {"type": "sell_shares", "shares": ["SECR_2"], "percent": 10})
+    assert state["corps"]["SECR"].get("closed") and state["round"]["kind"] != "stock"
+    order = g.order
+    assert state["order"][0] == order[(order.index(seller) + 1) % len(order)]
+
+
 def test_p2_to_p5_free_lay_in_the_track_step_of_an_owned_corporation():
     """OR track: the owner of P2-P5 lays one extra yellow tile on its hex in the track step of a corporation he
     presides, free and without a connection; the track step waits for a pass while it is unused."""
