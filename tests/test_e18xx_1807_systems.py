@@ -602,3 +602,23 @@ def test_the_systems_part_and_consent_read_in_words():
     assert lines[0].startswith("**Merger round 5.1** · phase 6 · public companies may form systems")
     text = P.move_label(presenter_table(ENGINE, gathered), {"type": "pass", "entity": "CR"})
     assert text == "Call off the system merger of CR, GER"
+
+
+def test_the_odd_shares_choice_reads_in_words_in_both_languages():
+    """Seat 3's panel and hand say his choice with its amounts (165 // 3 = 55, 165 x 4 // 3 = 220), in English and
+    Japanese; the others read that the table waits for him."""
+    from cogs.e18xx.presenter import E18xxPresenter, todo
+    from tests.e18xx_helpers import NAMES, presenter_table
+    P, names = E18xxPresenter(), list(NAMES[:4])
+    _, state, _ = three_with_a_poor_player()
+    state = act(state, 0, FORM_LMS)
+    table = presenter_table(ENGINE, state)
+    assert P.move_label(table, SHARE) == "Take one LMS share and £55"
+    assert P.move_label(table, MONEY) == "Take £220 from LMS, no share"
+    assert todo(G(state), 3, names) == ("**Your move:** LMS forms once two odd shares are settled: one LMS share "
+                                        "and £55, or £220.")
+    assert todo(G(state), 3, names, "ja").startswith("**あなたの手番：**") and "£220" in todo(G(state), 3, names, "ja")
+    assert "LMS" in P.move_label(table, MONEY, "ja") and "£220" in P.move_label(table, MONEY, "ja")
+    assert P.move_label(table, MONEY, "ja") != P.move_label(table, MONEY)
+    lines = P.public_lines(presenter_table(ENGINE, state))
+    assert f"{names[3]}: LMS forms once two odd shares are settled" in "\n".join(lines)
