@@ -102,3 +102,11 @@ async def test_a_system_formed_by_slash_commands_with_the_odd_shares_choice(worl
     g = G(s)
     assert s["cash"][3] == cash[3] + 220 and s["corps"]["LMS"]["loans"] == 2 and g.corp("LMS")["president"] == "0"
     assert s["round"]["kind"] == "operating"
+
+
+@pytest.mark.parametrize("lang, topic", [("en", "Playing in Discord"), ("ja", "Discordでの遊び方")])
+def test_rules_1807_tell_the_system_commands(lang, topic):
+    """`/rules 1807` (its "Playing in Discord" topic, in each language) names the commands of the merger round."""
+    from cogs.rules import find_topic
+    body = find_topic("1807", topic, lang).body
+    assert all(f"`/18xx {c}`" in body for c in ("merge", "consent", "system", "oddshares", "pass")), body

@@ -361,8 +361,8 @@ class E18xxCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @e18xx.command(name="merge", description="Merger round: merge with a minor, name the major it becomes, or (1807) "
-                                             "gather a public company into a system.")
+    @e18xx.command(name="merge", description="Merger round: merge with a minor, name the major it becomes, or "
+                                             "gather a system (1807).")
     @app_commands.describe(corporation="The minor to merge with, the major to become, or (1807) the public company "
                                        "to gather", table=TABLE)
     @app_commands.autocomplete(corporation=ac_merge, table=table_autocomplete)
