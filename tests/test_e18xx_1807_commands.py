@@ -14,7 +14,7 @@ import pytest
 from bot.app import create_bot
 from engines.e18xx.state import G
 from storage.base import Commit
-from tests.helpers import seat_table
+from tests.helpers import component_field, components, open_hand, seat_table
 from tests.test_e18xx_1807_systems import three_with_a_poor_player
 
 
@@ -32,6 +32,12 @@ async def load_position(env, table, state: dict) -> None:
         await service.store.commit(table.gid, Commit(first_seq=loaded.seq + 1, entries=[], snapshot=state),
                                    service.clock.now())
         service._cache.pop(table.gid, None)
+
+
+async def panel_labels(member, ch, gid: int) -> set[str]:
+    """The labels of the buttons on the member's move panel (**My hand & moves**)."""
+    r = await open_hand(member, ch, gid)
+    return {component_field(c, "label") for c in components(r.response)}
 
 
 def said(r) -> str:
@@ -92,7 +98,10 @@ async def test_a_system_formed_by_slash_commands_with_the_odd_shares_choice(worl
         {"name": "Take one LMS share and £55", "value": "share"},
         {"name": "Take £220 from LMS, no share", "value": "money"}]
     assert said(await by[3].slash(ch, "18xx oddshares", choice="both")).startswith("Choose “share”")
+    assert {"Take one LMS share and £55", "Take £220 from LMS, no share"} <= await panel_labels(by[3], ch, gid)
+    assert not {"Take one LMS share and £55", "Take £220 from LMS, no share"} & await panel_labels(by[0], ch, gid)
     said(await by[3].slash(ch, "language", language="ja"))
+    assert "株は受け取らず、LMSから£220を受け取る" in await panel_labels(by[3], ch, gid)
     japanese = await by[3].autocomplete(ch, "18xx oddshares", "choice", "")
     assert [c["value"] for c in japanese] == ["share", "money"]
     assert japanese[1]["name"] == "株は受け取らず、LMSから£220を受け取る"

@@ -328,6 +328,18 @@ def test_a_replay_of_the_log_through_the_choice_equals_the_live_state():
     assert json.dumps(ENGINE.apply(waiting, 3, MONEY), sort_keys=True) == json.dumps(live, sort_keys=True)
 
 
+def test_the_odd_shares_choice_is_not_written_for_the_site():
+    """18xx.games has no systems (SITE_UNPLAYED): forming LMS and the odd shares' choice write nothing."""
+    from bot.selfplay import site_unplayed
+    from engines.e18xx.export import _Writer
+    assert {"merge_system", "form_system", "odd_shares"} <= site_unplayed("1807")
+    _, state, _ = three_with_a_poor_player()
+    writer = _Writer([1, 2, 3, 4])
+    for seat, move in ((0, FORM_LMS), (3, SHARE)):
+        state = writer.play(ENGINE, state, seat, move)
+    assert writer.actions == [] and G(state).corp("LMS")["president"] == "0"
+
+
 def test_four_companies_merge_2_to_1_and_the_president_removes_tokens_over_12():
     """CR £200, GER £150, GNR £120, LBSC £100: highest + lowest = 300. Units (2:1):
       seat 0: CR 6 + LBSC 3 = 9 -> 4 new, 1 odd: pays 300 / 2 = 150 for one more -> 5 (president)
