@@ -3,6 +3,7 @@ systems from phase 6 with the seed's exchange (1:1, 1:1, 3:2, 2:1), prices and c
 consent; systems operating (third lay, limit, loans, dividends, trade-ins, the 5+5E)."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -210,6 +211,133 @@ def test_three_companies_merge_3_to_2_with_odd_shares_paid():
     assert sorted(c for c, _ in g.board.token_nodes("LMS")) == ["H18", "I19"]
     assert len(g.corp("LMS")["charter"]) == 12
     assert total_money(state) == money
+
+
+def three_with_a_poor_player(cash3: int = 20) -> tuple[dict, dict, list[tuple[int, dict]]]:
+    """CR £150, GER £100, GNR £90 (the system at 165, as above), the companies' treasuries empty, gathered by CR with
+    the two others' presidents agreeing; seat 3 holds CR 2 + GNR 3 = 5 shares (one set, two odd) and `cash3`.
+    Returns the merger round's start, the state before CR forms LMS, and the moves played between."""
+    state = phase6()
+    g = G(state)
+    two_slot(g, "H18", "I19")
+    public(g, "CR", 150, {"0": 4, "2": 1, "3": 2, POOL: 1}, ["H18"])
+    public(g, "GER", 100, {"1": 4, "0": 1, POOL: 1}, ["H18", "I19"])
+    public(g, "GNR", 90, {"2": 5, "3": 3}, ["I19"])
+    g.s["bank"] += g.s["cash"][3] - cash3
+    g.s["cash"][3] = cash3
+    start = state = merger_round(state)
+    moves = [(0, {"type": "merge_system", "entity": "CR", "corporation": "GER"}), (1, {"type": "accept_offer"}),
+             (0, {"type": "merge_system", "entity": "CR", "corporation": "GNR"}), (2, {"type": "accept_offer"})]
+    for seat, move in moves:
+        state = act(state, seat, move)
+    return start, state, moves
+
+
+FORM_LMS = {"type": "form_system", "entity": "CR", "corporation": "LMS"}
+SHARE, MONEY = {"type": "odd_shares", "choice": "share"}, {"type": "odd_shares", "choice": "money"}
+
+
+def test_two_odd_shares_unpaid_wait_for_their_holders_choice_and_only_his():
+    """Seat 3 cannot pay 2/3 x 165 = 110 for his two odd shares (he has 20): the system waits for his choice, one
+    share and a third or four thirds (the seed), offered to him alone; seat 0's two odd shares, which he can pay for,
+    are settled without asking him."""
+    _, state, _ = three_with_a_poor_player()
+    before = state
+    state = act(state, 0, FORM_LMS)
+    g = G(state)
+    assert systems.stage(g) == "odd" and g.corp("LMS")["president"] is None and g.cell("LMS") is None
+    assert ENGINE.awaiting(state).seats == frozenset({3})
+    assert ENGINE.legal(state, 3) == [SHARE, MONEY]
+    assert all(ENGINE.legal(state, s) == [] for s in (0, 1, 2))
+    for seat in (0, 1, 2):
+        with pytest.raises(RuleError):
+            ENGINE.apply(state, seat, SHARE)
+    with pytest.raises(RuleError):
+        ENGINE.apply(state, 3, {"type": "odd_shares", "choice": "both"})
+    with pytest.raises(RuleError):
+        ENGINE.apply(state, 3, {"type": "pass"})
+    assert state["cash"] == before["cash"]  # nothing moves until he has chosen
+
+
+@pytest.mark.parametrize("choice, seat3_units, seat3_gets, loans_taken", [
+    # one share and a third: seat 3 has 2 + 1 = 3 shares and receives 165 // 3 = 55; LMS has 110 (seat 0's two odd
+    # shares) + 55 (seat 1's one) = 165 and pays 55: 110 left, no loan; the treasury keeps 20 - (4+3+4+3) = 6
+    (SHARE, 3, 55, 0),
+    # four thirds: seat 3 keeps his 2 and receives 165 x 4 // 3 = 220; LMS has 165, borrows two loans of £45 (165 +
+    # 90 = 255 >= 220) and pays: 35 left; the treasury keeps 7
+    (MONEY, 2, 220, 2),
+])
+def test_the_chosen_settlement_of_two_odd_shares(choice, seat3_units, seat3_gets, loans_taken):
+    """Units: seat 0 CR 4 + GER 1 = 5 -> 2 and two odd, pays 110 -> 4; seat 1 GER 4 -> 2 and one odd, pays 55 ->
+    3; seat 2 GNR 5 + CR 1 = 6 -> 4; seat 3 CR 2 + GNR 3 = 5 -> 2 and two odd he cannot pay for; the pool CR 1 +
+    GER 1 = 2 -> none. Seat 0 presides (4, tied with seat 2, the initiating company's president)."""
+    _, state, _ = three_with_a_poor_player()
+    cash, money = list(state["cash"]), total_money(state)
+    state = act(act(state, 0, FORM_LMS), 3, choice)
+    g = G(state)
+    assert state["round"].get("odd") is None and g.price("LMS") == 165 and g.corp("LMS")["president"] == "0"
+    assert [units(g, "LMS", k) for k in ("0", "1", "2", "3", POOL, IPO)] == [4, 3, 4, seat3_units, 0,
+                                                                            20 - 11 - seat3_units]
+    assert g.s["cash"] == [cash[0] - 110, cash[1] - 55, cash[2], cash[3] + seat3_gets]
+    assert g.corp("LMS")["loans"] == loans_taken
+    assert g.corp("LMS")["cash"] == 165 + 45 * loans_taken - seat3_gets
+    assert state["round"]["kind"] == "operating"  # no other public company: the merger round is over
+    assert total_money(state) == money
+
+
+def test_new_shares_running_short_give_a_player_who_can_pay_the_choice_too():
+    """CR all seat 0's (10 shares), GER all seat 1's, GNR seat 0 3, seat 1 4, seat 2 3: seat 0 13 (4 sets -> 8, one
+    odd), seat 1 14 (4 sets -> 8, two odd), seat 2 3 (one set -> 2); 20 - 18 = 2 left. Seat 0 pays 165 // 3 = 55 for
+    one: 1 left, too few for seat 1's two, rich as he is: his choice, one share and 55 (by default), or 220."""
+    state = phase6()
+    g = G(state)
+    public(g, "CR", 150, {"0": 10}, ["H18"])
+    public(g, "GER", 100, {"1": 10}, ["V14"])
+    public(g, "GNR", 90, {"0": 3, "1": 4, "2": 3}, ["I19"])
+    publics = ["CR", "GER", "GNR"]
+    deal = systems.exchange(g, publics, 165)
+    assert deal["open"] == ["1"]
+    assert (deal["units"]["0"], deal["units"]["1"], deal["units"]["2"], deal["units"][IPO]) == (9, 9, 2, 0)
+    assert deal["money"] == {"0": 55, "1": -55} and deal["president"] == "0"
+    chosen = systems.exchange(g, publics, 165, {"1": "money"})
+    assert chosen["open"] == [] and (chosen["units"]["1"], chosen["units"][IPO]) == (8, 1)
+    assert chosen["money"] == {"0": 55, "1": -220}
+    assert systems.exchange(g, publics, 165, {"1": "share"})["open"] == []
+
+
+def test_a_player_who_can_pay_for_two_odd_shares_is_not_asked():
+    """With 110 (2/3 x 165) seat 3 must pay for his two odd shares (docs/rules/1807.md, "The exchange"): the system
+    forms at once, seat 3 holding 4."""
+    _, state, _ = three_with_a_poor_player(cash3=110)
+    state = act(state, 0, FORM_LMS)
+    g = G(state)
+    assert state["round"].get("odd") is None and units(g, "LMS", "3") == 4 and g.s["cash"][3] == 0
+
+
+def test_a_replay_of_the_log_through_the_choice_equals_the_live_state():
+    """The moves from the merger round's start, the choice included, replayed from the stored (JSON) start as the
+    table service does, give the live state; so does a state stored while the choice waits, played on."""
+    from engines.log import replay
+    start, gathered, moves = three_with_a_poor_player()
+    stored = json.loads(json.dumps(start))
+    moves += [(0, FORM_LMS), (3, MONEY)]
+    live = act(act(gathered, 0, FORM_LMS), 3, MONEY)
+    replayed = replay(ENGINE, stored, [(i, seat, move) for i, (seat, move) in enumerate(moves, 1)])
+    assert json.dumps(replayed, sort_keys=True) == json.dumps(live, sort_keys=True)
+    waiting = json.loads(json.dumps(act(gathered, 0, FORM_LMS)))
+    assert json.dumps(ENGINE.apply(waiting, 3, MONEY), sort_keys=True) == json.dumps(live, sort_keys=True)
+
+
+def test_the_odd_shares_choice_is_not_written_for_the_site():
+    """18xx.games has no systems (SITE_UNPLAYED): forming LMS and the odd shares' choice write nothing."""
+    from bot.selfplay import site_unplayed
+    from engines.e18xx.export import _Writer
+    assert {"merge_system", "form_system", "odd_shares"} <= site_unplayed("1807")
+    _, state, _ = three_with_a_poor_player()
+    writer = _Writer([1, 2, 3, 4])
+    for seat, move in ((0, FORM_LMS), (3, SHARE)):
+        state = writer.play(ENGINE, state, seat, move)
+    assert writer.actions == [] and G(state).corp("LMS")["president"] == "0"
 
 
 def test_four_companies_merge_2_to_1_and_the_president_removes_tokens_over_12():
@@ -485,3 +613,23 @@ def test_the_systems_part_and_consent_read_in_words():
     assert lines[0].startswith("**Merger round 5.1** · phase 6 · public companies may form systems")
     text = P.move_label(presenter_table(ENGINE, gathered), {"type": "pass", "entity": "CR"})
     assert text == "Call off the system merger of CR, GER"
+
+
+def test_the_odd_shares_choice_reads_in_words_in_both_languages():
+    """Seat 3's panel and hand say his choice with its amounts (165 // 3 = 55, 165 x 4 // 3 = 220), in English and
+    Japanese; the others read that the table waits for him."""
+    from cogs.e18xx.presenter import E18xxPresenter, todo
+    from tests.e18xx_helpers import NAMES, presenter_table
+    P, names = E18xxPresenter(), list(NAMES[:4])
+    _, state, _ = three_with_a_poor_player()
+    state = act(state, 0, FORM_LMS)
+    table = presenter_table(ENGINE, state)
+    assert P.move_label(table, SHARE) == "Take one LMS share and £55"
+    assert P.move_label(table, MONEY) == "Take £220 from LMS, no share"
+    assert todo(G(state), 3, names) == ("**Your move:** LMS forms once two odd shares are settled: one LMS share "
+                                        "and £55, or £220.")
+    assert todo(G(state), 3, names, "ja").startswith("**あなたの手番：**") and "£220" in todo(G(state), 3, names, "ja")
+    assert "LMS" in P.move_label(table, MONEY, "ja") and "£220" in P.move_label(table, MONEY, "ja")
+    assert P.move_label(table, MONEY, "ja") != P.move_label(table, MONEY)
+    lines = P.public_lines(presenter_table(ENGINE, state))
+    assert f"{names[3]}: LMS forms once two odd shares are settled" in "\n".join(lines)

@@ -14,8 +14,9 @@ lays, trains …); more than 25 tile lays become a menu of hexes that answers wi
 when the groups do not fit Discord's five rows, one menu asks for the kind first.
 
 ``/18xx`` builds the same actions by name (bid, par, buy, sell, lay, token, run, dividend, buytrain,
-buyprivate, pass), with autocomplete from ``engine.legal`` for the user's seat, shows the pictures
-(map, market, charters) to the one who asks, and ``/18xx undo`` is ``/game undo``."""
+buyprivate, offer, merge, convert, pass; 1807's system, consent and oddshares), with autocomplete from
+``engine.legal`` for the user's seat, shows the pictures (map, market, charters) to the one who asks, and
+``/18xx undo`` is ``/game undo``."""
 from __future__ import annotations
 
 from cogs.e18xx.commands import setup

@@ -64,7 +64,8 @@ async def _my_table(interaction: discord.Interaction, table_id: int | None) -> t
 DOING = {"move": N_("move"), "bid": N_("bid"), "merge": N_("merge"), "start a corporation": N_("start a corporation"),
          "buy that": N_("buy that"), "lay a tile": N_("lay a tile"), "place a token": N_("place a token"),
          "run trains": N_("run trains"), "pay out or withhold": N_("pay out or withhold"),
-         "buy a train": N_("buy a train"), "pass": N_("pass"), "convert": N_("convert")}
+         "buy a train": N_("buy a train"), "pass": N_("pass"), "convert": N_("convert"),
+         "form a system": N_("form a system"), "answer": N_("answer"), "settle odd shares": N_("settle odd shares")}
 
 
 def _waiting(table: Table, seat: int, doing: str = "move") -> Refusal:
@@ -85,8 +86,8 @@ def _ns(interaction: discord.Interaction, name: str):
     return getattr(interaction.namespace, name, None)
 
 
-def _autocomplete(kind: str):
-    """An autocomplete over the user's legal moves of one type: the decorated function turns (g, those moves,
+def _autocomplete(*kinds: str):
+    """An autocomplete over the user's legal moves of these types: the decorated function turns (g, those moves,
     names, the interaction, the reader's language) into (name, value) or (name, value, other spellings) tuples;
     nothing is offered off the user's table."""
     def wrap(pairs_of):
@@ -96,7 +97,7 @@ def _autocomplete(kind: str):
                 lang = await reader_lang(interaction)
             except Exception:
                 return []
-            moves = [m for m in legal_moves(table, seat) if m.get("type") == kind]
+            moves = [m for m in legal_moves(table, seat) if m.get("type") in kinds]
             return _choices(pairs_of(G(table.state), moves, seat_names(table), interaction, lang), current)
         return autocomplete
     return wrap
@@ -187,14 +188,28 @@ def ac_bid_price(g: G, moves: list, names: list[str], interaction, lang: str) ->
     return [(move_text(g, m, names, lang=lang), m["price"]) for m in moves if _bid_item(m).casefold() == item]
 
 
-@_autocomplete("merge")
+@_autocomplete("merge", "merge_system")
 def ac_merge(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
-    """1867: the minor to merge with or the major to become; 1890: the minor that merges into Kinki Nippon."""
+    """1867: the minor to merge with or the major to become; 1890: the minor that merges into Kinki Nippon; 1807's
+    systems: the public company to gather into the system merger."""
     out = []
     for m in moves:
         cid = m["entity"] if g.title.id.partition("/")[0] == "1890" else m["corporation"]
         out.append((move_text(g, m, names, lang=lang), cid, _spellings(full_name(g.cdef(cid)))))
     return out
+
+
+@_autocomplete("form_system")
+def ac_system(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    """1807: the systems the gathered public companies may form, each with its price and tokens."""
+    return [(move_text(g, m, names, lang=lang), m["corporation"], _spellings(full_name(g.cdef(m["corporation"]))))
+            for m in moves]
+
+
+@_autocomplete("odd_shares")
+def ac_odd_shares(g: G, moves: list, names: list[str], interaction, lang: str) -> list:
+    """1807: how two odd shares settle, with the amounts."""
+    return [(move_text(g, m, names, lang=lang), m["choice"]) for m in moves]
 
 
 @_autocomplete("convert")
@@ -346,17 +361,77 @@ class E18xxCog(commands.Cog):
 
         await answer(interaction, work)
 
-    @e18xx.command(name="merge", description="1867's merger round: merge with a minor, or name the major it becomes.")
-    @app_commands.describe(corporation="The minor to merge with, or the major to become", table=TABLE)
+    @e18xx.command(name="merge", description="Merger round: merge with a minor, name the major it becomes, or "
+                                             "gather a system (1807).")
+    @app_commands.describe(corporation="The minor to merge with, the major to become, or (1807) the public company "
+                                       "to gather", table=TABLE)
     @app_commands.autocomplete(corporation=ac_merge, table=table_autocomplete)
     async def merge(self, interaction: discord.Interaction, corporation: str, table: int | None = None):
         async def work():
             t, seat = await _my_table(interaction, table)
             cid = _resolve_corp(G(t.state), corporation)
             moves = legal_moves(t, seat)
-            move = _matching(moves, type="merge", corporation=cid) or _matching(moves, type="merge", entity=cid)
+            move = (_matching(moves, type="merge", corporation=cid) or _matching(moves, type="merge", entity=cid)
+                    or _matching(moves, type="merge_system", corporation=cid))
             if move is None:
                 raise _waiting(t, seat, "merge")
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="system", description="1807's merger round: form a system of the public companies "
+                                              "gathered (or of your one company).")
+    @app_commands.describe(system="The system to form (its charter)", table=TABLE)
+    @app_commands.autocomplete(system=ac_system, table=table_autocomplete)
+    async def system(self, interaction: discord.Interaction, system: str, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            g = G(t.state)
+            cid = _resolve_corp(g, system[:40])
+            forms = [m for m in legal_moves(t, seat) if m["type"] == "form_system"]
+            if not forms:
+                raise _waiting(t, seat, "form a system")
+            move = _matching(forms, corporation=cid)
+            if move is None:
+                raise Refusal("You cannot form {cid} now; you may form {systems}.", cid=cid,
+                              systems=", ".join(m["corporation"] for m in forms))
+            return await self._act(interaction, t, seat, move)
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="consent", description="Merger round (1807): agree or refuse that your company joins "
+                                               "another's merger.")
+    @app_commands.describe(answer_="Agree (your company joins) or refuse (it stays out)", table=TABLE)
+    @app_commands.rename(answer_="answer")
+    @app_commands.choices(answer_=[app_commands.Choice(name="agree", value="accept_offer"),
+                                   app_commands.Choice(name="refuse", value="decline_offer")])
+    @app_commands.autocomplete(table=table_autocomplete)
+    async def consent(self, interaction: discord.Interaction, answer_: str, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            asked = G(t.state).round.get("consent")
+            if not asked or answer_ not in ("accept_offer", "decline_offer"):
+                raise Refusal("No merger is waiting for your consent.")
+            if seat != asked["seat"]:
+                raise _waiting(t, seat, "answer")
+            return await self._act(interaction, t, seat, {"type": answer_})
+
+        await answer(interaction, work)
+
+    @e18xx.command(name="oddshares", description="1807: settle two odd shares you cannot pay for as a system forms.")
+    @app_commands.describe(choice="One share of the system and a third of its price, or four thirds of its price",
+                           table=TABLE)
+    @app_commands.autocomplete(choice=ac_odd_shares, table=table_autocomplete)
+    async def oddshares(self, interaction: discord.Interaction, choice: str, table: int | None = None):
+        async def work():
+            t, seat = await _my_table(interaction, table)
+            moves = [m for m in legal_moves(t, seat) if m["type"] == "odd_shares"]
+            if not moves:
+                raise _waiting(t, seat, "settle odd shares")
+            move = _matching(moves, choice=choice.strip())
+            if move is None:
+                raise Refusal("Choose “share” (one share and a third of the price) or “money” (four thirds of the "
+                              "price).")
             return await self._act(interaction, t, seat, move)
 
         await answer(interaction, work)

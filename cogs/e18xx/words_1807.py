@@ -146,6 +146,9 @@ def merger_prompt(g: G, lang: str = "en") -> str:
                       cid=c["corporation"])
         return tr(lang, "{other}'s owner decides whether it joins {cid}'s merger", other=c["other"],
                   cid=c["corporation"])
+    if now == "odd":
+        return tr(lang, "{system} forms once two odd shares are settled: one {system} share and {third}, or {four}",
+                  **_odd_values(g, lang))
     if not systems.in_systems(g):
         return base.merger_prompt(g, lang)
     if now == "reduce":
@@ -171,6 +174,14 @@ def _merger_lines(g: G, names: list[str], lang: str) -> list[str]:
                      prompt=merger_prompt(g, lang))]
 
 
+def _odd_values(g: G, lang: str) -> dict[str, str]:
+    """The system forming and what two odd shares bring its holder who cannot pay for them: a third of its price
+    with a share, four thirds without."""
+    odd = g.round["odd"]
+    price = systems.system_cell(g, odd["publics"]).price
+    return {"system": odd["system"], "third": money(g, price // 3, lang), "four": money(g, price * 4 // 3, lang)}
+
+
 def _system_move(g: G, a: dict[str, Any], names: list[str], lang: str) -> str | None:
     """A move of 1807's merger round that 1867's words do not know: consent, and the systems' part."""
     kind, r = a.get("type"), g.round
@@ -179,6 +190,11 @@ def _system_move(g: G, a: dict[str, Any], names: list[str], lang: str) -> str | 
         if kind == "accept_offer":
             return tr(lang, "Agree: {other} joins {cid}'s merger", other=c["other"], cid=c["corporation"])
         return tr(lang, "Refuse: {other} stays out of {cid}'s merger", other=c["other"], cid=c["corporation"])
+    if kind == "odd_shares" and r.get("odd"):
+        values = _odd_values(g, lang)
+        if a.get("choice") == "share":
+            return tr(lang, "Take one {system} share and {third}", **values)
+        return tr(lang, "Take {four} from {system}, no share", **values)
     if not systems.in_systems(g):
         return None
     cid = systems.current(g)

@@ -69,6 +69,7 @@ class E18xxGame(Engine):
         "choose": {"choice": "str", **_ENTITY},  # 1867: a trainless major's president chooses nationalisation
         "remove_token": {"hex": "str", "city": "int", **_ENTITY},
         "merge_system": {"corporation": "str", **_ENTITY}, "form_system": {"corporation": "str", **_ENTITY},  # 1807
+        "odd_shares": {"choice": "str"},  # 1807: a player's two odd shares in a system's forming
     }
 
     # ---- setup and turns --------------------------------------------------------------------------------
@@ -437,6 +438,9 @@ class E18xxGame(Engine):
             return msg("Remove the token on {hex}", hex=action.get("hex"))
         if kind == "end_game":
             return msg("End the game")
+        if kind == "odd_shares":  # 1807
+            return msg("Odd shares: one share and a third") if action.get("choice") == "share" else msg(
+                "Odd shares: four thirds")
         return super().label(action)
 
 

@@ -45,7 +45,7 @@ def _raw() -> dict[str, Any]:
 class Rules1807(Rules1867):
     #: Our moves 18xx.games cannot play (it has no systems): a selfplay game to be loaded on the site avoids them
     #: (bench/e18xx_agreement.py).
-    SITE_UNPLAYED = frozenset({"merge_system", "form_system"})
+    SITE_UNPLAYED = frozenset({"merge_system", "form_system", "odd_shares"})
 
     @cached_property
     def modules(self) -> dict[str, ModuleType]:

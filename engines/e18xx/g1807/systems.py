@@ -9,16 +9,20 @@ consent, then, from phase 6, the public companies forming systems (the seed's me
   presides no other public company, and an unstarted public company is left to leave the game); two form an
   8-token system when one is free; three and four a 12-token one. The exchange (`exchange`): shares are counted in
   units (a president's certificate is two of a public company's, four of a system's); 1:1 for one or two
-  companies, 3:2 for three, 2:1 for four, a player's odd shares settled in money as the seed says. The system takes
+  companies, 3:2 for three, 2:1 for four, a player's odd shares settled in money as the seed says; where the seed
+  gives him a choice (three companies, two odd shares he cannot pay for) he makes it (`odd_shares`, stage "odd")
+  before the system forms, each in turn, the others waiting. The system takes
   the companies' cash, trains, loans, privates and tokens (one token a city; its president removes those over its
   charter), and the public companies start again as if never started.
 
-The site (18xx.games) has no systems: `form_system` and `merge_system` are in `Rules1807.SITE_UNPLAYED`, and
+The site (18xx.games) has no systems: `form_system`, `merge_system` and `odd_shares` are in
+`Rules1807.SITE_UNPLAYED`, and
 nothing of the systems part is exported (engines/e18xx/export.py).
 
 Round state adds: part ("minors" | "systems"), consent (a pending agreement: seat, corporation, other, action),
 declined [ids asked and refused in the merger of declined_for, the corporation then in turn], publics [ids],
-pindex, gathering [ids], reducing (a new system removing tokens over its charter).
+pindex, gathering [ids], reducing (a new system removing tokens over its charter), odd (a system about to form while
+players choose how their odd shares settle: publics, system, choices {seat key: "share" | "money"}).
 """
 from __future__ import annotations
 
@@ -40,13 +44,19 @@ PRESIDENT_UNITS = 4  # its 20% president's certificate
 #: new units for old units, by the number of public companies merging (the seed: 1:1, 1:1, 3:2, 2:1)
 RATIO = {1: (1, 1), 2: (1, 1), 3: (2, 3), 4: (1, 2)}
 CONSENT_MOVES = ({"type": "accept_offer"}, {"type": "decline_offer"})
+#: A player's two odd shares of a 3-company merger he cannot pay for (or too few new shares): one new share and a
+#: third of the price, or four thirds of the price, received from the system (the seed). Either keeps the system a
+#: president: the chooser keeps four shares or more with either when he has them with one, and a share he leaves
+#: only adds to a later player's.
+ODD_CHOICES = ("share", "money")
 
 
 # ---- the round ----------------------------------------------------------------------------------------------
 
 def start(g: G, turn: int, number: int, of: int) -> None:
     minors.start(g, turn, number, of)
-    g.round.update(part="minors", consent=None, declined=[], publics=[], pindex=0, gathering=[], reducing=None)
+    g.round.update(part="minors", consent=None, declined=[], publics=[], pindex=0, gathering=[], reducing=None,
+                   odd=None)
 
 
 def systems_allowed(g: G) -> bool:
@@ -68,10 +78,12 @@ def current(g: G) -> str | None:
 
 def stage(g: G) -> str:
     """"consent", then the new system's "reduce" or 1867's stages in the minors' part; in the systems part
-    "reduce", "discard" or "public"."""
+    "odd" (a player chooses how his odd shares settle), "reduce", "discard" or "public"."""
     r = g.round
     if r.get("consent"):
         return "consent"
+    if r.get("odd"):
+        return "odd"
     if not in_systems(g):
         return minors.stage(g)
     if r.get("reducing"):
@@ -86,6 +98,8 @@ def acting(g: G) -> frozenset[int]:
     now = stage(g)
     if now == "consent":
         return frozenset({r["consent"]["seat"]})
+    if now == "odd":
+        return frozenset({odd_chooser(g)})
     if not in_systems(g):
         return minors.acting(g)
     if now == "reduce":
@@ -103,6 +117,9 @@ def prompt(g: G) -> Msg:
         c = r["consent"]
         return msg("{other}'s owner decides whether it joins {corp}'s merger", other=c["other"],
                    corp=c["corporation"])
+    if now == "odd":
+        return msg("two odd shares settle as {system} forms: one share and a third of its price, or four thirds",
+                   system=r["odd"]["system"])
     if not in_systems(g):
         return minors.prompt(g)
     if now == "reduce":
@@ -114,7 +131,7 @@ def prompt(g: G) -> Msg:
 
 def finished(g: G) -> bool:
     r = g.round
-    if r.get("consent"):
+    if r.get("consent") or r.get("odd"):
         return False
     if not in_systems(g):
         return minors.finished(g) and not systems_allowed(g)
@@ -123,7 +140,7 @@ def finished(g: G) -> bool:
 
 def settle(g: G) -> None:
     r = g.round
-    if r.get("consent"):
+    if r.get("consent") or r.get("odd"):
         return
     if not in_systems(g):
         minors.settle(g)
@@ -272,6 +289,8 @@ def apply(g: G, seat: int, action: Action) -> None:
             return _ask(g, seat, minors.current(g), action["corporation"], action)
         return minors.apply(g, seat, action)
     now, kind = stage(g), action["type"]
+    if now == "odd":
+        return _choose_odd(g, seat, action)
     if now == "reduce":
         return _remove_token(g, action)
     if now == "discard":
@@ -293,9 +312,8 @@ def apply(g: G, seat: int, action: Action) -> None:
         publics = r["gathering"] or [cid]
         if problem := form_problem(g, publics, action.get("corporation")):
             raise RuleError(problem)
-        form(g, publics, action["corporation"])
-        r["publics"] = [c for c in r["publics"] if c not in publics[1:]]
-        _next_public(g)
+        r["odd"] = {"publics": list(publics), "system": action["corporation"], "choices": {}}
+        _form_when_chosen(g)
     elif kind == "pass":
         if r["gathering"]:
             g.event("The system merger of {corps} is called off.", corps=", ".join(r["gathering"]))
@@ -316,6 +334,8 @@ def legal(g: G, seat: int) -> list[Action]:
         moves = minors.legal(g, seat)
         return [m for m in moves if not (m["type"] == "merge" and m.get("corporation") in declined(g))]
     now = stage(g)
+    if now == "odd":
+        return [{"type": "odd_shares", "choice": c} for c in ODD_CHOICES]
     if now == "reduce":
         target = r["reducing"]
         return [{"type": "remove_token", "entity": target, "hex": h, "city": i} for h, i in g.board.token_nodes(target)]
@@ -345,7 +365,8 @@ def describe(g: G) -> dict[str, Any]:
     r = g.round
     view = minors.describe(g)
     view.update(part=r.get("part", "minors"), consent=dict(r["consent"]) if r.get("consent") else None,
-                public=current(g) if in_systems(g) else None, gathering=list(r.get("gathering") or []))
+                public=current(g) if in_systems(g) else None, gathering=list(r.get("gathering") or []),
+                odd=dict(r["odd"]) if r.get("odd") else None)
     return view
 
 
@@ -377,15 +398,17 @@ def _units(g: G, cid: str, holder: str) -> int:
     return g.percent(cid, holder) // g.cdef(cid).cert_unit
 
 
-def exchange(g: G, publics: list[str], price: int) -> dict[str, Any]:
+def exchange(g: G, publics: list[str], price: int, choices: dict[str, str] | None = None) -> dict[str, Any]:
     """The share exchange, worked out without changing anything: new units by holder (players by seat key, the pool,
-    the system's treasury), money by player (+ paid to the system, - paid by it), and the president.
+    the system's treasury), money by player (+ paid to the system, - paid by it), the president, and `open`: the
+    players (seat keys, in settling order) with a choice (ODD_CHOICES) not in `choices`, counted as "share".
 
     Units are counted over all the merging companies together. new, old = RATIO[n]; each player gets old // `old`
     sets of `new`, the pool likewise; then, players from the initiating company's president in turn order, the odd
     shares: with 3:2, one odd share is one new share for a third of the price, two are two new shares for two thirds
     (one who cannot pay, or when shares run out, receives two thirds for one; for two, one share and a third, or
-    four thirds); with 2:1, one odd share is a new share for half the price (or half the price received). Amounts
+    four thirds, his choice); with 2:1, one odd share is a new share for half the price (or half the price
+    received). Amounts
     are rounded down. The treasury keeps what is left of the 20. The president: most units, ties to the initiating
     company's president, then in turn order from him; nobody with 4 (20%) means no system."""
     n = len(publics)
@@ -397,6 +420,7 @@ def exchange(g: G, publics: list[str], price: int) -> dict[str, Any]:
     units[POOL] = sum(_units(g, c, POOL) for c in publics) // old * new
     left = UNITS - sum(units.values())
     money: dict[str, int] = {}
+    chosen, open_ = choices or {}, []
     for key, u in held.items():
         odd = u % old
         if not odd:
@@ -410,8 +434,11 @@ def exchange(g: G, publics: list[str], price: int) -> dict[str, Any]:
         elif n == 3:
             if left >= 2 and cash >= price * 2 // 3:
                 units[key], left, money[key] = units[key] + 2, left - 2, price * 2 // 3
-            elif left >= 1:
+            elif left >= 1 and chosen.get(key) != "money":
+                open_ += [key] if key not in chosen else []
                 units[key], left, money[key] = units[key] + 1, left - 1, -(price // 3)
+            elif left >= 1:
+                money[key] = -(price * 4 // 3)
             else:
                 money[key] = -(price * 4 // 3)
         elif n == 4:
@@ -422,12 +449,53 @@ def exchange(g: G, publics: list[str], price: int) -> dict[str, Any]:
     units[IPO] = left
     top = max(units[k] for k in held)
     president = next((k for k in held if units[k] == top), None) if top >= PRESIDENT_UNITS else None
-    return {"units": units, "money": money, "president": president}
+    return {"units": units, "money": money, "president": president, "open": open_}
 
 
-def form(g: G, publics: list[str], system: str) -> None:
+def _odd_deal(g: G, choices: dict[str, str]) -> dict[str, Any]:
+    odd = g.round["odd"]
+    return exchange(g, odd["publics"], system_cell(g, odd["publics"]).price, choices)
+
+
+def odd_chooser(g: G) -> int:
+    """The seat choosing now: the first, in settling order, whose choice is not made."""
+    return int(_odd_deal(g, g.round["odd"]["choices"])["open"][0])
+
+
+def _choose_odd(g: G, seat: int, action: Action) -> None:
+    choice = action.get("choice")
+    if action["type"] != "odd_shares":
+        raise RuleError("First choose how your two odd shares of {system} settle.", system=g.round["odd"]["system"])
+    if choice not in ODD_CHOICES:
+        raise RuleError("Choose one share and a third of the price, or four thirds of the price.")
+    odd = g.round["odd"]
+    odd["choices"][g.key(seat)] = choice
+    price = system_cell(g, odd["publics"]).price
+    if choice == "share":
+        g.event("[0] takes one {system} share and {amount} for two odd shares.", seat, system=odd["system"],
+                amount=g.amount(price // 3))
+    else:
+        g.event("[0] takes {amount} for two odd shares of {system}.", seat, system=odd["system"],
+                amount=g.amount(price * 4 // 3))
+    _form_when_chosen(g)
+
+
+def _form_when_chosen(g: G) -> None:
+    """The system forms once every player with a choice has made it."""
+    r = g.round
+    odd = r["odd"]
+    if _odd_deal(g, odd["choices"])["open"]:
+        return
+    r["odd"] = None
+    publics = odd["publics"]
+    form(g, publics, odd["system"], odd["choices"])
+    r["publics"] = [c for c in r["publics"] if c not in publics[1:]]
+    _next_public(g)
+
+
+def form(g: G, publics: list[str], system: str, choices: dict[str, str] | None = None) -> None:
     cell = system_cell(g, publics)
-    deal = exchange(g, publics, cell.price)
+    deal = exchange(g, publics, cell.price, choices)
     corp = g.corp(system)
     g.s["market"] = g.title.market.with_par(g.s["market"], system, cell)
     corp.update(par=cell.price, floated=True, operated=True, has_operated=True)
