@@ -42,8 +42,8 @@ def finished(g: G) -> bool:
 
 def available_minors(g: G) -> list[str]:
     """Minors a player may open the bidding for now."""
-    return [cid for cid in g.s["corps"] if g.cdef(cid).kind == "minor" and g.cell(cid) is None
-            and g.rules.may_start(g, cid)]
+    kinds, priced = g.title.kind_of, g.cells()
+    return [cid for cid in g.s["corps"] if kinds[cid] == "minor" and cid not in priced and g.rules.may_start(g, cid)]
 
 
 def _bid_cash(g: G):
@@ -161,7 +161,8 @@ def _par_offered(g: G, seat: int) -> bool:
     if "buy" in g.round["did"] or g.cert_count(seat) >= g.cert_limit:
         return False
     least = min(cell.price for cell in g.title.market.par_cells)  # the site prices an unstarted share so
-    return any(g.cdef(cid).kind == "major" and g.cell(cid) is None and g.rules.may_start(g, cid)
+    kinds, priced = g.title.kind_of, g.cells()
+    return any(kinds[cid] == "major" and cid not in priced and g.rules.may_start(g, cid)
                and g.s["cash"][seat] >= least * g.cdef(cid).president_percent // g.cdef(cid).share_unit
                for cid in g.s["corps"])
 
