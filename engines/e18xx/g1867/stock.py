@@ -10,6 +10,7 @@ Round state adds: auction (bidding.py, None between auctions), home (the minor w
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from engines.base import Action, RuleError
@@ -42,8 +43,13 @@ def finished(g: G) -> bool:
 
 def available_minors(g: G) -> list[str]:
     """Minors a player may open the bidding for now."""
+    return list(_open_minors(g))
+
+
+def _open_minors(g: G) -> Iterator[str]:
+    """available_minors one at a time: whether there is any is asked after every stock move (settle)."""
     kinds, priced = g.title.kind_of, g.cells()
-    return [cid for cid in g.s["corps"] if kinds[cid] == "minor" and cid not in priced and g.rules.may_start(g, cid)]
+    return (cid for cid in g.s["corps"] if kinds[cid] == "minor" and cid not in priced and g.rules.may_start(g, cid))
 
 
 def _bid_cash(g: G):
@@ -151,7 +157,7 @@ def settle(g: G) -> None:
 
 
 def _has_move(g: G, seat: int) -> bool:
-    return shared.has_move(g, seat) or bool(_bids(g, seat)) or _par_offered(g, seat)
+    return shared.has_move(g, seat) or _may_bid(g, seat) or _par_offered(g, seat)
 
 
 def _par_offered(g: G, seat: int) -> bool:
@@ -168,9 +174,19 @@ def _par_offered(g: G, seat: int) -> bool:
 
 
 def _bids(g: G, seat: int) -> list[Action]:
-    if "buy" in g.round["did"] or _bid_cash(g)(seat) < MIN_BID:
+    if not _may_bid_at_all(g, seat):
         return []
     return [{"type": "bid", "corporation": cid, "price": MIN_BID} for cid in available_minors(g)]
+
+
+def _may_bid(g: G, seat: int) -> bool:
+    """bool(_bids(g, seat)), stopping at the first minor open to a bid."""
+    return _may_bid_at_all(g, seat) and next(_open_minors(g), None) is not None
+
+
+def _may_bid_at_all(g: G, seat: int) -> bool:
+    """Not after a purchase this turn, and with the least bid in hand (under the certificate limit)."""
+    return "buy" not in g.round["did"] and _bid_cash(g)(seat) >= MIN_BID
 
 
 def finish(g: G) -> None:
