@@ -277,7 +277,7 @@ class G:
 
     def cell(self, cid: str) -> Cell | None:
         # every corporation's cell read at once, again whenever the market changes: the market is always replaced,
-        # never changed in place (move_price, with_par), and a price is read tens of times a move
+        # never changed in place (move_price, with_par), and a price is read tens of times a move (`cells` inlined)
         market = self.s["market"]
         if market is not self._market:
             self._market, self._cells = market, self.title.market.positions(market)
