@@ -19,6 +19,7 @@ Exports named on the command line (other recorded 1889 games) are replayed and t
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -32,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, when run as a script
 
 from bot.selfplay import NeverEnds, play_one  # noqa: E402
+from engines.e18xx.board import forget_boards  # noqa: E402
 from engines.e18xx.game import Canada1867, Shikoku1889  # noqa: E402
 from engines.e18xx.replay import replay_export  # noqa: E402
 from engines.e18xx.route import all_routes, best_runs, exhaustive_best, train  # noqa: E402
@@ -91,7 +93,12 @@ def peer_or_why() -> tuple[Peer | None, str]:
 
 def bench_replay(repeat: int, paths: list[Path]) -> None:
     """Each export replayed by us and by the reference engine, interleaved run by run (the machine's noise hits
-    both), medians and their ratio. Ours includes reading the export; the peer's excludes parsing the JSON."""
+    both), medians and their ratio. Both time the same work: from the parsed export (JSON parsed outside the clock
+    on both sides) to the game replayed to its end, the game built from its title included, each side starting
+    after a full garbage collection (the peer's `serve` runs `GC.start` before its clock) and without what an earlier
+    run of the same game left behind: ours forgets the boards it keeps by content (`forget_boards`; the title's data
+    and the tiles' geometry, which any game of the title warms, stay, as the peer's loaded title does). Ours also
+    works out the final scores inside the clock, which the peer does after it (a few microseconds)."""
     peer, why = peer_or_why()
     print("peer: the 18xx.games engine, " + ("timed in the same run, interleaved" if peer else f"not timed: {why}"))
     try:
@@ -99,6 +106,8 @@ def bench_replay(repeat: int, paths: list[Path]) -> None:
             doc = json.loads(path.read_text(encoding="utf-8"))
             ours, theirs = [], []
             for _ in range(repeat):
+                forget_boards()  # a game not seen before: its boards are not known yet
+                gc.collect()  # as the peer's GC.start before each load
                 ours += timed(lambda doc=doc: replay_export(doc), 1)
                 if peer:
                     theirs.append(peer.load(path))

@@ -136,8 +136,14 @@ def placeholders(template: str) -> set[str]:
 
 # ---- kept in a stored state ----------------------------------------------------------------------------
 
+#: Types stored as they are (exactly these types: a subclass of str or int may be a message's value type).
+_PLAIN = frozenset((str, int, bool, float, type(None)))
+
+
 def to_json(value: Any) -> Any:
     """A message and its values as JSON (tagged objects), for a state that is stored."""
+    if type(value) in _PLAIN:  # most values of an event (a corporation's id, a count): as they are
+        return value
     if isinstance(value, Msg):
         return {"$msg": value.template, "values": {k: to_json(v) for k, v in value.values.items()}}
     if isinstance(value, Plural):

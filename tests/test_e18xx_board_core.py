@@ -323,3 +323,40 @@ def test_the_picture_of_cities_open_to_a_token_rings_the_one_each_number_means()
     body = (0, pic.height // 5, w, pic.height)
     assert cells[0].crop(body).tobytes() == cells[2].crop(body).tobytes()  # the same city, ringed the same
     assert cells[0].crop(top).tobytes() != cells[2].crop(top).tobytes()  # but numbered 1 and 3
+
+
+def _every_path(board: Board) -> dict:
+    """Each hex's paths and, per end, the paths with that end: the track as the board answers it."""
+    return {coord: (board.paths(coord), {end: board.paths_at(coord, end) for pair in board.paths(coord)
+                                         for end in pair}) for coord in board.map.printed}
+
+
+def test_a_token_placed_or_removed_keeps_the_track_of_the_board_it_was_placed_on():
+    """A board derived by a lay knows its track without the track kept per set of tiles; the board after a token
+    (placed or removed) takes that track over instead of working out the whole map's again. It must be the track
+    of its own tiles: the same answers as a board read afresh from its contents, all kept boards forgotten."""
+    from engines.e18xx.board import forget_boards, load_map
+
+    board = Board.new(load_map("g1889"))
+    board.paths("A10"), board.paths_at("A10", "_0")  # the track known, so the lays below derive theirs from it
+    laid = board.lay_tile("A10", "57", 1).lay_tile("B9", "9", 2)
+    tokened = laid.place_token("A10", "AR", 0)
+    untokened = tokened.remove_token("A10", 0, "AR")
+    forget_boards()
+    for derived in (tokened, untokened):
+        fresh = Board.from_json(derived.map, json.loads(json.dumps(derived.to_json())))
+        assert _every_path(derived) == _every_path(fresh)
+    assert _every_path(tokened) != _every_path(board)  # the lays changed the track the test compares
+
+
+def test_forget_boards_drops_the_boards_kept_by_content():
+    """A benchmark replaying a game again starts without its boards (bench/bench_18xx.py): after forget_boards the
+    same contents give a board read afresh, which works its track out again."""
+    from engines.e18xx.board import forget_boards, load_map
+
+    data = Board.new(load_map("g1889")).lay_tile("A10", "57", 1).to_json()
+    kept = Board.from_json(load_map("g1889"), data)
+    assert Board.from_json(load_map("g1889"), data) is kept  # kept by content
+    forget_boards()
+    fresh = Board.from_json(load_map("g1889"), data)
+    assert fresh is not kept and _every_path(fresh) == _every_path(kept)

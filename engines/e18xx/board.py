@@ -442,13 +442,21 @@ class Board:
         per_node = [self.slots(coord, i) if n.kind == "city" else () for i, n in enumerate(tile.nodes)]
         per_node[node] = tuple(slots)
         reserved = {h: c for h, c in self.reserved.items() if not (h.partition(":")[0] == coord and c == corp)}
-        return replace(self, tokens={**self.tokens, coord: tuple(per_node)}, reserved=reserved)
+        return self._same_track(replace(self, tokens={**self.tokens, coord: tuple(per_node)}, reserved=reserved))
 
     def remove_token(self, coord: str, node: int, holder: str) -> Board:
         """The board without `holder`'s token in that city (its slot opens)."""
         per_node = [tuple(None if t == holder and i == node else t for t in self.slots(coord, i))
                     if n.kind == "city" else () for i, n in enumerate(self.tile(coord).nodes)]
-        return replace(self, tokens={**self.tokens, coord: tuple(per_node)})
+        return self._same_track(replace(self, tokens={**self.tokens, coord: tuple(per_node)}))
+
+    def _same_track(self, after: Board) -> Board:
+        """`after` (this board with other tokens, the same tiles) given this board's track as it is known: a board
+        derived by lays knows its track without `_track_of` having it, which would compute the whole map's again."""
+        for name in ("_track", "_paths_at"):  # set as cached_property would set them
+            if name in self.__dict__:
+                after.__dict__[name] = self.__dict__[name]
+        return after
 
     def free_slot(self, coord: str, corp: str, node: int = 0, *, second_on_tile: bool = False) -> int | None:
         """The slot `corp` may put a token in; `second_on_tile`: even with its token in another city of the tile (a
@@ -887,6 +895,15 @@ def _board_of(map_def: MapDef, laid: tuple, tokens: tuple, reserved: tuple) -> B
     """Board.from_json's boards, by content (a replay asks about the same board across many actions; a live table's
     state is a copy, whose board is equal to the last)."""
     return Board(map_def, laid=dict(laid), tokens=dict(tokens), reserved=dict(reserved))
+
+
+def forget_boards() -> None:
+    """Forget the boards kept by content (`_board_of`, with what each has worked out: reach, chains, "new track"
+    answers) and the chains and track kept per set of tiles: a benchmark replaying a game again starts as a process
+    that has not seen that game's boards (bench/bench_18xx.py)."""
+    _board_of.cache_clear()
+    _chains_of.cache_clear()
+    _track_of.cache_clear()
 
 
 NOWHERE = (None, None)  # MapDef._steps of an edge off the map

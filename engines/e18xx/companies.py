@@ -211,6 +211,12 @@ class Title:
                 for i in range(len(self.phases))]
 
     @cached_property
+    def kind_of(self) -> dict[str, str]:
+        """corporation -> its kind (minor, major...): loops over the corporations that want one kind read it here
+        instead of each corporation's definition (asked for every corporation several times a stock turn)."""
+        return {c.id: c.kind for c in self.corporations}
+
+    @cached_property
     def phase_indexes(self) -> dict[str, int]:
         """phase -> its place in the order (a depot's offer compares phases for each train, after every action)."""
         return {p.name: i for i, p in enumerate(self.phases)}

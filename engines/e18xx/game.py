@@ -41,6 +41,10 @@ CORPORATION_MOVES = ("buy_shares", "lay_tile", "place_token", "run_routes", "div
                      "merge_system", "form_system")
 
 
+#: who_acts's answers, by the seats that act (a few sets of seats: a game has at most six).
+_ACTING: dict[frozenset[int], Awaiting] = {}
+
+
 class E18xxGame(Engine):
     """Every 18xx title's engine: the rounds, the moves and the views, read from the title's data."""
 
@@ -132,7 +136,10 @@ class E18xxGame(Engine):
         if module is None or g.rules.chance_request(g) is not None or g.rules.interrupt(g) is not None:
             return self.awaiting(state)  # a draw (1890's Tigers die) or a decision outside the round's turns
         seats = module.acting(g)
-        return Awaiting(seats if isinstance(seats, frozenset) else frozenset({seats}))
+        seats = seats if isinstance(seats, frozenset) else frozenset({seats})
+        if (known := _ACTING.get(seats)) is None:  # an Awaiting is frozen: one per set of seats, made once (making
+            known = _ACTING[seats] = Awaiting(seats)  # one, a frozen dataclass of seven fields, cost more than this)
+        return known
 
     def can_act(self, state: State, seat: int) -> bool:
         return seat in self.awaiting(state).seats or bool(self._anytime(G(state), seat))

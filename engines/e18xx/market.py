@@ -255,8 +255,11 @@ class Market:
         """Corporation -> its cell, for every corporation with a share price (`position` of each)."""
         found: dict[str, Cell] = {}
         for cell_id, corps in stacks.items():
+            if not corps:
+                continue
+            cell = self.by_id(cell_id)  # once per cell, not per corporation on it (read again at every price move)
             for corp in corps:
-                found.setdefault(corp, self.by_id(cell_id))  # the first cell holding it, as `position` reads
+                found.setdefault(corp, cell)  # the first cell holding it, as `position` reads
         return found
 
     def with_par(self, stacks: Mapping[str, Sequence[str]], corporation: str, cell: Cell) -> Stacks:

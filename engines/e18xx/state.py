@@ -87,6 +87,7 @@ class G:
         g.rules = rules_for(state["title"])
         g.title = g.rules.game_title(state.get("opts", {}), load_title(state["title"]))
         g.map = g.rules.game_map(state.get("opts", {}), load_map(f"g{state['title']}"))
+        g._cdefs = g.title._by_id["corporation"]
         g._board = None
         g._board_json = None  # the board dict `_board` was read from
         g._market = None  # the market dict `_cells` was read from
@@ -104,6 +105,7 @@ class G:
     _board_json: dict | None
     _market: dict | None
     _cells: dict[str, Cell]
+    _cdefs: dict[str, Corporation]  # the title's corporations by id (cdef is asked tens of thousands of times a game)
     # `trains.crowded`'s answer kept while nothing can be written: only inside one `E18xxGame.apply`, from its
     # `who_acts` to the start of `_apply` (which takes the answer and stops the keeping before any write)
     crowd_keeping: bool
@@ -233,12 +235,12 @@ class G:
     def cert_count(self, seat: int) -> int:
         # companies.certificate_count, without its mappings (asked many times a move)
         key = self.key(seat)
-        self.cell("")  # every price cell read from the market now (`_cells`)
-        cells = self._cells
+        cells = self.cells()
         n = 0
         for cid, c in self.s["corps"].items():
-            if (held := c["shares"].get(key)) and counts_for_cert_limit(cells.get(cid)):
-                n += len(held)
+            if held := c["shares"].get(key):  # counts_for_cert_limit inlined: asked only of the few he holds
+                if (cell := cells.get(cid)) is None or cell.counts_for_cert_limit:
+                    n += len(held)
         if self.title.rules.get("cert_limit_counts_privates", True):
             n += self.rules.privates_counted(self, key)
         return n
@@ -265,7 +267,7 @@ class G:
 
     def cdef(self, cid: str) -> Corporation:
         # the title's dict read here, not through Title.corporation (asked tens of thousands of times a game)
-        cdef = self.title._by_id["corporation"].get(cid) or self.title.corporation(cid)  # the latter refuses
+        cdef = self._cdefs.get(cid) or self.title.corporation(cid)  # the latter refuses
         if cdef.kind == "major" and (limit := self.s.get("holding_limit")):
             return _with_holding_limit(cdef, limit)  # 1867 with two players: 70% of a major instead of 60%
         return cdef
@@ -275,11 +277,19 @@ class G:
 
     def cell(self, cid: str) -> Cell | None:
         # every corporation's cell read at once, again whenever the market changes: the market is always replaced,
-        # never changed in place (move_price, with_par), and a price is read tens of times a move
+        # never changed in place (move_price, with_par), and a price is read tens of times a move (`cells` inlined)
         market = self.s["market"]
         if market is not self._market:
             self._market, self._cells = market, self.title.market.positions(market)
         return self._cells.get(cid)
+
+    def cells(self) -> dict[str, Cell]:
+        """Every corporation's price cell (none: not parred), for a loop over the corporations (read, never
+        written: the market's own reading, replaced when the market is)."""
+        market = self.s["market"]
+        if market is not self._market:
+            self._market, self._cells = market, self.title.market.positions(market)
+        return self._cells
 
     def price(self, cid: str) -> int:
         cell = self.cell(cid)
@@ -323,8 +333,10 @@ class G:
 
     def ipo_cert(self, cid: str) -> str | None:
         """The next certificate for sale from the IPO (a title may keep some back: 1890's reserved Kinki shares)."""
-        return next((c for c in self.corp(cid)["shares"].get(IPO, ()) if not self.rules.reserved_cert(self, cid, c)),
-                    None)
+        for cert in self.s["corps"][cid]["shares"].get(IPO, ()):  # a loop, not next(genexpr): asked per corporation
+            if not self.rules.reserved_cert(self, cid, cert):  # of every stock turn
+                return cert
+        return None
 
     def pool_cert(self, cid: str) -> str | None:
         certs = self.corp(cid)["shares"].get(POOL, [])

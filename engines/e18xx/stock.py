@@ -440,8 +440,9 @@ def _purchases(g: G, seat: int) -> Iterator[Action]:
         return
     counts = None  # his certificate count and limit: the same for every purchase, counted at the first
     cash = g.s["cash"][seat]
+    priced = g.cells()
     for cid in g.s["corps"]:
-        if g.cell(cid) is None:
+        if cid not in priced:
             cells = g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ()
             if not cells:
                 continue

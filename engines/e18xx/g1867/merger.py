@@ -187,7 +187,8 @@ def _any_candidate(g: G, cid: str) -> bool:
 
 
 def majors_free(g: G) -> list[str]:
-    return [cid for cid in g.s["corps"] if g.cdef(cid).kind == "major" and g.cell(cid) is None
+    kinds, priced = g.title.kind_of, g.cells()
+    return [cid for cid in g.s["corps"] if kinds[cid] == "major" and cid not in priced
             and g.rules.may_start(g, cid, by_merger=True)]
 
 

@@ -171,7 +171,7 @@ class Rules1867(Rules):
 
     def may_par(self, g: G, cid: str) -> bool:
         """A major, from phase 4, while some city can take its home token."""
-        return g.cdef(cid).kind == "major" and self.may_start(g, cid) and self._any_home_city(g, cid)
+        return g.title.kind_of[cid] == "major" and self.may_start(g, cid) and self._any_home_city(g, cid)
 
     def price_after_sale(self, g: G, cid: str, cell, percent: int, was_president: bool):
         """One step left for a sale by the president (before the sale); others do not move the price."""

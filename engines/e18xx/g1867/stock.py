@@ -10,6 +10,7 @@ Round state adds: auction (bidding.py, None between auctions), home (the minor w
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from engines.base import Action, RuleError
@@ -42,8 +43,13 @@ def finished(g: G) -> bool:
 
 def available_minors(g: G) -> list[str]:
     """Minors a player may open the bidding for now."""
-    return [cid for cid in g.s["corps"] if g.cdef(cid).kind == "minor" and g.cell(cid) is None
-            and g.rules.may_start(g, cid)]
+    return list(_open_minors(g))
+
+
+def _open_minors(g: G) -> Iterator[str]:
+    """available_minors one at a time: whether there is any is asked after every stock move (settle)."""
+    kinds, priced = g.title.kind_of, g.cells()
+    return (cid for cid in g.s["corps"] if kinds[cid] == "minor" and cid not in priced and g.rules.may_start(g, cid))
 
 
 def _bid_cash(g: G):
@@ -151,23 +157,41 @@ def settle(g: G) -> None:
 
 
 def _has_move(g: G, seat: int) -> bool:
-    return shared.has_move(g, seat) or bool(_bids(g, seat)) or _par_offered(g, seat)
+    if shared.has_move(g, seat):
+        return True
+    # a bid and a par offered both want no purchase this turn and room under the certificate limit: counted once
+    if not _room_to_start(g, seat):
+        return False
+    return (g.s["cash"][seat] >= MIN_BID and next(_open_minors(g), None) is not None) or _any_par(g, seat)
+
+
+def _may_bid_at_all(g: G, seat: int) -> bool:
+    """Not after a purchase this turn, under the certificate limit, and with the least bid in hand."""
+    return _room_to_start(g, seat) and g.s["cash"][seat] >= MIN_BID
+
+
+def _room_to_start(g: G, seat: int) -> bool:
+    return "buy" not in g.round["did"] and g.cert_count(seat) < g.cert_limit
 
 
 def _par_offered(g: G, seat: int) -> bool:
     """18xx.games keeps a player's turn open while some major could be started, he is under the certificate limit
     and has twice the lowest par price, whether or not a city can take its home token or he can pay the par he would
     choose (he then passes): so does this round, to follow the same turns."""
-    if "buy" in g.round["did"] or g.cert_count(seat) >= g.cert_limit:
-        return False
+    return _room_to_start(g, seat) and _any_par(g, seat)
+
+
+def _any_par(g: G, seat: int) -> bool:
+    """_par_offered but for the player's room to start one."""
     least = min(cell.price for cell in g.title.market.par_cells)  # the site prices an unstarted share so
-    return any(g.cdef(cid).kind == "major" and g.cell(cid) is None and g.rules.may_start(g, cid)
+    kinds, priced = g.title.kind_of, g.cells()
+    return any(kinds[cid] == "major" and cid not in priced and g.rules.may_start(g, cid)
                and g.s["cash"][seat] >= least * g.cdef(cid).president_percent // g.cdef(cid).share_unit
                for cid in g.s["corps"])
 
 
 def _bids(g: G, seat: int) -> list[Action]:
-    if "buy" in g.round["did"] or _bid_cash(g)(seat) < MIN_BID:
+    if not _may_bid_at_all(g, seat):
         return []
     return [{"type": "bid", "corporation": cid, "price": MIN_BID} for cid in available_minors(g)]
 
