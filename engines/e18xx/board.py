@@ -31,8 +31,10 @@ from engines.e18xx.tiles import (
     city_map,
     keeps_cities,
     keeps_track,
+    next_colour,
     parse_tile,
     path_within,
+    upgrade_rotations,
     upgrades_to,
 )
 from engines.text import N_, Msg, Name, msg
@@ -103,6 +105,11 @@ class MapDef:
                 border = self.borders.get((coord, edge))
                 steps[coord, edge] = (other, None if border and border.impassable else other)
         return steps
+
+    @cached_property
+    def _upgrades(self) -> dict[tuple[str, str | None, str, bool], bool]:
+        """Board.upgrades_to's answers: (hex, the tile laid there or None for the printed one, new tile, special)."""
+        return {}
 
     def neighbour(self, coord: str, edge: int) -> str | None:
         """The hex across `edge` when it is on this map."""
@@ -375,7 +382,18 @@ class Board:
 
     def upgrades_to(self, coord: str, new: TileDef, special: bool = False) -> bool:
         """May `new` replace the tile on `coord` at all (tiles.upgrades_to)? Where the printed hex has a future label
-        for `new`'s colour, `new` must carry that label instead of the old tile's (e.g. Ottawa's gray "O")."""
+        for `new`'s colour, `new` must carry that label instead of the old tile's (e.g. Ottawa's gray "O"). A pure
+        function of the map, the hex, the two tiles and `special`: the map keeps each answer (the legal lays ask it
+        for every hex the network touches and every tile left, some 5,000 times on 1867's late boards)."""
+        if self.map.tiles.get(new.name) is not new:  # a tile of no manifest: asked as it is
+            return self._upgrades_to(coord, new, special)
+        placed = self.laid.get(coord)
+        key = (coord, placed[0] if placed else None, new.name, special)
+        if (known := self.map._upgrades.get(key)) is None:
+            known = self.map._upgrades[key] = self._upgrades_to(coord, new, special)
+        return known
+
+    def _upgrades_to(self, coord: str, new: TileDef, special: bool) -> bool:
         old = self.tile(coord)
         if new.name in self.map.tile_hexes and coord not in self.map.tile_hexes[new.name]:
             return False
@@ -1342,23 +1360,41 @@ def legal_lays(
     board.trace(corp)
     network = board.reachable(corp)
     most_exits: dict[tuple[str, str], tuple[int, str]] = {}
+    # the tiles that may be laid at all, by colour: an upgrade is always of the next colour (tiles.upgrades_to)
+    by_colour: dict[str, list[tuple[str, TileDef]]] = {}
+    for name, left in supply.items():
+        new = board.map.tiles[name]
+        if left > 0 and not new.blocks_lay and new.colour in colours:
+            by_colour.setdefault(new.colour, []).append((name, new))
     found = []
     for coord in sorted(network.edges):
         if coord in blocked or coord not in board.map.printed:
             continue
-        for name, left in supply.items():
-            new = board.map.tiles[name]
-            if left <= 0 or new.blocks_lay or new.colour not in colours or not board.upgrades_to(coord, new):
+        old, old_rotation = board.tile(coord), board.rotation(coord)
+        for name, new in by_colour.get(next_colour(old.colour), ()):
+            if not board.upgrades_to(coord, new):
                 continue
             same_track = set()  # a symmetric tile lays the same track at several rotations: offer it once
-            for rotation in range(6):
-                track = frozenset(frozenset(path) for path in new.rotated_paths(rotation))
+            # only the rotations that keep the old track and cities (_lay_problem refuses the others)
+            for rotation in upgrade_rotations(old, old_rotation, new):
+                track = _track_set(new, rotation)
                 lay = Lay(coord, name, rotation)
                 if track not in same_track and _lay_problem(board, lay, colours, corp, False, frozenset(), blocked,
                                                             supply, network, most_exits) is None:
                     same_track.add(track)
                     found.append(lay)
     return sorted(found)
+
+
+def _track_set(tile: TileDef, rotation: int) -> frozenset[frozenset[End]]:
+    """The track `tile` lays at `rotation`, as a set of paths without their order (rotations of a symmetric tile
+    that lay the same track are one lay); once per tile and rotation."""
+    if (known := _TRACK_SETS.get((tile.name, rotation))) is None or known[0] is not tile:
+        known = _TRACK_SETS[tile.name, rotation] = (tile, frozenset(frozenset(p) for p in tile.rotated_paths(rotation)))
+    return known[1]
+
+
+_TRACK_SETS: dict[tuple[str, int], tuple[TileDef, frozenset[frozenset[End]]]] = {}
 
 
 def check_lay(board: Board, lay: Lay, colours: Iterable[str], corp: str | None, **rules) -> Board:
