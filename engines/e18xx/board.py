@@ -646,15 +646,9 @@ class Board:
             passable = {(over, i): ok for i, ok in enumerate(through_at)}
             starts = list(starts)
 
-        def look(coord: str, end: End) -> None:
-            looks.setdefault(coord, set()).add((end, mask.get(coord, 0)))
-
-        def look_over(coord: str, end: End) -> None:  # a variant's walk: the looks at its hex are all it reads
-            if coord == over:
-                looks.setdefault(coord, set()).add((end, mask.get(coord, 0)))
-        if over is not None:
-            look = look_over
-        looks: dict[str, set[tuple[End, int]]] = {}
+        tracing = over is None  # a variant's walk reads only its looks at its hex, and its forks
+        # hex -> its looks: every hex's for the trace, the variant's hex's for a variant
+        looks: dict[str, set[tuple[End, int]]] = {coord: set() for coord in (track if tracing else (over,))}
         entries: dict[str, int | None] = {}
         leaves: set[tuple[str, int]] = set()
         walked: set[PathRef] = set()
@@ -674,8 +668,9 @@ class Board:
                 return
             nodes.add(ref)
             coord, index = ref
-            look(coord, f"_{index}")
             end = f"_{index}"
+            if tracing or coord == over:
+                looks[coord].add((end, mask.get(coord, 0)))
             for p in paths_at[coord].get(end, ()):
                 walk_path(coord, p, None, ref, converging)
             if converging:
@@ -687,7 +682,8 @@ class Board:
             if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
                 return
             paths.add(key)
-            walked.add(key)
+            if tracing:
+                walked.add(key)
             for end in ends:
                 if type(end) is str:
                     ref = (coord, int(end[1:]))
@@ -697,10 +693,14 @@ class Board:
                 if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
                     continue
                 back = (edge + 3) % 6
-                entries.setdefault(other, back)
-                look(other, back)
-                if not converging:
-                    leaves.add((coord, edge))
+                if tracing:
+                    if other not in entries:
+                        entries[other] = back
+                    looks[other].add((back, mask.get(other, 0)))
+                    if not converging:
+                        leaves.add((coord, edge))
+                elif other == over:
+                    looks[over].add((back, mask.get(over, 0)))
                 onward = converging or (edge in conv if coord == over else len(paths_at[coord].get(edge, ())) > 1)
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
@@ -735,12 +735,12 @@ class Board:
             nodes.update(fork.nodes)
             mask.clear()
             mask[over] = fork.left
-            looks.clear()
+            looks[over] = set()
             for q in paths_at.get(fork.coord, {}).get(fork.back, ()):
                 walk_path(fork.coord, q, fork.back, None, True)
-            return looks.get(over, set())
+            return looks[over]
 
-        return _VariantWalk(over, looks.get(over, set()), tuple(forks), track, paths_at, steps, through, fork_looks)
+        return _VariantWalk(over, looks[over], tuple(forks), track, paths_at, steps, through, fork_looks)
 
     def _walk(self, corp: str, visit: Callable[[str, int], bool],
               enter: Callable[[str, int | None], bool] | None = None) -> bool:
