@@ -196,7 +196,9 @@ def bench_track_legal(engine, states: list[dict], source: str, target: float) ->
     finally:
         gc.unfreeze()
     times, firsts = [statistics.median(r) for r in runs], [r[0] for r in runs]
-    print(f"legal() at a track step, {len(states)} states of {source} (each the median of 3 calls): median "
+    # wall times: on a machine other work keeps busy they measure the machine as much as us, so its load is printed
+    load = f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    print(f"legal() at a track step, {len(states)} states of {source} ({load}; each the median of 3 calls): median "
           f"{ms(statistics.median(times))}, p99 {ms(p99(times))}, max {ms(max(times))} "
           f"(target p99 < {ms(target)}: {'met' if p99(times) < target else 'MISSED'})")
     print(f"  the first call on each state: median {ms(statistics.median(firsts))}, p99 {ms(p99(firsts))}, max "
