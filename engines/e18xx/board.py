@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
@@ -627,7 +628,8 @@ class Board:
     def _variants(self) -> dict[tuple, bool]:
         return {}
 
-    def _traced_walk(self, corp: str, variant: tuple | None = None) -> WalkTrace | _VariantWalk:
+    def _traced_walk(self, corp: str, variant: tuple | None = None,
+                     fork: _Fork | None = None) -> WalkTrace | _VariantWalk | set[tuple[End, int]]:
         """_walk's walk, step for step (keep the two alike), visiting every path and noting, per hex, each way it
         comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
         hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
@@ -635,8 +637,14 @@ class Board:
         `variant` (see variant_takes): (hex, its paths, its converging exits, its nodes' passability, the tokens)
         walks this board with that hex changed so, and returns what the "new track" questions about that hex read
         (_VariantWalk): the looks at the hex outside converging mode, and, instead of walking each converging part,
-        where it starts with the marks of that moment (a fork), for a search or a walk of its own when asked."""
+        where it starts with the marks of that moment (a fork), for a search or a walk of its own when asked. With
+        `fork` too: that walk, the converging part from the fork, and its looks at the hex.
+
+        What the walk keeps (a variant's searches ask `through` later) holds the board by a weak reference: the board
+        keeps its walks, and a cycle through them would keep a board and its walks after the board's last use until
+        the garbage collector's full pass (which, with hundreds of them, took 100-300 ms on 1867's late boards)."""
         track, paths_at, steps = self._track, self._paths_at, self.map._steps
+        board = weakref.ref(self)
         over, conv = None, frozenset()
         passable: dict[NodeRef, bool] = {}
         starts = self.token_nodes(corp)
@@ -660,7 +668,8 @@ class Board:
 
         def through(ref: NodeRef) -> bool:
             if (known := passable.get(ref)) is None:
-                known = passable[ref] = self.node(ref).kind != "offboard" and not self.blocks(ref, corp)
+                me = board()
+                known = passable[ref] = me.node(ref).kind != "offboard" and not me.blocks(ref, corp)
             return known
 
         def walk_node(ref: NodeRef, converging: bool) -> None:
@@ -715,30 +724,30 @@ class Board:
             if converging:
                 paths.discard(key)
 
-        for start in starts:
-            nodes.clear()
-            nodes.update(set(starts) - {start})
-            paths.clear()
-            used.clear()
-            entries.setdefault(start[0], None)
-            walk_node(start, False)
+        try:
+            if fork is not None:  # the converging walk from `fork`, with the marks of that moment
+                paths.update(fork.paths)
+                used.update(fork.used)
+                nodes.update(fork.nodes)
+                mask[over] = fork.left
+                for q in paths_at.get(fork.coord, {}).get(fork.back, ()):
+                    walk_path(fork.coord, q, fork.back, None, True)
+                return looks[over]
+            for start in starts:
+                nodes.clear()
+                nodes.update(set(starts) - {start})
+                paths.clear()
+                used.clear()
+                entries.setdefault(start[0], None)
+                walk_node(start, False)
+        finally:
+            walk_node = walk_path = None  # see _walk: the two closures hold each other (and the walk's marks)
         if over is None:
             return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries)
 
-        def fork_looks(fork: _Fork) -> set[tuple[End, int]]:
-            """The looks at `over` of the converging walk from `fork`, walked with the marks of that moment."""
-            paths.clear()
-            paths.update(fork.paths)
-            used.clear()
-            used.update(fork.used)
-            nodes.clear()
-            nodes.update(fork.nodes)
-            mask.clear()
-            mask[over] = fork.left
-            looks[over] = set()
-            for q in paths_at.get(fork.coord, {}).get(fork.back, ()):
-                walk_path(fork.coord, q, fork.back, None, True)
-            return looks[over]
+        def fork_looks(at: _Fork) -> set[tuple[End, int]]:
+            """The looks at `over` of the converging walk from fork `at`."""
+            return board()._traced_walk(corp, variant, at)
 
         return _VariantWalk(over, looks[over], tuple(forks), track, paths_at, steps, through, fork_looks)
 
@@ -807,14 +816,20 @@ class Board:
             return False
 
         starts = self.token_nodes(corp)
-        for start in starts:
-            nodes.clear()
-            nodes.update(set(starts) - {start})
-            paths.clear()
-            used.clear()
-            if (enter is not None and enter(start[0], None)) or walk_node(start, False):
-                return True
-        return False
+        try:
+            for start in starts:
+                nodes.clear()
+                nodes.update(set(starts) - {start})
+                paths.clear()
+                used.clear()
+                if (enter is not None and enter(start[0], None)) or walk_node(start, False):
+                    return True
+            return False
+        finally:
+            # walk_node and walk_path hold each other: a cycle that only the garbage collector's full pass frees
+            # once a long walk has outlived the young generations, with the walk's marks in it (a legal() call on
+            # a dense board left tens of thousands of objects for it, and its pauses landed on later calls)
+            walk_node = walk_path = None
 
     # ---- the state ----
 
