@@ -393,7 +393,7 @@ def test_on_1867s_big_map_the_new_track_rule_answers_as_a_full_walk_too():
 def test_on_1867s_densest_boards_the_new_track_rule_answers_as_a_full_walk_too():
     """The late boards of nationalization_cash are where the walk has most converging exits: there the variant's walk
     tells whether a converging part would take a gained path by a search instead of walking it
-    (Board._traced_walk's converging_takes). For every upgrade open to the operating corporation at the last track
+    (_VariantWalk: _fork_reach, then _fork_takes). For every upgrade open to the operating corporation at the last track
     steps of the game, the same answer as a walk of the board after the lay, with many upgrades past the trace and
     the first entry, answered both ways."""
     from engines.e18xx import board as bd
@@ -402,10 +402,39 @@ def test_on_1867s_densest_boards_the_new_track_rule_answers_as_a_full_walk_too()
         for board, laid, coord, gains, corp, walked in _upgrades_answered_as_a_walk(state):
             entry = board.first_entries(corp).get(coord)
             if gains and not (entry is not None and any(entry in laid.paths(coord)[i] for i in gains)) and (
-                    bd._answer_from_trace(board, laid, coord, gains, corp) is None
-                    and laid.loosely_reaches(corp, coord, gains)):
+                    bd._answer_from_trace(board, laid, coord, gains, corp) is None):
                 by_variant[walked] += 1
     assert by_variant[True] > 10 and by_variant[False] > 10, by_variant
+
+
+def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
+    """A variant's walk (_VariantWalk) does not walk its converging parts: at each fork, a search of where its chains
+    could come to the hex (_fork_reach) rules out the gained paths with neither end there, and a search per gained
+    path (_fork_takes) tells the rest, or cannot (then the part is walked). On 21268's boards where all three happen,
+    every fork asked: its walk looks at the hex only by ends the reach search found, and each told answer is the
+    walk's."""
+    from engines.e18xx import operating
+    from engines.e18xx.board import legal_lays
+    states = track_steps("1867-21268.json")
+    told = {True: 0, False: 0, None: 0}
+    ruled_out = 0
+    for state in (states[145], states[154], states[160]):
+        g = G(state)
+        corp, board = operating.current(g), g.board
+        legal_lays(board, corp, g.colours)
+        for walk in board._variant_walks.values():
+            for i, fork in enumerate(walk.forks):
+                if i not in walk._reach:
+                    continue  # never asked: an earlier look or fork answered every question
+                looks = walk._fork_looks(fork)
+                assert {end for end, _ in looks} <= walk._reach[i]
+                ruled_out += not walk._reach[i]
+                for (j, ends, edges), answer in walk._told.items():
+                    if j == i:
+                        told[answer] += 1
+                        walked = any(end in ends and not edges & left for end, left in looks)
+                        assert answer is None or answer == walked, (fork, ends)
+    assert ruled_out > 20 and all(n > 5 for n in told.values()), (ruled_out, told)
 
 
 def test_the_newest_exports_fields_that_say_nothing_in_1889_are_read_and_any_that_say_more_refused():

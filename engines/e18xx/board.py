@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
@@ -31,8 +32,10 @@ from engines.e18xx.tiles import (
     city_map,
     keeps_cities,
     keeps_track,
+    next_colour,
     parse_tile,
     path_within,
+    upgrade_rotations,
     upgrades_to,
 )
 from engines.text import N_, Msg, Name, msg
@@ -103,6 +106,11 @@ class MapDef:
                 border = self.borders.get((coord, edge))
                 steps[coord, edge] = (other, None if border and border.impassable else other)
         return steps
+
+    @cached_property
+    def _upgrades(self) -> dict[tuple[str, str | None, str, bool], bool]:
+        """Board.upgrades_to's answers: (hex, the tile laid there or None for the printed one, new tile, special)."""
+        return {}
 
     def neighbour(self, coord: str, edge: int) -> str | None:
         """The hex across `edge` when it is on this map."""
@@ -375,7 +383,18 @@ class Board:
 
     def upgrades_to(self, coord: str, new: TileDef, special: bool = False) -> bool:
         """May `new` replace the tile on `coord` at all (tiles.upgrades_to)? Where the printed hex has a future label
-        for `new`'s colour, `new` must carry that label instead of the old tile's (e.g. Ottawa's gray "O")."""
+        for `new`'s colour, `new` must carry that label instead of the old tile's (e.g. Ottawa's gray "O"). A pure
+        function of the map, the hex, the two tiles and `special`: the map keeps each answer (the legal lays ask it
+        for every hex the network touches and every tile left, some 5,000 times on 1867's late boards)."""
+        if self.map.tiles.get(new.name) is not new:  # a tile of no manifest: asked as it is
+            return self._upgrades_to(coord, new, special)
+        placed = self.laid.get(coord)
+        key = (coord, placed[0] if placed else None, new.name, special)
+        if (known := self.map._upgrades.get(key)) is None:
+            known = self.map._upgrades[key] = self._upgrades_to(coord, new, special)
+        return known
+
+    def _upgrades_to(self, coord: str, new: TileDef, special: bool) -> bool:
         old = self.tile(coord)
         if new.name in self.map.tile_hexes and coord not in self.map.tile_hexes[new.name]:
             return False
@@ -555,29 +574,6 @@ class Board:
         """token_problem's checks but the reach: a city with a slot for `corp`, on a hex where it has no token."""
         return self.free_slot(ref[0], corp, ref[1]) is not None
 
-    def loosely_reaches(self, corp: str, coord: str, targets: set[int]) -> bool:
-        """Whether `corp`'s track, walked without _walk's rules against using an edge or a path twice, reaches one
-        of the paths `targets` of `coord`: a quick superset of _walk's reach (not reached here: not reached there),
-        a plain search over paths instead of a walk that may take exponentially many chains on a big network."""
-        track, paths_at, steps = self._track, self._paths_at, self.map._steps
-        seen: set[PathRef] = set()
-        stack = [(c, p) for c, i in self.token_nodes(corp) for p in paths_at[c].get(f"_{i}", ())]
-        while stack:
-            here, p = stack.pop()
-            if (here, p) in seen:
-                continue
-            seen.add((here, p))
-            if here == coord and p in targets:
-                return True
-            for end in track[here][p]:
-                if type(end) is str:
-                    ref = (here, int(end[1:]))
-                    if self.node(ref).kind != "offboard" and not self.blocks(ref, corp):
-                        stack += [(here, q) for q in paths_at[here].get(end, ())]
-                elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
-                    stack += [(other, q) for q in paths_at.get(other, {}).get((end + 3) % 6, ())]
-        return False
-
     def first_entries(self, corp: str) -> dict[str, int | None]:
         """hex -> the edge by which `corp`'s reach walk (see _walk) first comes into it (None: the walk starts there,
         at a token). Up to that moment a walk on a board with another tile on that hex goes exactly as on this one,
@@ -617,17 +613,19 @@ class Board:
         where the walk's converging mode starts, its nodes letting a train through or not as `through` says, and the
         tokens at `starts` ever looks at the paths of `coord` so that it would take one of `takes` there (a gained
         path's ends and the bit mask of its edges): by one of its ends, with none of its edges left by. That is the
-        walk of a board after a trial lay whose gained paths are left out (_answer_from_variant); it stops at the
-        first such look. Once per board and question."""
-        key = (corp, coord, paths, converging, through, starts, takes)
-        if (known := self._variants.get(key)) is None:
-            try:
-                self._traced_walk(corp, (coord, paths, converging, through, starts, takes))
-                known = False
-            except _Wanted:
-                known = True
-            self._variants[key] = known
+        walk of a board after a trial lay whose gained paths are left out (_answer_from_variant). The walk is the
+        same whatever `takes` asks (a look answers, it does not steer), so the lays of one variant share it
+        (_VariantWalk): once per board and variant, each question once per board."""
+        key = (corp, coord, paths, converging, through, starts)
+        if (known := self._variants.get((key, takes))) is None:
+            if (walk := self._variant_walks.get(key)) is None:
+                walk = self._variant_walks[key] = self._traced_walk(corp, key[1:])
+            known = self._variants[key, takes] = walk.takes(takes)
         return known
+
+    @cached_property
+    def _variant_walks(self) -> dict[tuple, _VariantWalk]:
+        return {}
 
     @cached_property
     def _new_track(self) -> dict[tuple[Lay, str], bool]:
@@ -638,34 +636,35 @@ class Board:
     def _variants(self) -> dict[tuple, bool]:
         return {}
 
-    def _traced_walk(self, corp: str, variant: tuple | None = None) -> WalkTrace:
+    def _traced_walk(self, corp: str, variant: tuple | None = None,
+                     fork: _Fork | None = None) -> WalkTrace | _VariantWalk | set[tuple[End, int]]:
         """_walk's walk, step for step (keep the two alike), visiting every path and noting, per hex, each way it
         comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
         hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
         ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode.
-        `variant` (see variant_takes): (hex, its paths, its converging exits, its nodes' passability, the tokens, the
-        gained paths) walks this board with that hex changed so, raising _Wanted when it looks there so that it would
-        take a gained path. Such a walk does not walk its converging parts (see converging_takes): only the answer to
-        that question is kept of it, not its trace."""
+        `variant` (see variant_takes): (hex, its paths, its converging exits, its nodes' passability, the tokens)
+        walks this board with that hex changed so, and returns what the "new track" questions about that hex read
+        (_VariantWalk): the looks at the hex outside converging mode, and, instead of walking each converging part,
+        where it starts with the marks of that moment (a fork), for a search or a walk of its own when asked. With
+        `fork` too: that walk, the converging part from the fork, and its looks at the hex.
+
+        What the walk keeps (a variant's searches ask `through` later) holds the board by a weak reference: the board
+        keeps its walks, and a cycle through them would keep a board and its walks after the board's last use until
+        the garbage collector's full pass (which, with hundreds of them, took 100-300 ms on 1867's late boards)."""
         track, paths_at, steps = self._track, self._paths_at, self.map._steps
-        over, conv, takes = None, frozenset(), ()
+        board = weakref.ref(self)
+        over, conv = None, frozenset()
         passable: dict[NodeRef, bool] = {}
         starts = self.token_nodes(corp)
         if variant is not None:
-            over, paths, conv, through_at, starts, takes = variant
+            over, paths, conv, through_at, starts = variant
             track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
             passable = {(over, i): ok for i, ok in enumerate(through_at)}
             starts = list(starts)
 
-        def wanted(end: End, left: int) -> bool:  # looking so at `over`, the walk would take a gained path
-            return any(end in ends and not edges & left for ends, edges in takes)
-
-        def look(coord: str, end: End) -> None:
-            left = mask.get(coord, 0)
-            looks.setdefault(coord, set()).add((end, left))
-            if coord == over and wanted(end, left):
-                raise _Wanted
-        looks: dict[str, set[tuple[End, int]]] = {}
+        tracing = over is None  # a variant's walk reads only its looks at its hex, and its forks
+        # hex -> its looks: every hex's for the trace, the variant's hex's for a variant
+        looks: dict[str, set[tuple[End, int]]] = {coord: set() for coord in (track if tracing else (over,))}
         entries: dict[str, int | None] = {}
         leaves: set[tuple[str, int]] = set()
         walked: set[PathRef] = set()
@@ -673,78 +672,22 @@ class Board:
         paths: set[PathRef] = set()
         used: set[tuple[str, int]] = set()
         mask: dict[str, int] = {}  # hex -> the edges of `used` on it, as bits
+        forks: list[_Fork] = []
 
         def through(ref: NodeRef) -> bool:
             if (known := passable.get(ref)) is None:
-                known = passable[ref] = self.node(ref).kind != "offboard" and not self.blocks(ref, corp)
+                me = board()
+                known = passable[ref] = me.node(ref).kind != "offboard" and not me.blocks(ref, corp)
             return known
-
-        def converging_takes(coord: str, back: int) -> bool | None:
-            """Whether the converging walk entering `coord` by its edge `back` now would look at `over` as wanted,
-            told without walking it: True, False, or None when that cannot be told.
-
-            Such a walk leaves nothing behind but its looks (every path, node and edge it marks it unmarks), and it
-            tries every chain from here, depth first: each sequence of paths joined by a node or across an edge that
-            takes no path already walked (`paths`), passes no node already walked, and takes no path of a hex by an
-            edge the chain has left that hex by. So it looks at `over` as a gained path wants iff such a chain gets
-            there by one of that path's ends without leaving `over` by one of its edges first. A search over (hex, the
-            end a chain is at there) that keeps the marks of the moment but not the chain's own reaches wherever such
-            a chain does (none found: False); the first it finds is checked as a chain (then True; if it takes a
-            path twice or crosses back where it left, which a search cannot rule out, None: the walk is walked)."""
-            base = mask.get(over, 0)
-            for ends_j, edges_j in takes:
-                if edges_j & base:
-                    continue
-                # states: (hex, the end a chain is at there: an edge it came in by or a node it came to)
-                came: dict[tuple[str, End], tuple | None] = {(coord, back): None}  # -> (state before, path taken)
-                stack: list[tuple[str, End]] = [(coord, back)]
-                found = None
-                while stack and found is None:
-                    here, entered = at = stack.pop()
-                    for p in paths_at.get(here, {}).get(entered, ()):
-                        a, b = track[here][p]
-                        if (here, p) in paths or (type(a) is int and (here, a) in used) or (
-                                type(b) is int and (here, b) in used):
-                            continue
-                        end = b if a == entered else a
-                        if type(end) is str:
-                            ref = (here, int(end[1:]))
-                            if ref in nodes or not through(ref):
-                                continue
-                            if here == over and end in ends_j:
-                                found = (at, p, end)
-                                break
-                            step = (here, end)
-                        elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
-                            if other == over and (end + 3) % 6 in ends_j:
-                                found = (at, p, end)
-                                break
-                            if here == over and edges_j >> end & 1:
-                                continue  # leaving `over` by the gained path's edge: it would not be taken after
-                            step = (other, (end + 3) % 6)
-                        else:
-                            continue
-                        if step not in came:
-                            came[step] = (at, p)
-                            stack.append(step)
-                if found is None:
-                    continue
-                at, p, last = found
-                chain = [(at[0], p, at[1])]
-                while (before := came[at]) is not None:
-                    at, p = before
-                    chain.append((at[0], p, at[1]))
-                chain.reverse()
-                return True if _is_chain(chain, last, track, paths, used, nodes, over, base, edges_j) else None
-            return False
 
         def walk_node(ref: NodeRef, converging: bool) -> None:
             if ref in nodes:
                 return
             nodes.add(ref)
             coord, index = ref
-            look(coord, f"_{index}")
             end = f"_{index}"
+            if tracing or coord == over:
+                looks[coord].add((end, mask.get(coord, 0)))
             for p in paths_at[coord].get(end, ()):
                 walk_path(coord, p, None, ref, converging)
             if converging:
@@ -756,7 +699,8 @@ class Board:
             if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
                 return
             paths.add(key)
-            walked.add(key)
+            if tracing:
+                walked.add(key)
             for end in ends:
                 if type(end) is str:
                     ref = (coord, int(end[1:]))
@@ -766,33 +710,54 @@ class Board:
                 if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
                     continue
                 back = (edge + 3) % 6
-                entries.setdefault(other, back)
-                look(other, back)
-                if not converging:
-                    leaves.add((coord, edge))
+                if tracing:
+                    if other not in entries:
+                        entries[other] = back
+                    looks[other].add((back, mask.get(other, 0)))
+                    if not converging:
+                        leaves.add((coord, edge))
+                elif other == over:
+                    looks[over].add((back, mask.get(over, 0)))
                 onward = converging or (edge in conv if coord == over else len(paths_at[coord].get(edge, ())) > 1)
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
-                # a variant's walk asks whether a converging walk from here would look at `over` as wanted instead
-                # of walking it, where that can be told (its looks are all it leaves)
-                if over is None or converging or not onward or (told := converging_takes(other, back)) is None:
+                if over is None or converging or not onward:
                     for q in paths_at.get(other, {}).get(back, ()):
                         walk_path(other, q, back, None, onward)
-                elif told:
-                    raise _Wanted
+                else:  # a variant's converging part: its looks are all it leaves, asked of it only when needed
+                    forks.append(_Fork(other, back, frozenset(paths), frozenset(used), frozenset(nodes),
+                                       mask.get(over, 0)))
                 used.discard((coord, edge))
                 mask[coord] &= ~(1 << edge)
             if converging:
                 paths.discard(key)
 
-        for start in starts:
-            nodes.clear()
-            nodes.update(set(starts) - {start})
-            paths.clear()
-            used.clear()
-            entries.setdefault(start[0], None)
-            walk_node(start, False)
-        return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries)
+        try:
+            if fork is not None:  # the converging walk from `fork`, with the marks of that moment
+                paths.update(fork.paths)
+                used.update(fork.used)
+                nodes.update(fork.nodes)
+                mask[over] = fork.left
+                for q in paths_at.get(fork.coord, {}).get(fork.back, ()):
+                    walk_path(fork.coord, q, fork.back, None, True)
+                return looks[over]
+            for start in starts:
+                nodes.clear()
+                nodes.update(set(starts) - {start})
+                paths.clear()
+                used.clear()
+                entries.setdefault(start[0], None)
+                walk_node(start, False)
+        finally:
+            walk_node = walk_path = None  # see _walk: the two closures hold each other (and the walk's marks)
+        if over is None:
+            return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries)
+
+        def fork_looks(at: _Fork) -> set[tuple[End, int]]:
+            """The looks at `over` of the converging walk from fork `at`."""
+            return board()._traced_walk(corp, variant, at)
+
+        return _VariantWalk(over, looks[over], tuple(forks), track, paths_at, steps, through, fork_looks)
 
     def _walk(self, corp: str, visit: Callable[[str, int], bool],
               enter: Callable[[str, int | None], bool] | None = None) -> bool:
@@ -859,14 +824,20 @@ class Board:
             return False
 
         starts = self.token_nodes(corp)
-        for start in starts:
-            nodes.clear()
-            nodes.update(set(starts) - {start})
-            paths.clear()
-            used.clear()
-            if (enter is not None and enter(start[0], None)) or walk_node(start, False):
-                return True
-        return False
+        try:
+            for start in starts:
+                nodes.clear()
+                nodes.update(set(starts) - {start})
+                paths.clear()
+                used.clear()
+                if (enter is not None and enter(start[0], None)) or walk_node(start, False):
+                    return True
+            return False
+        finally:
+            # walk_node and walk_path hold each other: a cycle that only the garbage collector's full pass frees
+            # once a long walk has outlived the young generations, with the walk's marks in it (a legal() call on
+            # a dense board left tens of thousands of objects for it, and its pauses landed on later calls)
+            walk_node = walk_path = None
 
     # ---- the state ----
 
@@ -1127,10 +1098,7 @@ def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
         return True
     if (answer := _answer_from_trace(board, after, lay.hex, gains, corp)) is not None:
         return answer
-    # does the corporation reach one of them? not even loosely: no (the walk would try every chain); else the walk
-    # of the board after the lay answers, read from the walk it shares with the other lays of the same variant
-    if not after.loosely_reaches(corp, lay.hex, gains):
-        return False
+    # else the walk of the board after the lay answers, read from the walk it shares with the lays of the same variant
     return _answer_from_variant(board, after, lay.hex, gains, corp)
 
 
@@ -1153,7 +1121,7 @@ def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int]
 
 def _is_chain(chain: list[tuple[str, int, End]], last: End, track: Mapping, paths: set[PathRef],
               used: set[tuple[str, int]], nodes: set[NodeRef], over: str, left: int, edges: int) -> bool:
-    """Whether the states (hex, path, the end it is entered by) found by Board._traced_walk's search are a chain its
+    """Whether the states (hex, path, the end it is entered by) found by _fork_takes's search are a chain its
     converging walk takes, looking at `over` at the end, by `last`, with none of `edges` left by: no path taken twice
     or already walked, no node passed twice or already walked, no path of a hex at an edge the chain has left that
     hex by (`left`: the edges of `over` left by before it)."""
@@ -1179,8 +1147,160 @@ def _is_chain(chain: list[tuple[str, int, End]], last: End, track: Mapping, path
     return not edges & left
 
 
-class _Wanted(Exception):
-    """Board._traced_walk of a variant has looked at its hex as asked: the answer is known, the walk stops."""
+@dataclass(frozen=True, eq=False)
+class _Fork:
+    """Where a variant's walk (Board._traced_walk) would walk a converging part: it crosses into `coord` by its edge
+    `back`, with the paths, edges left by and nodes marked at that moment, and `left` the edges of the variant's hex
+    left by."""
+
+    coord: str
+    back: int
+    paths: frozenset[PathRef]
+    used: frozenset[tuple[str, int]]
+    nodes: frozenset[NodeRef]
+    left: int
+
+
+class _VariantWalk:
+    """The walk of a board with one hex's track changed (Board.variant_takes), as the "new track" questions about that
+    hex read it: `looks`, each (end, edges of the hex left by) it looks at the hex by outside converging mode, and
+    `forks`, where it would walk a converging part. A converging walk leaves nothing behind but its looks, so the walk
+    after a fork goes the same whether it is walked or not: a question is answered from the looks, then from each
+    fork, by a search (_fork_takes) or, where a search cannot tell, by walking that part (once per fork)."""
+
+    def __init__(self, over: str, looks: set[tuple[End, int]], forks: tuple[_Fork, ...], track: Mapping,
+                 paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool],
+                 fork_looks: Callable[[_Fork], set[tuple[End, int]]]):
+        self.over, self.looks, self.forks = over, looks, forks
+        self._graph = (track, paths_at, steps, through)
+        self._fork_looks = fork_looks
+        self._told: dict[tuple[int, tuple[End, End], int], bool | None] = {}  # (fork, path's ends, its edges) ->
+        self._walked: dict[int, set[tuple[End, int]]] = {}  # fork -> the looks of its converging walk
+        self._reach: dict[int, set[End]] = {}  # fork -> the ends of the hex a search from it comes to (_fork_reach)
+
+    def takes(self, takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
+        """Whether the walk looks at its hex so that it would take one of `takes` (a gained path's ends and its
+        edges' bit mask): by one of its ends, with none of its edges left by."""
+        def wanted(looks: set[tuple[End, int]]) -> bool:
+            return any(end in ends and not edges & left for end, left in looks for ends, edges in takes)
+
+        if wanted(self.looks):
+            return True
+        for i, fork in enumerate(self.forks):
+            unknown = False
+            for ends, edges in takes:
+                if edges & fork.left:
+                    continue  # the hex is left by this path's edge already: it is not taken in this part
+                if (reach := self._reach.get(i)) is None:
+                    reach = self._reach[i] = _fork_reach(*self._graph, self.over, fork)
+                if ends[0] not in reach and ends[1] not in reach:
+                    continue  # no chain from the fork comes to the hex by one of this path's ends
+                if (told := self._told.get((i, ends, edges), ())) == ():
+                    told = self._told[i, ends, edges] = _fork_takes(*self._graph, self.over, fork, ends, edges)
+                if told:
+                    return True
+                unknown = unknown or told is None
+            if unknown:
+                if (looks := self._walked.get(i)) is None:
+                    looks = self._walked[i] = set(self._fork_looks(fork))
+                if wanted(looks):
+                    return True
+        return False
+
+
+def _fork_reach(track: Mapping, paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool], over: str,
+                fork: _Fork) -> set[End]:
+    """The ends by which _fork_takes's search, without its stop at the gained path's edges, comes to `over`: its
+    steps are a superset of that search's for every gained path, so a path with neither end here is not found by
+    it (False), and one search answers that for all the gained paths asked of the fork."""
+    paths, used, nodes = fork.paths, fork.used, fork.nodes
+    start = (fork.coord, fork.back)
+    seen = {start}
+    stack = [start]
+    reach: set[End] = set()
+    while stack:
+        here, entered = stack.pop()
+        for p in paths_at.get(here, {}).get(entered, ()):
+            a, b = track[here][p]
+            if (here, p) in paths or (type(a) is int and (here, a) in used) or (
+                    type(b) is int and (here, b) in used):
+                continue
+            end = b if a == entered else a
+            if type(end) is str:
+                ref = (here, int(end[1:]))
+                if ref in nodes or not through(ref):
+                    continue
+                if here == over:
+                    reach.add(end)
+                step = (here, end)
+            elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
+                if other == over:
+                    reach.add((end + 3) % 6)
+                step = (other, (end + 3) % 6)
+            else:
+                continue
+            if step not in seen:
+                seen.add(step)
+                stack.append(step)
+    return reach
+
+
+def _fork_takes(track: Mapping, paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool], over: str,
+                fork: _Fork, ends_j: tuple[End, End], edges_j: int) -> bool | None:
+    """Whether the converging walk from `fork` would look at `over` so that it would take the gained path `ends_j`
+    (its edges the bits `edges_j`), told without walking it: True, False, or None when that cannot be told.
+
+    Such a walk leaves nothing behind but its looks (every path, node and edge it marks it unmarks), and it tries
+    every chain from the fork, depth first: each sequence of paths joined by a node or across an edge that takes no
+    path already walked (`fork.paths`), passes no node already walked, and takes no path of a hex by an edge the chain
+    has left that hex by. So it looks at `over` as the gained path wants iff such a chain gets there by one of the
+    path's ends without leaving `over` by one of its edges first. A search over (hex, the end a chain is at there)
+    that keeps the marks of the fork but not the chain's own reaches wherever such a chain does (none found: False);
+    the first it finds is checked as a chain (then True; if it takes a path twice or crosses back where it left,
+    which a search cannot rule out, None: the part is walked)."""
+    paths, used, nodes = fork.paths, fork.used, fork.nodes
+    # states: (hex, the end a chain is at there: an edge it came in by or a node it came to)
+    start = (fork.coord, fork.back)
+    came: dict[tuple[str, End], tuple | None] = {start: None}  # -> (state before, path taken)
+    stack: list[tuple[str, End]] = [start]
+    found = None
+    while stack and found is None:
+        here, entered = at = stack.pop()
+        for p in paths_at.get(here, {}).get(entered, ()):
+            a, b = track[here][p]
+            if (here, p) in paths or (type(a) is int and (here, a) in used) or (
+                    type(b) is int and (here, b) in used):
+                continue
+            end = b if a == entered else a
+            if type(end) is str:
+                ref = (here, int(end[1:]))
+                if ref in nodes or not through(ref):
+                    continue
+                if here == over and end in ends_j:
+                    found = (at, p, end)
+                    break
+                step = (here, end)
+            elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
+                if other == over and (end + 3) % 6 in ends_j:
+                    found = (at, p, end)
+                    break
+                if here == over and edges_j >> end & 1:
+                    continue  # leaving `over` by the gained path's edge: it would not be taken after
+                step = (other, (end + 3) % 6)
+            else:
+                continue
+            if step not in came:
+                came[step] = (at, p)
+                stack.append(step)
+    if found is None:
+        return False
+    at, p, last = found
+    chain = [(at[0], p, at[1])]
+    while (before := came[at]) is not None:
+        at, p = before
+        chain.append((at[0], p, at[1]))
+    chain.reverse()
+    return True if _is_chain(chain, last, track, paths, used, nodes, over, fork.left, edges_j) else None
 
 
 def _answer_from_trace(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool | None:
@@ -1272,23 +1392,41 @@ def legal_lays(
     board.trace(corp)
     network = board.reachable(corp)
     most_exits: dict[tuple[str, str], tuple[int, str]] = {}
+    # the tiles that may be laid at all, by colour: an upgrade is always of the next colour (tiles.upgrades_to)
+    by_colour: dict[str, list[tuple[str, TileDef]]] = {}
+    for name, left in supply.items():
+        new = board.map.tiles[name]
+        if left > 0 and not new.blocks_lay and new.colour in colours:
+            by_colour.setdefault(new.colour, []).append((name, new))
     found = []
     for coord in sorted(network.edges):
         if coord in blocked or coord not in board.map.printed:
             continue
-        for name, left in supply.items():
-            new = board.map.tiles[name]
-            if left <= 0 or new.blocks_lay or new.colour not in colours or not board.upgrades_to(coord, new):
+        old, old_rotation = board.tile(coord), board.rotation(coord)
+        for name, new in by_colour.get(next_colour(old.colour), ()):
+            if not board.upgrades_to(coord, new):
                 continue
             same_track = set()  # a symmetric tile lays the same track at several rotations: offer it once
-            for rotation in range(6):
-                track = frozenset(frozenset(path) for path in new.rotated_paths(rotation))
+            # only the rotations that keep the old track and cities (_lay_problem refuses the others)
+            for rotation in upgrade_rotations(old, old_rotation, new):
+                track = _track_set(new, rotation)
                 lay = Lay(coord, name, rotation)
                 if track not in same_track and _lay_problem(board, lay, colours, corp, False, frozenset(), blocked,
                                                             supply, network, most_exits) is None:
                     same_track.add(track)
                     found.append(lay)
     return sorted(found)
+
+
+def _track_set(tile: TileDef, rotation: int) -> frozenset[frozenset[End]]:
+    """The track `tile` lays at `rotation`, as a set of paths without their order (rotations of a symmetric tile
+    that lay the same track are one lay); once per tile and rotation."""
+    if (known := _TRACK_SETS.get((tile.name, rotation))) is None or known[0] is not tile:
+        known = _TRACK_SETS[tile.name, rotation] = (tile, frozenset(frozenset(p) for p in tile.rotated_paths(rotation)))
+    return known[1]
+
+
+_TRACK_SETS: dict[tuple[str, int], tuple[TileDef, frozenset[frozenset[End]]]] = {}
 
 
 def check_lay(board: Board, lay: Lay, colours: Iterable[str], corp: str | None, **rules) -> Board:
