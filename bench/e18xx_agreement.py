@@ -4,6 +4,7 @@ loaded by the site's own engine (../shared/tools/ref18xx, Ruby): each game agree
 and ends with our final scores. Prints one line per disagreement and the count.
 
 Run from the repository root:  python bench/e18xx_agreement.py [--title 1867] [--games N] [--seed S]
+[--players 3 4]
 (1889 about a second a game, 1867 a few)
 Needs Ruby (apt-get install -y ruby) and ../shared/tools/ref18xx.
 """
@@ -27,8 +28,9 @@ from engines.e18xx.export import export_game  # noqa: E402
 REF18XX = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx" / "ref18xx"
 COUNTS = {"1889": (2, 3, 4, 5, 6), "1867": (2, 3, 4, 5, 6), "1807": (3, 4, 5)}
 LIMITS = {"1889": 5_000, "1867": 10_000, "1807": 20_000}  # actions before a selfplay game counts as stalled
-#: 1807 at 18xx.games is prealpha and names two methods it never defines: loaded first, this file defines them
-#: (bench/ref_1807_fixes.rb says what and why); the reference itself is not changed.
+#: 1807 at 18xx.games is prealpha: loaded first, this file patches its bugs and plays our rulings where they differ
+#: from the site's, so that our games can be checked (bench/ref_1807_fixes.rb names each patch's why); the reference
+#: itself is not changed.
 FIXES = {"1807": Path(__file__).with_name("ref_1807_fixes.rb")}
 
 
@@ -58,6 +60,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=100, help="games (player counts in turn; 1889: every third a "
                                                            "Beginner Game)")
     ap.add_argument("--seed", type=int, default=0, help="the first seed; game k plays seed + k")
+    ap.add_argument("--players", type=int, nargs="+", help="the player counts to take in turn (default: all the "
+                                                             "title's)")
     ap.add_argument("--keep", metavar="DIR", help="copy the exports that disagree there (bench/trace_diff.py "
                                                    "finds where)")
     args = ap.parse_args()
@@ -67,8 +71,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         stalled = []
         title, limit = args.title, LIMITS[args.title]
+        counts = args.players or COUNTS[title]
         for k in range(args.games):
-            seed, players = args.seed + k, COUNTS[title][k % len(COUNTS[title])]
+            seed, players = args.seed + k, counts[k % len(counts)]
             options = {"beginner_game": True} if title == "1889" and k % 3 == 2 else {}
             try:
                 played = play_one(title, players, random.Random(seed), options=options, max_actions=limit,

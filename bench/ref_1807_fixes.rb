@@ -196,22 +196,19 @@ end
 # something), but an auction the opener does not win ends his turn without it (win_bid: goto the winner; G1867 then
 # settles the winner's turn, G1807's private auction moves on to the next player). A player who had passed, then
 # opened an auction that another won, still counts as passed, and the round can end without his passing again.
-# - A minor's auction: opening it is the opener's move (the seed: a turn is "売却 → 購入/入札" or a pass, and the
-#   round ends when everyone has passed in a row, "全プレイヤーが連続してパスしたら終了"), so his turn was not a pass
-#   (docs/rules/1807.md, Rulings, "Priority"). The opener is the player whose turn the round is at.
-# - A ferry's or underground's auction: his sales count, as in any other turn (the auction itself changes nobody's
-#   pass: docs/rules/1807.md).
+# Opening an auction, a minor's, a ferry's or an underground's, is the opener's move (the seed: a turn is
+# "売却 → 購入/入札" or a pass, and the round ends when everyone has passed in a row, "全プレイヤーが連続してパスしたら
+# 終了"), so his turn was not a pass; and winning one is the winner's move (G1867 settles a minor's winner as having
+# acted, G1807's private auction leaves him as he was): docs/rules/1807.md, Rulings, "Priority". The opener is the
+# player whose turn the round is at.
 module Engine
   module Game
     module G1807
       module Step
         module AuctionSettlesTheOpenersPass
           def win_bid(bid, company)
-            if bid.corporation
-              @round.entities[@round.entity_index]&.unpass!
-            else
-              @round.current_actions.last&.entity&.unpass!
-            end
+            @round.entities[@round.entity_index]&.unpass!
+            bid.entity.unpass! unless bid.corporation
             super
           end
         end

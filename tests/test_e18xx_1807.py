@@ -193,9 +193,8 @@ def test_undergrounds_come_at_phases_5_and_7():
     assert g.s["flags"]["privates_up"][-2:] == ["U1", "U2"]
 
 
-def test_a_private_win_leaves_passes_and_priority_follows_the_last_to_pass():
-    """SR end (Priority deal to the left of the last player to act, as the site counts turns): priority goes to
-    the player after the last one to pass; a private's auction changes no one's pass."""
+def test_dropping_out_of_a_ferrys_auction_is_no_move():
+    """SR bidding: those who only drop out of another's ferry auction keep their passes (a drop is no turn)."""
     from engines.e18xx.g1807 import stock
     state = to_stock_round()
     g = G(state)
@@ -208,11 +207,87 @@ def test_a_private_win_leaves_passes_and_priority_follows_the_last_to_pass():
     assert g.s["privates"]["F1"]["owner"] == "3" and r["passed"] == [0, 1, 2]
 
 
+def _passed_opener_outbid_for_a_ferry() -> tuple[dict, list[int]]:
+    """Order a, b, c, d: a, b and c have passed, d did something; a opens F1's auction, b outbids him and wins."""
+    g = G(to_stock_round())
+    a, b, c, d = g.order
+    g.s["cash"] = [300] * g.n
+    g.round.update(passed=[a, b, c], pos=0)
+    state = ENGINE.apply(g.s, a, {"type": "bid", "company": "F1", "price": 50})
+    state = ENGINE.apply(state, b, {"type": "bid", "company": "F1", "price": 55})
+    while state["round"].get("auction"):
+        state = ENGINE.apply(state, next(iter(ENGINE.awaiting(state).seats)), {"type": "pass"})
+    assert state["privates"]["F1"]["owner"] == str(b)
+    return state, [a, b, c, d]
+
+
+def test_opening_and_winning_a_ferrys_auction_are_moves_even_for_players_who_had_passed():
+    """SR end (the seed: a turn is "売却 → 購入/入札" or a pass; the round ends when everyone has passed in a row): a
+    player who had passed, then opens a ferry's auction that another wins, has not passed this time, and nor has the
+    winner: the round waits for both to pass again (docs/rules/1807.md, Rulings, "Priority"), as for a minor's."""
+    state, (a, b, c, d) = _passed_opener_outbid_for_a_ferry()
+    assert a not in state["round"]["passed"] and b not in state["round"]["passed"]
+    for seat in (c, d):
+        assert next(iter(ENGINE.awaiting(state).seats)) == seat
+        state = ENGINE.apply(state, seat, {"type": "pass"})
+    assert state["round"]["kind"] == "stock" and next(iter(ENGINE.awaiting(state).seats)) == a
+
+
+def test_priority_after_a_ferry_auction_goes_to_the_player_after_the_last_to_pass():
+    """SR end (the seed: "Priority dealを最後にパス以外を行ったプレイヤーの左隣に渡す"): after a ferry's auction that
+    the opener lost, everyone passes in turn, the opener and the winner too; the player after the winner, the last
+    one to do something and the last to pass, has priority."""
+    state, (a, b, c, d) = _passed_opener_outbid_for_a_ferry()
+    for seat in (c, d, a, b):
+        state = ENGINE.apply(state, seat, {"type": "pass"})
+    assert state["round"]["turn"] == 2 and state["order"][0] == c  # nothing operates: the next stock round
+
+
+@pytest.mark.skipif(shutil.which("ruby") is None or not REF.exists(),
+                    reason="needs Ruby and ../shared/tools/ref18xx (the 18xx.games engine)")
+def test_reference_engine_with_the_fixes_agrees_a_ferry_auction_unpasses_its_opener_and_winner(tmp_path):
+    """18xx.games's 1807 with bench/ref_1807_fixes.rb plays the ruling above with real moves: in the first stock
+    round a, b and c pass and d wins a ferry; a opens F1's auction and b wins it; c and d pass. The round goes on
+    (a and b have not passed this time), so no operating round has paid the privates: the scores agree (the site
+    alone would have ended the round after d's pass)."""
+    state, log = dealt(1), [(CHANCE, {"type": "pick", "index": 0})]
+
+    def play(seat: int, action: dict) -> None:
+        nonlocal state
+        assert next(iter(ENGINE.awaiting(state).seats)) == seat
+        state = ENGINE.apply(state, seat, action)
+        log.append((seat, action))
+
+    while state["round"]["kind"] == "auction":  # the first bidder takes each private at its least bid
+        seat = next(iter(ENGINE.awaiting(state).seats))
+        bids = [m for m in ENGINE.legal(state, seat) if m["type"] == "bid"]
+        play(seat, bids[0] if bids and not state["round"]["auction"]["bids"] else {"type": "pass"})
+    a, b, c, d = (state["order"] * 2)[state["round"]["pos"]:][:4]
+    for seat in (a, b, c):
+        play(seat, {"type": "pass"})
+    for seat, action in ((d, {"type": "bid", "company": "F2", "price": 50}), (a, "drop"), (b, "drop"), (c, "drop"),
+                         (a, {"type": "bid", "company": "F1", "price": 50}), (b, {"type": "bid", "company": "F1",
+                                                                                   "price": 55}),
+                         (c, "drop"), (d, "drop"), (a, "drop"), (c, {"type": "pass"}), (d, {"type": "pass"})):
+        play(seat, {"type": "pass"} if action == "drop" else action)
+    assert state["round"]["kind"] == "stock" and state["round"]["turn"] == 1
+    assert state["privates"]["F2"]["owner"] == str(d) and state["privates"]["F1"]["owner"] == str(b)
+    doc = export_game("1807", {}, ["P1", "P2", "P3", "P4"], log)
+    path = tmp_path / "ferry.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    out = subprocess.run(["ruby", f"-I{REF / 'shims'}", f"-I{REF / 'lib'}", f"-r{FIXES}", str(REF / "replay.rb"),
+                          str(path)], capture_output=True, text=True,
+                         env={"ONLY_TITLES": "g_1867,g_1807", "ENGINE_LOG_LEVEL": "5", "PATH": "/usr/bin:/bin"})
+    line = json.loads(out.stdout.splitlines()[-1])
+    assert line["exception"] is None and line["actions"] == len(doc["actions"]), line
+    assert line["result"] == doc["result"]
+
+
 def test_opening_a_minors_auction_is_a_move_even_when_another_wins_it():
     """SR end (the seed: a turn is "売却 → 購入/入札" or a pass; the round ends when everyone has passed in a row):
-    a player who had passed, then opens a minor's auction that another wins, has not passed this time. A ferry he
-    wins later changes no one's pass, so the round waits for his pass (docs/rules/1807.md, Rulings, "Priority";
-    18xx.games counted him as passed and ended the round there)."""
+    a player who had passed, then opens a minor's auction that another wins, has not passed this time, so the round
+    waits for his pass (docs/rules/1807.md, Rulings, "Priority"; 18xx.games counted him as passed and ended the round
+    there). A ferry he wins later leaves him unpassed too."""
     from engines.e18xx.g1807 import stock
     g = G(to_stock_round())
     r = g.round

@@ -6,8 +6,8 @@
   here, as the private railways were at the start: instead of buying a share a player opens the bidding for one at
   its face value or more (steps of £5); the others bid in the players' order until all but one have passed; the
   winner pays the bank. The turn then goes to the player after the winner (18xx.games's G1807 BuySellParShares
-  win_bid), and nobody's pass is changed by the auction: a player who had passed before stays passed
-  (docs/rules/1807.md, "Ferries and undergrounds").
+  win_bid). As with a minor's auction, opening it is the opener's move and winning it the winner's: neither counts
+  as passed any more, even when he had passed before (docs/rules/1807.md, Rulings, "Priority").
 
 Round state adds nothing new: the auction (bidding.py) has `company: true` when its item is a private.
 """
@@ -96,6 +96,7 @@ def _apply_company(g: G, seat: int, action: Action) -> None:
     r["auction"] = auction
     g.event("[0] opens the bidding for {private} at {price}.", seat, private=g.private_name(pid),
             price=g.amount(action["price"]))
+    shared._did(g, seat, "buy")  # his move, as a minor's opening (g1867/stock.py)
     _resolve(g)
 
 
@@ -110,8 +111,9 @@ def _resolve(g: G) -> None:
     g.pay(g.key(seat), BANK, price)
     g.s["privates"][pid]["owner"] = g.key(seat)
     g.event("[0] buys {private} for {price}.", seat, private=g.private_name(pid), price=g.amount(price))
-    # the player after the winner is next; nobody's pass changes (18xx.games: goto the winner, next entity)
+    # the player after the winner is next (18xx.games: goto the winner, next entity); winning is his move
     r["pos"] = g.order.index(seat)
+    shared._did(g, seat, "buy")
     shared.end_turn(g, passed=False)
     r["after_private_win"] = True
 
@@ -144,9 +146,9 @@ def settle(g: G) -> None:
     r = g.round
     if shared.finished(g) and not r.get("priority_set"):
         # Priority goes to the player after the last one to pass (18xx.games's reorder_players :after_last_to_act
-        # takes the turn's position, and a private's auction leaves everyone's pass as it was). 18xx.games moves
-        # the turn on twice when the players after a private's winner all pass without a choice to the round's
-        # end (win_bid's next_entity! and the action's own): priority then goes one seat further.
+        # takes the turn's position). 18xx.games moves the turn on twice when the players after a private's winner,
+        # and then the winner, all pass without a choice to the round's end (win_bid's next_entity! and the
+        # action's own): priority then goes one seat further.
         last = r["pos"] - (0 if r.pop("after_private_win", None) else 1)
         r["last_to_act"] = g.order[last % g.n]
         r["priority_set"] = True
