@@ -434,12 +434,10 @@ def exchange(g: G, publics: list[str], price: int, choices: dict[str, str] | Non
         elif n == 3:
             if left >= 2 and cash >= price * 2 // 3:
                 units[key], left, money[key] = units[key] + 2, left - 2, price * 2 // 3
-            elif left >= 1 and chosen.get(key) != "money":
+            elif left >= 1 and chosen.get(key) != "money":  # his choice: a share and a third (until he chooses)
                 open_ += [key] if key not in chosen else []
                 units[key], left, money[key] = units[key] + 1, left - 1, -(price // 3)
-            elif left >= 1:
-                money[key] = -(price * 4 // 3)
-            else:
+            else:  # four thirds: his choice, or no share left
                 money[key] = -(price * 4 // 3)
         elif n == 4:
             if left >= 1 and cash >= price // 2:
