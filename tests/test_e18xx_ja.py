@@ -185,6 +185,8 @@ def clear_picture_caches() -> None:
     for module in {pictures, importlib.import_module("cogs.e18xx.pictures")}:
         for cached in (module._hex_image, module._map_base, module._market_base, module._token):
             cached.cache_clear()
+    for module in {presenter, importlib.import_module("cogs.e18xx.presenter")}:
+        module._maps.clear()  # the maps drawn, by board
 
 
 @contextmanager

@@ -2,6 +2,9 @@
 each in the language it is given (the table's for the channel, the player's for what they alone read)."""
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -379,10 +382,28 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str:
 
 
 # --- pictures ---------------------------------------------------------------------------------------------------
+#: The last maps drawn, by board: a lay's narration draws the whole map, and every player who then asks for the map
+#: (or a second narration of the same board) gets that picture without it being drawn again (0.1-0.4 s on 1807's).
+MAPS_KEPT = 8
+_maps: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()  # (map, language, board) -> PNG
+_maps_lock = threading.Lock()  # narration draws in a worker thread
+
+
 def map_png(state: dict[str, Any], lang: str = "en") -> bytes:
     from cogs.e18xx.pictures import corp_colours, render_map
 
-    return render_map(G(state).board, corp_colours=corp_colours(state["title"]), lang=lang)
+    g = G(state)
+    key = (g.map.title, lang, json.dumps(state["board"], sort_keys=True, separators=(",", ":")))
+    with _maps_lock:
+        if key in _maps:
+            _maps.move_to_end(key)
+            return _maps[key]
+    png = render_map(g.board, corp_colours=corp_colours(state["title"]), lang=lang)
+    with _maps_lock:
+        _maps[key] = png
+        while len(_maps) > MAPS_KEPT:
+            _maps.popitem(last=False)
+    return png
 
 
 def market_png(state: dict[str, Any], lang: str = "en") -> bytes:
