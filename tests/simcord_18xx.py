@@ -86,12 +86,14 @@ def final_scores(text: str) -> dict[str, int]:
 
 
 async def play_to_the_end(env, ch, members, game: str, options: str, policy: Policy, seed: int, most: int,
-                          before: int = 0, last: int | None = None, until: Callable[[dict], bool] | None = None):
+                          before: int = 0, last: int | None = None, until: Callable[[dict], bool] | None = None,
+                          stop: Callable[[dict, int, dict], bool] | None = None):
     """Seat the members at `game` (these options) and play it through the panels to its end (or `most` moves).
     `before`: moves the policy plays first, stored in the table's log at once (load_moves), so a long game is joined
     in its middle; or `last`: the whole game but its last `last` moves is so loaded (with `until`: the moves before
-    the first move it picks, but the last `last`), and the rest is played in the panels. Returns the table, every
-    answer the bot gave a press, and the moves played through the panels."""
+    the first move it picks, but the last `last`), and the rest is played in the panels, up to the first move that
+    `stop(state, seat, move)` picks if given. Returns the table, every answer the bot gave a press, and the moves
+    played through the panels."""
     table = await seat_table(env, ch, members, game=game, options=options)
     engine, state, gid = table.engine, table.state, table.gid
     rng = random.Random(seed)
@@ -123,6 +125,8 @@ async def play_to_the_end(env, ch, members, game: str, options: str, policy: Pol
         assert r.response.content.startswith("You played **"), r.response.content
         panel, last = r.response, seat
         played.append(move)
+        if stop and stop(s, seat, move):
+            break
     return table, presses, played
 
 

@@ -13,6 +13,9 @@ from collections import Counter
 import pytest
 
 from bot.app import create_bot
+from cogs.e18xx.words import acting_corp, run_parts
+from engines.e18xx.g1807 import goods
+from engines.e18xx.state import G
 from tests import simcord_18xx as simcord
 from tests.test_e18xx_1807_systems import ENGINE, steered
 
@@ -54,3 +57,47 @@ async def test_a_merger_round_through_the_panels(world):
     assert kinds["merge_system"] and kinds["accept_offer"] + kinds["decline_offer"] and kinds["form_system"], kinds
     assert all(r.ephemeral and r.response.content for r in presses)
     assert not [r for r in presses if "something went wrong" in r.response.content]
+
+
+def keen_on(want):
+    """The steered player, but one who plays a move `want(state, move)` picks whenever one is legal."""
+    def policy(state: dict, seat: int, rng: random.Random) -> dict:
+        legal = ENGINE.legal(state, seat)
+        keen = [m for m in legal if want(state, m)]
+        return rng.choice(keen) if keen else steered(legal, rng)
+    return policy
+
+
+def is_goods_buy(state: dict, move: dict) -> bool:
+    return move["type"] == "buy_train" and "variant" in move
+
+
+async def test_a_goods_train_bought_and_run_through_the_panels(world):
+    """The game loaded to just before a president first may buy a goods train; from there the panels play on: the
+    goods side bought from the buy-train panel, and its corporation's next run earning with it."""
+    env, _, ch, members = world
+    policy, seen = keen_on(is_goods_buy), {}
+
+    def goods_run(s: dict, seat: int, m: dict) -> bool:
+        if is_goods_buy(s, m):
+            seen.setdefault("corp", acting_corp(G(s), seat, m))
+        if m["type"] == "run_routes" and acting_corp(G(s), seat, m) == seen.get("corp"):
+            seen["before"] = s
+            return True
+        return False
+
+    table, presses, played = await simcord.play_to_the_end(
+        env, ch, members, "1807", "", policy, 2, 200, last=1, until=lambda m: is_goods_buy({}, m), stop=goods_run)
+    corp, before = seen["corp"], seen["before"]
+    said = [r.response.content for r in presses]
+    assert any(t.startswith("You played **Buy a 3G goods train") and t.split("\n")[0].endswith(
+        f"as president of {corp}.") for t in said), said
+    g = G(before)
+    carried = [t for t in g.corp(corp)["trains"] if goods.is_goods(g, t)]
+    earned = sum(goods.revenue(g, corp, t) for t in carried)
+    assert carried and earned > 0, "the goods train is still the corporation's and earns from its cities"
+    routes = run_parts(g, played[-1])[0]
+    assert any(f"{corp}'s trains earn £{routes + earned:,}." in m.content for m in ch.history()), \
+        "the run's narration counts the goods train's cities"
+    assert all(r.ephemeral and r.response.content for r in presses)
+    assert not [t for t in said if "something went wrong" in t]
