@@ -14,7 +14,8 @@ import pytest
 
 from bot.app import create_bot
 from cogs.e18xx.words import acting_corp, run_parts
-from engines.e18xx.g1807 import goods
+from engines.e18xx.companies import IPO
+from engines.e18xx.g1807 import goods, takeover
 from engines.e18xx.state import G
 from tests import simcord_18xx as simcord
 from tests.test_e18xx_1807_systems import ENGINE, steered
@@ -99,5 +100,43 @@ async def test_a_goods_train_bought_and_run_through_the_panels(world):
     routes = run_parts(g, played[-1])[0]
     assert any(f"{corp}'s trains earn £{routes + earned:,}." in m.content for m in ch.history()), \
         "the run's narration counts the goods train's cities"
+    assert all(r.ephemeral and r.response.content for r in presses)
+    assert not [t for t in said if "something went wrong" in t]
+
+
+MINORS = {c.id for c in G(ENGINE.setup({}, 3)).title.corporations if c.kind == "minor"}
+
+
+def is_takeover(state: dict, move: dict) -> bool:
+    """The owner of a minor, at its turn of a merger round, has a public company take it over (takeover.py)."""
+    return state["round"]["kind"] == "merger" and move["type"] == "buy_shares" and move.get("entity") in MINORS
+
+
+async def test_a_takeover_through_the_panels(world):
+    """The game loaded to just before a minor's owner first may have a public company take it over; from there the
+    panels play on: the takeover chosen in the owner's panel, then the minor's tokens kept or removed in it."""
+    env, _, ch, members = world
+    policy, seen = keen_on(is_takeover), {}
+
+    def done(s: dict, seat: int, m: dict) -> bool:
+        if is_takeover(s, m):
+            seen.update(minor=m["entity"], seat=seat, before=s)
+        if is_takeover(s, m):
+            return False
+        return "minor" in seen and not s["round"].get("takeover")  # the move after the minor's tokens are done
+
+    table, presses, played = await simcord.play_to_the_end(
+        env, ch, members, "1807", "", policy, 2, 60, last=1, stop=done,
+        until=lambda m: m["type"] == "buy_shares" and m.get("entity") in MINORS)
+    minor, seat, before = seen["minor"], seen["seat"], seen["before"]
+    move = next(m for m in played if is_takeover(before, m))
+    major = next(c for c in takeover.takers(G(before), minor) if move["shares"][0] in G(before).corp(c)["shares"][IPO])
+    assert G(before).president(minor) == seat, "the minor's owner chose it in his own panel"
+    said = [r.response.content for r in presses]
+    assert f"You played **{major} takes over {minor}: a 10% share of {major} for it**." in "\n".join(said), said
+    g = G(await table.state())
+    assert g.corp(minor).get("closed") and move["shares"][0] in g.corp(major)["shares"][g.key(seat)]
+    assert any(f"{major} takes over {minor}; {table.names[seat]} takes a 10% share of {major} for it." in m.content
+               for m in ch.history())
     assert all(r.ephemeral and r.response.content for r in presses)
     assert not [t for t in said if "something went wrong" in t]
