@@ -113,29 +113,35 @@ def is_takeover(state: dict, move: dict) -> bool:
 
 
 async def test_a_takeover_through_the_panels(world):
-    """The game loaded to just before a minor's owner first may have a public company take it over; from there the
-    panels play on: the takeover chosen in the owner's panel, then the minor's tokens kept or removed in it."""
+    """The game loaded to a few moves before a minor's owner, having had a public company take it over, first
+    removes one of its tokens; from there the panels play on: the takeover chosen in the owner's panel, then the
+    token removed in it, and the rest of the minor's tokens kept as the public company's."""
     env, _, ch, members = world
     policy, seen = keen_on(is_takeover), {}
 
     def done(s: dict, seat: int, m: dict) -> bool:
         if is_takeover(s, m):
-            seen.update(minor=m["entity"], seat=seat, before=s)
-        if is_takeover(s, m):
+            seen.update(minor=m["entity"], seat=seat, before=s, move=m)
             return False
+        if m["type"] == "remove_token" and m["entity"] == seen.get("minor"):
+            seen.setdefault("removed", (seat, m))
         return "minor" in seen and not s["round"].get("takeover")  # the move after the minor's tokens are done
 
     table, presses, played = await simcord.play_to_the_end(
-        env, ch, members, "1807", "", policy, 2, 60, last=1, stop=done,
-        until=lambda m: m["type"] == "buy_shares" and m.get("entity") in MINORS)
-    minor, seat, before = seen["minor"], seen["seat"], seen["before"]
-    move = next(m for m in played if is_takeover(before, m))
+        env, ch, members, "1807", "", policy, 3, 30, last=3, stop=done, until=lambda m: m["type"] == "remove_token")
+    minor, seat, before, move = seen["minor"], seen["seat"], seen["before"], seen["move"]
     major = next(c for c in takeover.takers(G(before), minor) if move["shares"][0] in G(before).corp(c)["shares"][IPO])
     assert G(before).president(minor) == seat, "the minor's owner chose it in his own panel"
     said = [r.response.content for r in presses]
     assert f"You played **{major} takes over {minor}: a 10% share of {major} for it**." in "\n".join(said), said
+    assert seen["removed"][0] == seat, "the owner removes the minor's tokens"
+    removed = seen["removed"][1]
     g = G(await table.state())
     assert g.corp(minor).get("closed") and move["shares"][0] in g.corp(major)["shares"][g.key(seat)]
+    where = (removed["hex"], removed["city"])
+    assert minor not in g.board.slots(*where) and g.board.slots(*where).count(major) == G(before).board.slots(
+        *where).count(major), "the token removed left the board, not turned into the public company's"
+    assert not g.board.token_nodes(minor), "the minor's other tokens became the public company's"
     assert any(f"{major} takes over {minor}; {table.names[seat]} takes a 10% share of {major} for it." in m.content
                for m in ch.history())
     assert all(r.ephemeral and r.response.content for r in presses)
