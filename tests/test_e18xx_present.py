@@ -223,7 +223,8 @@ def pictures(monkeypatch):
     drawn = []
     for what in ("map", "market"):
         monkeypatch.setattr(cog.presenter, f"{what}_png",
-                            lambda state, lang="en", w=what: drawn.append(w) or w.encode())
+                            lambda state, lang="en", *drawing, w=what: drawn.append(w) or w.encode())
+    monkeypatch.setattr(cog.presenter, "map_image", lambda state, lang="en": None)  # the map not drawn
     monkeypatch.setattr(cog.presenter, "charters_png",
                         lambda state, names, lang="en": drawn.append("charters") or b"charters")
     return drawn
