@@ -4,7 +4,9 @@ move the steered player of the engine-level selfplay wants (tests/test_e18xx_180
 buys trains, pays out and buys shares, so public companies live to phase 6 and merger rounds ask other owners'
 consent). At the end the table message gives the engine's scores of the stored log, no answer carries an error and
 every press is answered. The default run loads the whole game but its last 150 moves as the table's stored log and
-plays those through the panels (~55 s); the whole game through the panels is slow (thousands of presses)."""
+plays those through the panels (~40 s of CPU); the whole game through the panels is slow (thousands of presses).
+Goods trains and takeovers, which the steered player meets late or never, are played by one keen on them
+(keen_on), from a stored log loaded to just before the moment."""
 from __future__ import annotations
 
 import random
