@@ -133,6 +133,9 @@ class TableService:
         # game id -> (undo count, seq, state): the state after seq, valid while no undo happened; the
         # most recently used CACHED_TABLES only, so a long-running bot does not keep every table ever loaded
         self._cache: OrderedDict[int, tuple[int, int, State]] = OrderedDict()
+        # game id -> (undo count, seq, state) before its last commit: the narration of a commit, sent a moment
+        # later, starts from there (change_at) without replaying the log since the last snapshot
+        self._before: dict[int, tuple[int, int, State]] = {}
 
     # --- loading ---------------------------------------------------------------
     async def load(self, game_id: int) -> Table:
@@ -181,7 +184,7 @@ class TableService:
         self._cache[game_id] = entry
         self._cache.move_to_end(game_id)
         while len(self._cache) > CACHED_TABLES:
-            self._cache.popitem(last=False)
+            self._before.pop(self._cache.popitem(last=False)[0], None)
 
     async def full_replay(self, game_id: int) -> State:
         """The state rebuilt from the whole log, ignoring snapshots and cache (for checks)."""
@@ -193,6 +196,9 @@ class TableService:
     async def state_at(self, game_id: int, seq: int) -> State:
         """The state right after action ``seq`` (for panels shown before later moves, and announcements)."""
         game = await self.store.game(game_id)
+        for kept in (self._cache.get(game_id), self._before.get(game_id)):
+            if kept is not None and kept[:2] == (game.undos, seq):
+                return kept[2]
         engine = engines.get(game.engine)
         snap = await self.store.latest_snapshot(game_id, at_most=seq)
         start, state = snap if snap else (0, engine.setup(game.options, len(game.seats)))
@@ -208,7 +214,7 @@ class TableService:
         if not entries or entries_digest(entries) != digest:
             return None
         before = await self.state_at(game_id, first - 1)
-        after = replay(table.engine, before, entries)
+        after = table.state if table.seq == last else replay(table.engine, before, entries)
         return Change("action", Table(table.game, table.engine, after, last), entries=entries, before=before)
 
     async def unchanged_for(self, table: Table, seat: int, seq: int) -> State | None:
@@ -448,6 +454,8 @@ class TableService:
             raise Refusal("Someone else moved at the same moment, so your move was not applied; "
                           "look at the table and try again.") from None
         self._remember(game.id, (game.undos, last, state))
+        if before is not None:
+            self._before[game.id] = (game.undos, table.seq, before)
         if seat_order is None:
             table = Table(game.committed(c, now), engine, state, last)
         else:  # the start seats the players: read them back

@@ -86,19 +86,24 @@ def final_scores(text: str) -> dict[str, int]:
 
 
 async def play_to_the_end(env, ch, members, game: str, options: str, policy: Policy, seed: int, most: int,
-                          before: int = 0, last: int | None = None, until: Callable[[dict], bool] | None = None):
+                          before: int = 0, last: int | None = None, until: Callable[[dict], bool] | None = None,
+                          stop: Callable[[dict, int, dict], bool] | None = None):
     """Seat the members at `game` (these options) and play it through the panels to its end (or `most` moves).
-    `before`: moves the policy plays first, stored in the table's log at once (load_log), so a long game is joined
+    `before`: moves the policy plays first, stored in the table's log at once (load_moves), so a long game is joined
     in its middle; or `last`: the whole game but its last `last` moves is so loaded (with `until`: the moves before
-    the first move it picks, but the last `last`), and the rest is played in the panels. Returns the table, every
-    answer the bot gave a press, and the moves played through the panels."""
+    the first move it picks, but the last `last`), and the rest is played in the panels, up to the first move that
+    `stop(state, seat, move)` picks if given. Returns the table, every answer the bot gave a press, and the moves
+    played through the panels."""
     table = await seat_table(env, ch, members, game=game, options=options)
     engine, state, gid = table.engine, table.state, table.gid
     rng = random.Random(seed)
-    if last is not None:
-        before = max(0, await moves_to_the_end(table, policy, random.Random(seed), until=until) - last)
-    if before:
-        await load_log(env, table, policy, rng, before)
+    if last is not None:  # one pass at the engine finds the end; the panels go on from `last` moves before it
+        moves, rngs = await policy_moves(table, policy, rng, until=until)
+        before = max(0, len(moves) - last)
+        await load_moves(env, table, moves[:before])
+        rng.setstate(rngs[before])
+    elif before:
+        await load_moves(env, table, (await policy_moves(table, policy, rng, most=before))[0])
     presses, played = [], []
     panel, last = None, None  # the panel the bot answered the last move with, and whose it is
     for _ in range(most):
@@ -120,41 +125,42 @@ async def play_to_the_end(env, ch, members, game: str, options: str, policy: Pol
         assert r.response.content.startswith("You played **"), r.response.content
         panel, last = r.response, seat
         played.append(move)
+        if stop and stop(s, seat, move):
+            break
     return table, presses, played
 
 
-async def moves_to_the_end(table, policy: Policy, rng: random.Random, most: int = 50_000,
-                           until: Callable[[dict], bool] | None = None) -> int:
-    """How many moves the policy (with this rng) plays from the table's state to the game's end (or to the first
-    move `until` picks), at the engine."""
+async def policy_moves(table, policy: Policy, rng: random.Random, most: int | None = None,
+                       until: Callable[[dict], bool] | None = None) -> tuple[list[tuple[int, dict]], list[tuple]]:
+    """The (seat, move)s the policy (with this rng) plays at the engine from the table's state: `most` of them, or
+    (by default) all to the game's end, a draw of chance, or the first move `until` picks; and the rng's state
+    before each move and after the last (so the panels can go on from any of them as the engine did)."""
     engine, state = table.engine, await table.state()
-    for n in range(most):
-        if state["over"]:
-            return n
+    moves, rngs = [], [rng.getstate()]
+    for _ in range(most or 50_000):
+        if state["over"] or engine.awaiting(state).chance is not None:
+            break
         seat = min(engine.awaiting(state).seats)
         move = policy(state, seat, rng)
         if until and until(move):
-            return n
+            break
         state = engine.apply(state, seat, move)
-    raise AssertionError(f"no end in {most} moves")
+        moves.append((seat, move))
+        rngs.append(rng.getstate())
+    else:
+        assert most, "no end in 50,000 moves"
+    return moves, rngs
 
 
-async def load_log(env, table, policy: Policy, rng: random.Random, n: int) -> None:
-    """The table's log continued by `n` moves the policy plays (or to the game's end), committed by the table service
-    in one go as a stored log loaded into the table: the moves are the log's, the table's state and message follow
-    them, and the panels go on from there."""
-    service, engine = env.bot.tables, table.engine
+async def load_moves(env, table, moves: list[tuple[int, dict]]) -> None:
+    """The table's log continued by these (seat, move)s, committed by the table service in one go as a stored log
+    loaded into the table: the moves are the log's, the table's state and message follow them, and the panels go
+    on from there."""
+    if not moves:
+        return
+    service = env.bot.tables
     async with service.lock(table.gid):
-        loaded = await service.load(table.gid)
-        state, moves = loaded.state, []
-        for _ in range(n):
-            if state["over"] or engine.awaiting(state).chance is not None:
-                break
-            seat = min(engine.awaiting(state).seats)
-            move = policy(state, seat, rng)
-            state = engine.apply(state, seat, move)
-            moves.append((seat, move))
-        await service._commit(loaded, moves)
+        await service._commit(await service.load(table.gid), moves)
     await env.settle()
 
 

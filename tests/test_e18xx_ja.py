@@ -154,7 +154,8 @@ def test_everything_a_player_reads_is_japanese(title):
 @pytest.mark.parametrize("title", TITLES)
 def test_the_narration_is_japanese(title, monkeypatch):
     """announce(change, "ja"): every post's text (pictures stood in for: they are checked below)."""
-    monkeypatch.setattr(presenter, "map_png", lambda state, lang="en": b"map")
+    monkeypatch.setattr(presenter, "map_png", lambda state, lang="en", drawn=None: b"map")
+    monkeypatch.setattr(presenter, "map_image", lambda state, lang="en": None)
     monkeypatch.setattr(presenter, "market_png", lambda state, lang="en": b"market")
     monkeypatch.setattr(presenter, "charters_png", lambda state, names, lang="en": b"charters")
     engine = engine_of(title)
@@ -185,6 +186,8 @@ def clear_picture_caches() -> None:
     for module in {pictures, importlib.import_module("cogs.e18xx.pictures")}:
         for cached in (module._hex_image, module._map_base, module._market_base, module._token):
             cached.cache_clear()
+    for module in {presenter, importlib.import_module("cogs.e18xx.presenter")}:
+        module._maps.clear()  # the maps drawn, by board
 
 
 @contextmanager

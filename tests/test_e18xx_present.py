@@ -223,7 +223,8 @@ def pictures(monkeypatch):
     drawn = []
     for what in ("map", "market"):
         monkeypatch.setattr(cog.presenter, f"{what}_png",
-                            lambda state, lang="en", w=what: drawn.append(w) or w.encode())
+                            lambda state, lang="en", *drawing, w=what: drawn.append(w) or w.encode())
+    monkeypatch.setattr(cog.presenter, "map_image", lambda state, lang="en": None)  # the map not drawn
     monkeypatch.setattr(cog.presenter, "charters_png",
                         lambda state, names, lang="en": drawn.append("charters") or b"charters")
     return drawn
@@ -263,6 +264,23 @@ def test_the_pictures_are_pngs():
     s = trace()[-1][0]
     for png in (map_png(s), market_png(s), charters_png(s, list(NAMES))):
         assert png.startswith(b"\x89PNG")
+
+
+def test_a_map_is_drawn_once_per_board_and_language(monkeypatch):
+    """The whole map a lay's narration posts is kept: a player asking for the map of that board (a copy of the state,
+    as a reload gives) gets the same picture without a second drawing; another board or language is drawn."""
+    import cogs.e18xx.pictures as pictures
+    from cogs.e18xx import presenter
+
+    presenter._maps.clear()
+    drawn = []
+    real = pictures.render_map
+    monkeypatch.setattr(pictures, "render_map", lambda board, **kw: drawn.append(kw["lang"]) or real(board, **kw))
+    s, seat, a = find(lambda s, seat, a: a["type"] == "lay_tile" and "entity" not in a)
+    first = map_png(s)
+    assert map_png(copy.deepcopy(s)) is first and drawn == ["en"]
+    laid = map_png(E.apply(s, seat, a))
+    assert laid != first and map_png(s, "ja") != first and drawn == ["en", "en", "ja"]
 
 
 def test_routes_named_by_their_stops_run_like_the_auto_router():

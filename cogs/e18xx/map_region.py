@@ -115,14 +115,17 @@ def _inside(a: float, b: float, lo: float, hi: float) -> tuple[float, float]:
 
 
 # ---- the focus of a moment of a game, and its picture ----
-def region_png(state: dict[str, Any], focus: set[str], lang: str = "en", marks: tuple[str, ...] = ()) -> bytes | None:
+def region_png(state: dict[str, Any], focus: set[str], lang: str = "en", marks: tuple[str, ...] = (),
+               whole=None) -> bytes | None:
     """The part of a big map around `focus` (cogs.e18xx.map_region's rules), `marks` ringed; None where the whole map
-    is what to show (a small map, or a focus spread over most of it)."""
+    is what to show (a small map, or a focus spread over most of it). `whole`: the whole map's picture of this
+    state already drawn (pictures.map_image), to cut the part out of."""
     board = G(state).board
     boxes = crop(board.map, focus)
     if boxes is None:
         return None
-    return render_region(board, boxes, corp_colours=corp_colours(state["title"]), lang=lang, marks=marks)
+    return render_region(board, boxes, corp_colours=corp_colours(state["title"]), lang=lang, marks=marks,
+                         whole=whole)
 
 
 def step_focus(state: dict[str, Any], moves: list[dict[str, Any]]) -> set[str]:

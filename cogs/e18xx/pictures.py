@@ -75,7 +75,7 @@ def _contrast(rgb: RGB) -> RGB:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
 
 
-def _png(img: Image.Image) -> bytes:
+def png(img: Image.Image) -> bytes:
     out = io.BytesIO()
     img.convert("RGB").save(out, format="PNG", compress_level=3)
     return out.getvalue()
@@ -1136,6 +1136,11 @@ def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None, l
     the module's docstring).
 
     corp_colours: corporation id -> colour; by default the title's own (see `corp_colours`)."""
+    return png(map_image(board, corp_colours=corp_colours, lang=lang))
+
+
+def map_image(board: Board, *, corp_colours: Mapping[str, str] | None = None, lang: str = "en") -> Image.Image:
+    """render_map's picture before encoding (render_region may cut its crops out of it)."""
     map_def = board.map
     colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
     img = _map_base(map_def, lang).copy()
@@ -1143,7 +1148,7 @@ def render_map(board: Board, *, corp_colours: Mapping[str, str] | None = None, l
         _paste_hex(img, board, coord, colours, hex_centre(coord, map_def), lang)
     for patch, at in _border_patches(map_def):
         img.alpha_composite(patch, at)
-    return _png(img)
+    return img
 
 
 PANEL_GAP = 12  # between the crops of one picture
@@ -1151,23 +1156,28 @@ PANEL_LINE = (90, 110, 125)
 
 
 def render_region(board: Board, boxes: Sequence[tuple[int, int, int, int]], *,
-                  corp_colours: Mapping[str, str] | None = None, lang: str = "en", marks: Sequence[str] = ()) -> bytes:
+                  corp_colours: Mapping[str, str] | None = None, lang: str = "en", marks: Sequence[str] = (),
+                  whole: Image.Image | None = None) -> bytes:
     """Crops of the map as a PNG: each box (pixels of `render_map`'s picture, from cogs.e18xx.map_region) drawn as
     render_map draws it, at its size, the crops one under the other, each framed; the hexes in `marks` ringed in
-    red."""
+    red. With `whole`, the map_image of this board already drawn (a lay's narration posts both), the crops are cut
+    out of it rather than drawn again."""
     map_def = board.map
     colours = dict(corp_colours) if corp_colours is not None else _title_colours(map_def.title)
     w1, h1 = _hex_size(map_def.layout)
     panels = []
     for x0, y0, x1, y1 in boxes:
         panel = Image.new("RGBA", (x1 - x0, y1 - y0), SEA + (255,))
-        for coord in map_def.printed:
-            cx, cy = hex_centre(coord, map_def)
-            if x0 - w1 < cx < x1 + w1 and y0 - h1 < cy < y1 + h1:
-                _paste_hex(panel, board, coord, colours, (cx - x0, cy - y0), lang)
-        for patch, (px, py) in _border_patches(map_def):
-            if px < x1 and py < y1 and px + patch.width > x0 and py + patch.height > y0:
-                panel.alpha_composite(patch, (px - x0, py - y0))  # Pillow clips what falls off the panel
+        if whole is not None:
+            panel.alpha_composite(whole.crop((x0, y0, x1, y1)))
+        else:
+            for coord in map_def.printed:
+                cx, cy = hex_centre(coord, map_def)
+                if x0 - w1 < cx < x1 + w1 and y0 - h1 < cy < y1 + h1:
+                    _paste_hex(panel, board, coord, colours, (cx - x0, cy - y0), lang)
+            for patch, (px, py) in _border_patches(map_def):
+                if px < x1 and py < y1 and px + patch.width > x0 and py + patch.height > y0:
+                    panel.alpha_composite(patch, (px - x0, py - y0))  # Pillow clips what falls off the panel
         pen = ImageDraw.Draw(panel)
         for coord in marks:
             if coord in map_def.printed:
@@ -1183,7 +1193,7 @@ def render_region(board: Board, boxes: Sequence[tuple[int, int, int, int]], *,
     for panel in panels:  # one under the other: a phone held upright has more room down than across
         sheet.alpha_composite(panel, (0, y))
         y += panel.height + PANEL_GAP
-    return _png(sheet)
+    return png(sheet)
 
 
 CHOICES_PER_ROW = 5
@@ -1251,7 +1261,7 @@ def _numbered(cells: Sequence[Image.Image]) -> bytes:
         left, top, right, bottom = pen.textbbox((0, 0), str(k + 1), font=font)
         pen.rectangle((x + 6, y + 6, x + 20 + right - left, y + 24 + bottom - top), fill=(255, 255, 255))
         pen.text((x + 12, y + 8), str(k + 1), font=font, fill=INK)
-    return _png(sheet.reduce(CHOICE_SCALE))
+    return png(sheet.reduce(CHOICE_SCALE))
 
 
 def _paste_hex(img: Image.Image, board: Board, coord: str, colours: Mapping[str, str], at: tuple[int, int],
@@ -1503,7 +1513,7 @@ def render_market(market: Market, positions: Mapping[str, Sequence[str]],
             cx = (x0 + x1) / 2 + (c - (in_row - 1) / 2) * (d + 2)
             cy = top + d / 2 + r * d if rows > 1 else (top + bottom) / 2
             _paste_token(img, (cx, cy), corp, _rgb(corp_colours.get(corp)), d)
-    return _png(img)
+    return png(img)
 
 
 # ---- the charters ---------------------------------------------------------------------------------------
@@ -1535,7 +1545,7 @@ def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row
     if not corps:
         img = Image.new("RGB", (400, 80), (238, 236, 230))
         ImageDraw.Draw(img).text((20, 28), tr(lang, "No corporations yet."), fill=INK, font=_font(18))
-        return _png(img)
+        return png(img)
     def size(cols: int) -> tuple[int, int]:
         return GAP + cols * (CARD_W + GAP), GAP + ceil(len(corps) / cols) * (CARD_H + GAP)
 
@@ -1548,7 +1558,7 @@ def render_charters(corps: Sequence[Mapping], *, currency: str = "¥{}", per_row
         r, c = divmod(i, cols)
         _draw_card(big, (GAP + c * (CARD_W + GAP)) * K, (GAP + r * (CARD_H + GAP)) * K, corp, currency, lang,
                    money_kind)
-    return _png(big.reduce(K))
+    return png(big.reduce(K))
 
 
 def _fit(d: ImageDraw.ImageDraw, text: str, size: int, width: float, smallest: int = 12) -> tuple[list[str], int]:
