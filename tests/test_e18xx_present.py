@@ -9,6 +9,7 @@ import io
 import json
 import random
 import re
+import threading
 from functools import cache
 
 import discord
@@ -273,9 +274,14 @@ def test_a_map_is_drawn_once_per_board_and_language(monkeypatch):
     from cogs.e18xx import presenter
 
     presenter._maps.clear()
-    drawn = []
+    drawn, here = [], threading.current_thread()
     real = pictures.render_map
-    monkeypatch.setattr(pictures, "render_map", lambda board, **kw: drawn.append(kw["lang"]) or real(board, **kw))
+
+    def counted(board, **kw):  # this test's drawings only: an earlier test's narration may still draw in a worker
+        if threading.current_thread() is here:
+            drawn.append(kw["lang"])
+        return real(board, **kw)
+    monkeypatch.setattr(pictures, "render_map", counted)
     s, seat, a = find(lambda s, seat, a: a["type"] == "lay_tile" and "entity" not in a)
     first = map_png(s)
     assert map_png(copy.deepcopy(s)) is first and drawn == ["en"]

@@ -386,7 +386,7 @@ def todo(g: G, seat: int, names: list[str], lang: str = "en") -> str:
 #: The last maps drawn, by board: a lay's narration draws the whole map, and every player who then asks for the map
 #: (or a second narration of the same board) gets that picture without it being drawn again (0.1-0.4 s on 1807's).
 MAPS_KEPT = 8
-_maps: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()  # (map, language, board) -> PNG
+_maps: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()  # (title, language, options and board) -> PNG
 _maps_lock = threading.Lock()  # narration draws in a worker thread
 
 
@@ -403,7 +403,10 @@ def map_png(state: dict[str, Any], lang: str = "en", drawn=None) -> bytes:
     from cogs.e18xx.pictures import corp_colours, png, render_map
 
     g = G(state)
-    key = (g.map.title, lang, json.dumps(state["board"], sort_keys=True, separators=(",", ":")))
+    # what the picture is drawn from: the map (the title and its options: 1890's Kinki variant moves homes), the
+    # board, the language
+    key = (state["title"], lang, json.dumps([state.get("opts", {}), state["board"]], sort_keys=True,
+                                            separators=(",", ":")))
     with _maps_lock:
         if key in _maps:
             _maps.move_to_end(key)
