@@ -271,7 +271,9 @@ def test_a_map_is_drawn_once_per_board_and_language(monkeypatch):
     """The whole map a lay's narration posts is kept: a player asking for the map of that board (a copy of the state,
     as a reload gives) gets the same picture without a second drawing; another board or language is drawn."""
     import cogs.e18xx.pictures as pictures
+    from cogs.e18xx import presenter
 
+    presenter._maps.clear()  # what earlier tests in this process drew
     drawn, here = [], threading.current_thread()
     real = pictures.render_map
 
