@@ -9,7 +9,10 @@ import io
 import json
 import random
 import re
+import sys
 import threading
+import time
+import traceback
 from functools import cache
 
 import discord
@@ -267,12 +270,25 @@ def test_the_pictures_are_pngs():
         assert png.startswith(b"\x89PNG")
 
 
+def _wait_for_other_threads_drawing(seconds: float = 60) -> None:
+    """Until no other thread is inside the pictures' code (a narration's drawing runs in a worker thread, which may
+    outlive the test that started it)."""
+    drawing = ("cogs/e18xx/pictures.py", "cogs/e18xx/presenter.py", "cogs/e18xx/map_region.py")
+    for _ in range(int(seconds / 0.05)):
+        frames = [f for tid, f in sys._current_frames().items() if tid != threading.get_ident()]
+        if not any(frame.f_code.co_filename.replace("\\", "/").endswith(drawing)
+                   for top in frames for frame, _ in traceback.walk_stack(top)):
+            return
+        time.sleep(0.05)
+
+
 def test_a_map_is_drawn_once_per_board_and_language(monkeypatch):
     """The whole map a lay's narration posts is kept: a player asking for the map of that board (a copy of the state,
     as a reload gives) gets the same picture without a second drawing; another board or language is drawn."""
     import cogs.e18xx.pictures as pictures
     from cogs.e18xx import presenter
 
+    _wait_for_other_threads_drawing()  # an earlier test's narration may still be drawing (and keeping) in a worker
     presenter._maps.clear()  # what earlier tests in this process drew
     drawn, here = [], threading.current_thread()
     real = pictures.render_map
