@@ -326,6 +326,16 @@ def _matching(moves: list[dict[str, Any]], **fields) -> dict[str, Any] | None:
     return next((m for m in moves if all(m.get(k) == v for k, v in fields.items())), None)
 
 
+def _chosen(table: Table, seat: int, doing: str, *wanted: dict[str, Any]) -> tuple[dict[str, Any] | None, list]:
+    """The user's legal move matching the first of `wanted` (fields, its type among them) that one matches, or None,
+    with his legal moves of those types; refused (_waiting, `doing`) when he has none of them."""
+    types = {w["type"] for w in wanted}
+    moves = [m for m in legal_moves(table, seat) if m["type"] in types]
+    if not moves:
+        raise _waiting(table, seat, doing)
+    return next((m for w in wanted if (m := _matching(moves, **w))), None), moves
+
+
 class E18xxCog(commands.Cog):
     e18xx = app_commands.Group(name="18xx", description="18xx games (Shikoku 1889 …): name your moves, see the "
                                                         "map, market and charters.")
@@ -370,9 +380,8 @@ class E18xxCog(commands.Cog):
         async def work():
             t, seat = await _my_table(interaction, table)
             cid = _resolve_corp(G(t.state), corporation)
-            moves = legal_moves(t, seat)
-            move = (_matching(moves, type="merge", corporation=cid) or _matching(moves, type="merge", entity=cid)
-                    or _matching(moves, type="merge_system", corporation=cid))
+            move, _ = _chosen(t, seat, "merge", {"type": "merge", "corporation": cid},
+                              {"type": "merge", "entity": cid}, {"type": "merge_system", "corporation": cid})
             if move is None:
                 raise _waiting(t, seat, "merge")
             return await self._act(interaction, t, seat, move)
@@ -386,12 +395,8 @@ class E18xxCog(commands.Cog):
     async def system(self, interaction: discord.Interaction, system: str, table: int | None = None):
         async def work():
             t, seat = await _my_table(interaction, table)
-            g = G(t.state)
-            cid = _resolve_corp(g, system[:40])
-            forms = [m for m in legal_moves(t, seat) if m["type"] == "form_system"]
-            if not forms:
-                raise _waiting(t, seat, "form a system")
-            move = _matching(forms, corporation=cid)
+            cid = _resolve_corp(G(t.state), system[:40])
+            move, forms = _chosen(t, seat, "form a system", {"type": "form_system", "corporation": cid})
             if move is None:
                 raise Refusal("You cannot form {cid} now; you may form {systems}.", cid=cid,
                               systems=", ".join(m["corporation"] for m in forms))
@@ -425,10 +430,7 @@ class E18xxCog(commands.Cog):
     async def oddshares(self, interaction: discord.Interaction, choice: str, table: int | None = None):
         async def work():
             t, seat = await _my_table(interaction, table)
-            moves = [m for m in legal_moves(t, seat) if m["type"] == "odd_shares"]
-            if not moves:
-                raise _waiting(t, seat, "settle odd shares")
-            move = _matching(moves, choice=choice.strip())
+            move, _ = _chosen(t, seat, "settle odd shares", {"type": "odd_shares", "choice": choice.strip()})
             if move is None:
                 raise Refusal("Choose “share” (one share and a third of the price) or “money” (four thirds of the "
                               "price).")
@@ -444,7 +446,7 @@ class E18xxCog(commands.Cog):
         async def work():
             t, seat = await _my_table(interaction, table)
             cid = _resolve_corp(G(t.state), corporation)
-            move = _matching(legal_moves(t, seat), type="convert", entity=cid)
+            move, _ = _chosen(t, seat, "convert", {"type": "convert", "entity": cid})
             if move is None:
                 raise _waiting(t, seat, "convert")
             return await self._act(interaction, t, seat, move)
