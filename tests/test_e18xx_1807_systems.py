@@ -285,6 +285,29 @@ def test_the_chosen_settlement_of_two_odd_shares(choice, seat3_units, seat3_gets
     assert total_money(state) == money
 
 
+@pytest.mark.parametrize("choice, told, amount", [
+    (SHARE, "dan chooses one LMS share and £55 for two odd shares.", "£55"),
+    (MONEY, "dan chooses £220 from LMS for two odd shares, and no share.", "£220"),
+])
+def test_the_odd_shares_choice_is_told_once_as_the_system_pays(choice, told, amount):
+    """The narration of seat 3's choice (the new events, as the table posts them) is one line, when LMS pays him:
+    who chose, what he got and what he gave; said in Japanese too (the others' lines are the plain payments)."""
+    from cogs.e18xx.words import event_line
+    from tests.e18xx_helpers import NAMES
+    from tests.i18n_helpers import english_left
+    names = list(NAMES[:4])
+    _, state, _ = three_with_a_poor_player()
+    state = act(state, 0, FORM_LMS)
+    seen = state["event_no"]
+    state = act(state, 3, choice)
+    new = [e for e in state["events"] if e["no"] > seen]
+    lines = [event_line(e, names, "en") for e in new]
+    assert [line for line in lines if names[3] in line] == [told]
+    assert lines.index(told) < lines.index("CR, GER, GNR form LMS at £165; ann is its president.")
+    ja = next(event_line(e, names, "ja") for e in new if e["seats"] == [3])
+    assert english_left(ja, [*names, "LMS"]) == [] and amount in ja
+
+
 def test_new_shares_running_short_give_a_player_who_can_pay_the_choice_too():
     """CR all seat 0's (10 shares), GER all seat 1's, GNR seat 0 3, seat 1 4, seat 2 3: seat 0 13 (4 sets -> 8, one
     odd), seat 1 14 (4 sets -> 8, two odd), seat 2 3 (one set -> 2); 20 - 18 = 2 left. Seat 0 pays 165 // 3 = 55 for

@@ -35,7 +35,7 @@ from engines.e18xx.g1807 import merger_round as minors
 from engines.e18xx.g1867 import charter, loans
 from engines.e18xx.g1867 import merger as base
 from engines.e18xx.state import BANK, G
-from engines.text import Msg, msg
+from engines.text import N_, Msg, msg
 
 SYSTEM_PHASE_STATUS = "systems_form"
 MAX_PUBLICS = 4
@@ -49,6 +49,13 @@ CONSENT_MOVES = ({"type": "accept_offer"}, {"type": "decline_offer"})
 #: president: the chooser keeps four shares or more with either when he has them with one, and a share he leaves
 #: only adds to a later player's.
 ODD_CHOICES = ("share", "money")
+#: What the system pays a player for odd shares, said once: by his choice (who chose, what he got, what he gave), or
+#: with no choice (one odd share he cannot pay for).
+_PAID_FOR_ODD_SHARES = {
+    "share": N_("[0] chooses one {system} share and {amount} for two odd shares."),
+    "money": N_("[0] chooses {amount} from {system} for two odd shares, and no share."),
+    None: N_("{system} pays [0] {amount} for odd shares."),
+}
 
 
 # ---- the round ----------------------------------------------------------------------------------------------
@@ -466,16 +473,8 @@ def _choose_odd(g: G, seat: int, action: Action) -> None:
         raise RuleError("First choose how your two odd shares of {system} settle.", system=g.round["odd"]["system"])
     if choice not in ODD_CHOICES:
         raise RuleError("Choose one share and a third of the price, or four thirds of the price.")
-    odd = g.round["odd"]
-    odd["choices"][g.key(seat)] = choice
-    price = system_cell(g, odd["publics"]).price
-    if choice == "share":
-        g.event("[0] takes one {system} share and {amount} for two odd shares.", seat, system=odd["system"],
-                amount=g.amount(price // 3))
-    else:
-        g.event("[0] takes {amount} for two odd shares of {system}.", seat, system=odd["system"],
-                amount=g.amount(price * 4 // 3))
-    _form_when_chosen(g)
+    g.round["odd"]["choices"][g.key(seat)] = choice
+    _form_when_chosen(g)  # the choice is told as the system pays for it (form), once
 
 
 def _form_when_chosen(g: G) -> None:
@@ -509,7 +508,7 @@ def form(g: G, publics: list[str], system: str, choices: dict[str, str] | None =
             loans.borrow_for(g, system, -amount)
             paid = min(-amount, corp["cash"])
             g.pay(system, key, paid)
-            g.event("{system} pays [0] {amount} for odd shares.", int(key), amount=g.amount(paid), system=system)
+            g.event(_PAID_FOR_ODD_SHARES[(choices or {}).get(key)], int(key), amount=g.amount(paid), system=system)
     if len(publics) == 1:
         gone = unstarted_publics(g, publics)[0]
         g.corp(gone)["closed"] = True
