@@ -112,6 +112,70 @@ module Engine
             :par
           end
         end
+
+        # Bug: a player's pass is settled at the end of his turn (Step::BuySellParShares#pass!: he is unpassed when he
+        # did something), but an auction the opener does not win ends his turn without it (win_bid: goto the winner;
+        # G1867 then settles the winner's turn, G1807's private auction moves on to the next player). A player who had
+        # passed, then opened an auction that another won, still counts as passed, and the round can end without his
+        # passing again. Opening an auction, a minor's, a ferry's or an underground's, is the opener's move (the seed: a
+        # turn is "売却 → 購入/入札" or a pass, and the round ends when everyone has passed in a row,
+        # "全プレイヤーが連続してパスしたら終了"), so his turn was not a pass; and winning one is the winner's move (G1867
+        # settles a minor's winner as having acted, G1807's private auction leaves him as he was): docs/rules/1807.md,
+        # Rulings, "Priority". The opener is the player whose turn the round is at.
+        module AuctionSettlesTheOpenersPass
+          def win_bid(bid, company)
+            @round.entities[@round.entity_index]&.unpass!
+            bid.entity.unpass! unless bid.corporation
+            super
+          end
+        end
+
+        BuySellParShares.prepend(AuctionSettlesTheOpenersPass)
+
+        # Rules difference (docs/rules/1807.md, Rulings, "P2-P5's border cost"): the seed's free lay of P2-P5 pays a
+        # border cost the tile completes (only Falkirk, D8, has one: £80 of water), paid by the operating corporation;
+        # the site's free lay pays nothing (Tracker#lay_tile works the border out and drops it). Here the site plays our
+        # ruling: the border cost it works out for a private's lay is paid by the spender.
+        module FreeLayPaysItsBorder
+          def remove_border_calculate_cost!(tile, entity_or_entities, spender)
+            cost, types = super
+            spender.spend(cost, @game.bank) if cost.positive?
+            [cost, types]
+          end
+        end
+
+        SpecialTrack.prepend(FreeLayPaysItsBorder)
+
+        # A minor taken over (G1807 Merge#process_buy_shares) has had its turn, but the step is not passed: when it is
+        # the round's last minor, the round wraps to its first minor and waits for it again (Merger#next_entity! stops
+        # at index 0 and relies on the step being passed), so the first minors would act twice. Ending the turn as a
+        # pass does: the next minor follows, or the round ends.
+        module TakeoverEndsTheTurn
+          def process_buy_shares(action)
+            super
+            pass!
+          end
+        end
+
+        Merge.prepend(TakeoverEndsTheTurn)
+      end
+    end
+
+    module G1867
+      module Step
+        # A goods train's revenue reaches the site as the run's extra_revenue (docs/rules/1807.md, the rulings), which
+        # its Dividend step adds (total_revenue); but a minor's automatic dividend (G1867 Dividend#skip!) chooses payout
+        # or withhold from the routes alone, so a minor earning only with goods trains would withhold them. It pays out
+        # what it earned in all.
+        module MinorPaysItsExtraRevenue
+          def skip!
+            return super unless @game.minor?(current_entity) && extra_revenue.positive?
+
+            process_dividend(Action::Dividend.new(current_entity, kind: 'payout'))
+          end
+        end
+
+        Dividend.prepend(MinorPaysItsExtraRevenue)
       end
     end
   end
@@ -174,15 +238,13 @@ module Engine
     end
   end
   Route.prepend(G1807RouteNodes)
-end
 
-# Rules difference (docs/rules/1807.md, Rulings, "Goods trains from the depot only"): a card handed in or discarded
-# goes back to the bank as the side it was bought as; only a new card may be bought as its goods side. The site keeps
-# both sides of a card in the bank (Train#variants), so it would sell a discarded 5 as a 3G, and its train step
-# (min_depot_price, the least of the cheapest card's sides) makes a trainless corporation with £450-£549 buy a train
-# when the only 5 left is a discard, one our rules let pass. Here the site plays our ruling: a card that comes back to
-# the bank keeps only the side it was bought as (the site's Train#remove_variants!, as its 1822 does for a discard).
-module Engine
+  # Rules difference (docs/rules/1807.md, Rulings, "Goods trains from the depot only"): a card handed in or discarded
+  # goes back to the bank as the side it was bought as; only a new card may be bought as its goods side. The site keeps
+  # both sides of a card in the bank (Train#variants), so it would sell a discarded 5 as a 3G, and its train step
+  # (min_depot_price, the least of the cheapest card's sides) makes a trainless corporation with £450-£549 buy a train
+  # when the only 5 left is a discard, one our rules let pass. Here the site plays our ruling: a card that comes back to
+  # the bank keeps only the side it was bought as (the site's Train#remove_variants!, as its 1822 does for a discard).
   module G1807DiscardKeepsItsSide
     def reclaim_train(train)
       super
@@ -190,96 +252,4 @@ module Engine
     end
   end
   Depot.prepend(G1807DiscardKeepsItsSide)
-end
-
-# Bug: a player's pass is settled at the end of his turn (Step::BuySellParShares#pass!: he is unpassed when he did
-# something), but an auction the opener does not win ends his turn without it (win_bid: goto the winner; G1867 then
-# settles the winner's turn, G1807's private auction moves on to the next player). A player who had passed, then
-# opened an auction that another won, still counts as passed, and the round can end without his passing again.
-# Opening an auction, a minor's, a ferry's or an underground's, is the opener's move (the seed: a turn is
-# "売却 → 購入/入札" or a pass, and the round ends when everyone has passed in a row, "全プレイヤーが連続してパスしたら
-# 終了"), so his turn was not a pass; and winning one is the winner's move (G1867 settles a minor's winner as having
-# acted, G1807's private auction leaves him as he was): docs/rules/1807.md, Rulings, "Priority". The opener is the
-# player whose turn the round is at.
-module Engine
-  module Game
-    module G1807
-      module Step
-        module AuctionSettlesTheOpenersPass
-          def win_bid(bid, company)
-            @round.entities[@round.entity_index]&.unpass!
-            bid.entity.unpass! unless bid.corporation
-            super
-          end
-        end
-
-        BuySellParShares.prepend(AuctionSettlesTheOpenersPass)
-      end
-    end
-  end
-end
-
-# Rules difference (docs/rules/1807.md, Rulings, "P2-P5's border cost"): the seed's free lay of P2-P5 pays a border
-# cost the tile completes (only Falkirk, D8, has one: £80 of water), paid by the operating corporation; the site's
-# free lay pays nothing (Tracker#lay_tile works the border out and drops it). Here the site plays our ruling: the
-# border cost it works out for a private's lay is paid by the spender.
-module Engine
-  module Game
-    module G1807
-      module Step
-        module FreeLayPaysItsBorder
-          def remove_border_calculate_cost!(tile, entity_or_entities, spender)
-            cost, types = super
-            spender.spend(cost, @game.bank) if cost.positive?
-            [cost, types]
-          end
-        end
-
-        SpecialTrack.prepend(FreeLayPaysItsBorder)
-      end
-    end
-  end
-end
-
-# A minor taken over (G1807 Merge#process_buy_shares) has had its turn, but the step is not passed: when it is the
-# round's last minor, the round wraps to its first minor and waits for it again (Merger#next_entity! stops at
-# index 0 and relies on the step being passed), so the first minors would act twice. Ending the turn as a pass
-# does: the next minor follows, or the round ends.
-module Engine
-  module Game
-    module G1807
-      module Step
-        module TakeoverEndsTheTurn
-          def process_buy_shares(action)
-            super
-            pass!
-          end
-        end
-
-        Merge.prepend(TakeoverEndsTheTurn)
-      end
-    end
-  end
-end
-
-# A goods train's revenue reaches the site as the run's extra_revenue (docs/rules/1807.md, the rulings), which its
-# Dividend step adds (total_revenue); but a minor's automatic dividend (G1867 Dividend#skip!) chooses payout or
-# withhold from the routes alone, so a minor earning only with goods trains would withhold them. It pays out what it
-# earned in all.
-module Engine
-  module Game
-    module G1867
-      module Step
-        module MinorPaysItsExtraRevenue
-          def skip!
-            return super unless @game.minor?(current_entity) && extra_revenue.positive?
-
-            process_dividend(Action::Dividend.new(current_entity, kind: 'payout'))
-          end
-        end
-
-        Dividend.prepend(MinorPaysItsExtraRevenue)
-      end
-    end
-  end
 end
