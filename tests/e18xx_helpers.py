@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.tables import Table
 from engines.base import CHANCE
-from engines.e18xx import operating, rounds, stock
+from engines.e18xx import operating, rounds, stock, trains
 from engines.e18xx.companies import IPO
 from engines.e18xx.game import Shikoku1889
 from engines.e18xx.state import BANK, G, total_money
@@ -82,6 +82,14 @@ def give_trains(s: dict[str, Any], cid: str, *train_ids: str) -> None:
         name = t.rpartition("-")[0]
         if name not in depot["bought"]:
             depot["bought"].append(name)
+
+
+def buy_from_depot(s: dict[str, Any], kind: str, cid: str) -> None:
+    """The depot's first `kind` train ("D", "3+3" …) leaves for `cid`, and the rules hear of it as after any depot
+    purchase."""
+    g = G(s)
+    trains.take_from_depot(g, next(t for t in s["depot"]["trains"] if t.startswith(f"{kind}-")), cid)
+    g.rules.after_train_bought(g)
 
 
 def lay(s: dict[str, Any], coord: str, tile: str, rotation: int) -> None:

@@ -2,20 +2,17 @@
 docs/rules/1890.md rulings 32-36; engines/e18xx/g1890/earthquake.py). Each test quotes the rule it checks."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engines.base import CHANCE, RuleError
 from engines.chance import draw
 from engines.e18xx import stock as core_stock
-from engines.e18xx import trains as T
 from engines.e18xx.board import NEUTRAL
 from engines.e18xx.g1890 import earthquake as Q
 from engines.e18xx.state import G
-from tests.e18xx_helpers import float_corp
+from tests.e18xx_helpers import buy_from_depot, float_corp
 from tests.test_e18xx_1890 import ENGINE
-from tests.test_e18xx_1890_full import first_or, keen_move, kobe_with_room, turn_of
+from tests.test_e18xx_1890_full import first_or, keen_variant_game, kobe_with_room, turn_of
 
 
 def quake_game(on: bool = True) -> dict:
@@ -27,14 +24,6 @@ def quake_game(on: bool = True) -> dict:
     return state
 
 
-def buy_d(state: dict, cid: str = "Hankyu") -> None:
-    """A D-train leaves the depot for `cid`, and the rules hear of it as after any depot purchase."""
-    g = G(state)
-    train = next(t for t in state["depot"]["trains"] if t.startswith("D-"))
-    T.take_from_depot(g, train, cid)
-    g.rules.after_train_bought(g)
-
-
 def test_a_d_train_bought_asks_whether_it_is_the_labelled_one():
     """"Label the reverse side of one D-train with the word Earthquake, and shuffle it with the other D-trains ...
     The Great Hanshin Earthquake will occur when this labeled D-train is purchased": as each D-train is bought the
@@ -42,7 +31,7 @@ def test_a_d_train_bought_asks_whether_it_is_the_labelled_one():
     the state says beforehand which one it is."""
     state = quake_game()
     assert "quake" not in state["flags"] and ENGINE.awaiting(state).chance is None
-    buy_d(state)
+    buy_from_depot(state, "D", "Hankyu")
     request = ENGINE.awaiting(state).chance
     assert (request.kind, request.count) == ("pick", 6)
     assert ENGINE.legal(state, 0) == [] and state["flags"]["quake"]["stage"] is None
@@ -51,11 +40,11 @@ def test_a_d_train_bought_asks_whether_it_is_the_labelled_one():
     state = ENGINE.apply(state, CHANCE, {"type": "pick", "index": 3})
     assert state["flags"]["quake"]["stage"] is None and ENGINE.awaiting(state).chance is None
     assert state["events"][-1]["text"] == "The D-train bought is not the Earthquake train."
-    buy_d(state, "Keihan")
+    buy_from_depot(state, "D", "Keihan")
     assert ENGINE.awaiting(state).chance.count == 5  # one fewer unlabelled D-train left to hold it
     state = ENGINE.apply(state, CHANCE, {"type": "pick", "index": 0})
     assert state["flags"]["quake"]["stage"] == "on"
-    buy_d(state, "Sanyo")
+    buy_from_depot(state, "D", "Sanyo")
     assert ENGINE.awaiting(state).chance is None  # it happened once
 
 
@@ -64,17 +53,17 @@ def test_the_last_d_train_is_the_labelled_one_and_no_earthquake_once_the_bank_br
     the labelled one: no draw is needed. Without the variant nothing is drawn."""
     state = quake_game()
     state["bank_broken"] = True
-    buy_d(state)
+    buy_from_depot(state, "D", "Hankyu")
     assert ENGINE.awaiting(state).chance is None and state["flags"]["quake"]["stage"] is None
     state = quake_game()
     g = G(state)
     g.s["flags"]["quake"] = {**Q.state(g), "d_seen": 5}
     for t in [t for t in state["depot"]["trains"] if t.startswith("D-")][:-1]:
         state["depot"]["trains"].remove(t)
-    buy_d(state)
+    buy_from_depot(state, "D", "Hankyu")
     assert ENGINE.awaiting(state).chance is None and state["flags"]["quake"]["stage"] == "on"
     state = quake_game(on=False)
-    buy_d(state)
+    buy_from_depot(state, "D", "Hankyu")
     assert ENGINE.awaiting(state).chance is None and "quake" not in state["flags"]
 
 
@@ -97,7 +86,7 @@ def stricken() -> tuple[dict, G]:
     board = board.place_token("F9", "Hanshin").place_token("F9", "Keihan").place_token("E10", "Hankyu")
     g.set_board(board)
     g.s["privates"]["KobeRapid"]["owner"] = "2"
-    buy_d(state)
+    buy_from_depot(state, "D", "Hankyu")
     return ENGINE.apply(state, CHANCE, {"type": "pick", "index": 0}), g
 
 
@@ -231,27 +220,10 @@ def test_itami_tokens_turn_up_for_100_after_the_next_stock_round():
 def test_a_whole_game_with_the_earthquake_ends_with_money_conserved_and_replays_equal():
     """Selfplay with the variant: the earthquake occurs, the game ends, money is conserved throughout and the
     replay of the log equals the game."""
-    rng = random.Random(2)
-    state = ENGINE.setup({"scenario": "full", "earthquake": True}, 4)
-    bank, log, struck = G(state).title.bank, [], False
-    for _ in range(6000):
-        if state["over"]:
-            break
-        aw = ENGINE.awaiting(state)
-        if aw.chance is not None:
-            seat, action = CHANCE, ({"type": "pick", "index": 0} if aw.chance.kind == "pick" else draw(aw.chance, rng))
-        else:
-            seat = min(aw.seats)
-            action = keen_move(state, seat, rng)
-        state = ENGINE.apply(state, seat, action)
-        log.append((seat, action))
-        assert state["bank"] + sum(state["cash"]) + sum(c["cash"] for c in state["corps"].values()) == bank
-        struck = struck or state["flags"].get("quake", {}).get("stage") == "on"
-    assert state["over"] and struck
-    again = ENGINE.setup({"scenario": "full", "earthquake": True}, 4)
-    for seat, action in log:
-        again = ENGINE.apply(again, seat, action)
-    assert again == state
+    def labelled_first(request, rng):  # the first D-train bought is the Earthquake train
+        return {"type": "pick", "index": 0} if request.kind == "pick" else draw(request, rng)
+    keen_variant_game({"scenario": "full", "earthquake": True},
+                      lambda state: state["flags"].get("quake", {}).get("stage") == "on", labelled_first)
 
 
 def test_the_table_tells_the_debtor_and_names_the_flip():

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from engines.base import RuleError
+from engines.base import CHANCE, RuleError
+from engines.chance import draw
 from engines.e18xx.board import NEUTRAL
 from engines.e18xx.g1890 import abilities, kinki
 from engines.e18xx.route import Route, best_runs, route_problem
@@ -561,6 +562,34 @@ def keen_game(scenario: str, players: int, seed: int, opts: dict | None = None) 
         if state["depot"]["phase"] not in phases:
             phases.append(state["depot"]["phase"])
     raise AssertionError("the game did not end")
+
+
+def keen_variant_game(opts: dict, seen, chance=draw, players: int = 4) -> dict:
+    """A keen game with these options, the lowest awaited seat moving and the chance seat answering by
+    `chance(request, rng)`: it ends, money is conserved after every move, `seen(state)` holds after some move, and
+    the replay of its log equals the game. Returns its last state."""
+    rng = random.Random(2)
+    state = ENGINE.setup(opts, players)
+    bank, log, saw = G(state).title.bank, [], False
+    for _ in range(6000):
+        if state["over"]:
+            break
+        aw = ENGINE.awaiting(state)
+        if aw.chance is not None:
+            seat, action = CHANCE, chance(aw.chance, rng)
+        else:
+            seat = min(aw.seats)
+            action = keen_move(state, seat, rng)
+        state = ENGINE.apply(state, seat, action)
+        log.append((seat, action))
+        assert total_money(state) == bank
+        saw = saw or seen(state)
+    assert state["over"] and saw
+    again = ENGINE.setup(opts, players)
+    for seat, action in log:
+        again = ENGINE.apply(again, seat, action)
+    assert again == state
+    return state
 
 
 @pytest.mark.parametrize("scenario, players, seed", [

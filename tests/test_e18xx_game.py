@@ -386,7 +386,9 @@ def test_the_first_3_starts_phase_3_and_the_first_4_rusts_the_2s():
     assert s["depot"]["phase"] == "4" and s["corps"]["KO"]["trains"] == ["3-0", "4-0"]
 
 
-def test_a_new_phase_makes_corporations_discard_down_to_the_limit():
+def sr_a_train_over_phase_4s_limit():
+    """3 players after the auction in phase 3, an operating round started: KO (seat 0, one 3-train, reaching Sakaide
+    & Okayama) operates first; SR (seat 1) holds four 3-trains, one more than phase 4 allows; no 2-trains left."""
     s = after_auction(3)
     float_corp(s, "KO", 0)
     float_corp(s, "SR", 1, cell="65,5,3")
@@ -395,7 +397,11 @@ def test_a_new_phase_makes_corporations_discard_down_to_the_limit():
     give_trains(s, "KO", "3-4")
     lay(s, "J3", "8", 3)  # KO reaches Sakaide & Okayama
     s["depot"]["phase"] = "3"
-    s = start_or(s)
+    return start_or(s)
+
+
+def test_a_new_phase_makes_corporations_discard_down_to_the_limit():
+    s = sr_a_train_over_phase_4s_limit()
     assert operating.current(G(s)) == "KO"
     s = act(s, 0, "pass")
     s = E.apply(s, 0, E.legal(s, 0)[0])  # run
@@ -423,15 +429,7 @@ def test_the_depot_sells_a_d_before_its_turn_from_phase_6_only():
 def test_the_train_limit_answer_kept_within_a_move_is_never_read_after_a_write():
     # in place (as a replay applies), apply keeps trains.crowded's answer from who_acts to the move's first
     # question: the move's own writes, and writes after a refused move, must each be seen
-    s = after_auction(3)
-    float_corp(s, "KO", 0)
-    float_corp(s, "SR", 1, cell="65,5,3")
-    s["depot"]["trains"] = [t for t in s["depot"]["trains"] if not t.startswith("2-")]
-    give_trains(s, "SR", "3-0", "3-1", "3-2", "3-3")
-    give_trains(s, "KO", "3-4")
-    lay(s, "J3", "8", 3)
-    s["depot"]["phase"] = "3"
-    s = start_or(s)
+    s = sr_a_train_over_phase_4s_limit()
     s = E.apply(s, 0, {"type": "pass", "entity": "KO"}, in_place=True)
     s = E.apply(s, 0, E.legal(s, 0)[0], in_place=True)  # run
     s = E.apply(s, 0, {"type": "dividend", "entity": "KO", "kind": "payout"}, in_place=True)

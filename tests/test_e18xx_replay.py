@@ -326,35 +326,6 @@ def test_the_reach_and_first_entries_read_from_the_traced_walk_are_the_walks_own
     assert len(states) > 40
 
 
-def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
-    """_uses_new_track answers most upgrades from where the walk on the board before first comes into the hex;
-    for every upgrade open to the operating corporation at the track steps of a recorded game, it says what a walk
-    of the whole board after the lay says."""
-    from engines.e18xx import board as bd
-    from engines.e18xx import operating
-    states = track_steps(GAMES["314.json"])
-    answers = {"shortcut": 0, "walked": 0}
-    for state in states[::2]:
-        g = G(state)
-        corp, board = operating.current(g), g.board
-        for coord in board.reachable(corp).edges:
-            if coord not in board.laid or coord not in board.map.printed:
-                continue  # the rule weighs upgrades only
-            for name in board.map.tiles:
-                for rotation in range(6):
-                    lay = bd.Lay(coord, name, rotation)
-                    if bd.lay_problem(board, lay, g.colours, None) is not None:
-                        continue
-                    laid = board.lay_tile(coord, name, rotation)
-                    gains = bd._gains(board, laid, coord)
-                    walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
-                    assert bd._uses_new_track(board, lay, corp) == walked, lay
-                    edge = board.first_entries(corp).get(coord)
-                    quick = edge is not None and any(edge in laid.paths(coord)[i] for i in gains)
-                    answers["shortcut" if quick else "walked"] += 1
-    assert answers["shortcut"] > 20 and answers["walked"] > 20, answers
-
-
 def _upgrades_answered_as_a_walk(state: dict[str, Any]):
     """Every upgrade open to the operating corporation in `state`, once the new-track rule has been checked to give
     the same answer as a walk of the board after the lay: (board, laid board, hex, gained paths, corporation,
@@ -376,6 +347,19 @@ def _upgrades_answered_as_a_walk(state: dict[str, Any]):
                 walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
                 assert bd._uses_new_track(board, lay, corp) == walked, lay
                 yield board, laid, coord, gains, corp, walked
+
+
+def test_the_new_track_rule_answers_as_a_full_walk_of_the_board_after_the_lay():
+    """_uses_new_track answers most upgrades from where the walk on the board before first comes into the hex;
+    for every upgrade open to the operating corporation at the track steps of a recorded game, it says what a walk
+    of the whole board after the lay says."""
+    answers = {"shortcut": 0, "walked": 0}
+    for state in track_steps(GAMES["314.json"])[::2]:
+        for board, laid, coord, gains, corp, _ in _upgrades_answered_as_a_walk(state):
+            edge = board.first_entries(corp).get(coord)
+            quick = edge is not None and any(edge in laid.paths(coord)[i] for i in gains)
+            answers["shortcut" if quick else "walked"] += 1
+    assert answers["shortcut"] > 20 and answers["walked"] > 20, answers
 
 
 def test_on_1867s_big_map_the_new_track_rule_answers_as_a_full_walk_too():
