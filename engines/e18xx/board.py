@@ -606,34 +606,23 @@ class Board:
     def _traces(self) -> dict[str, WalkTrace]:
         return {}
 
-    def variant_takes(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: frozenset[int],
-                      through: tuple[bool, ...], starts: tuple[NodeRef, ...],
-                      takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
-        """Whether `corp`'s walk (see _walk) on this board with `coord`'s track made `paths`, its exits `converging`
-        where the walk's converging mode starts, its nodes letting a train through or not as `through` says, and the
-        tokens at `starts` ever looks at the paths of `coord` so that it would take one of `takes` there (a gained
-        path's ends and the bit mask of its edges): by one of its ends, with none of its edges left by. That is the
-        walk of a board after a trial lay whose gained paths are left out (_answer_from_variant). The walk is the
-        same whatever `takes` asks (a look answers, it does not steer), so the lays of one variant share it
-        (_VariantWalk): once per board and variant, each question once per board."""
-        key = (corp, coord, paths, converging, through, starts)
-        if (known := self._variants.get((key, takes))) is None:
-            if (walk := self._variant_walks.get(key)) is None:
-                walk = self._variant_walks[key] = self._traced_walk(corp, key[1:])
-            known = self._variants[key, takes] = walk.takes(takes)
-        return known
+    def variant_walk(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: int,
+                     through: tuple[bool, ...], starts: tuple[NodeRef, ...]) -> _VariantWalk:
+        """`corp`'s walk (see _walk) on this board with `coord`'s track made `paths`, its exits `converging` (a bit
+        mask) where the walk's converging mode starts, its nodes letting a train through or not as `through` says, and
+        the tokens at `starts`: the walk of a board after a trial lay whose gained paths are left out
+        (_answer_from_variant), as the "new track" questions about that hex read it (_VariantWalk.takes). The walk is
+        the same whatever gained path is asked (a look answers, it does not steer), so the lays of one variant share
+        it: the caller keeps it for the lays it asks together (legal_lays: one call), not the board. A board's walks
+        kept past the call that asked them are never asked again (each lay's answer is kept, `_new_track`) and were
+        most of what the garbage collector's full passes went over (1867's 32 boards kept by content held 80,000
+        objects of them: 100 ms a pass on a quiet core)."""
+        return self._traced_walk(corp, (coord, paths, converging, through, starts))
 
     @cached_property
-    def _variant_walks(self) -> dict[tuple, _VariantWalk]:
-        return {}
-
-    @cached_property
-    def _new_track(self) -> dict[tuple[Lay, str], bool]:
-        """_uses_new_track's answers on this board."""
-        return {}
-
-    @cached_property
-    def _variants(self) -> dict[tuple, bool]:
+    def _new_track(self) -> dict[tuple[str, str, int, str], bool]:
+        """_uses_new_track's answers on this board, by (hex, tile, rotation, corporation): a tuple of strings and
+        ints, which the garbage collector stops tracking (a Lay key is an object it goes over at every full pass)."""
         return {}
 
     def _traced_walk(self, corp: str, variant: tuple | None = None,
@@ -642,7 +631,7 @@ class Board:
         comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
         hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
         ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode.
-        `variant` (see variant_takes): (hex, its paths, its converging exits, its nodes' passability, the tokens)
+        `variant` (see variant_walk): (hex, its paths, its converging exits, its nodes' passability, the tokens)
         walks this board with that hex changed so, and returns what the "new track" questions about that hex read
         (_VariantWalk): the looks at the hex outside converging mode, and, instead of walking each converging part,
         where it starts with the marks of that moment (a fork), for a search or a walk of its own when asked. With
@@ -653,7 +642,7 @@ class Board:
         the garbage collector's full pass (which, with hundreds of them, took 100-300 ms on 1867's late boards)."""
         track, paths_at, steps = self._track, self._paths_at, self.map._steps
         board = weakref.ref(self)
-        over, conv = None, frozenset()
+        over, conv = None, 0
         passable: dict[NodeRef, bool] = {}
         starts = self.token_nodes(corp)
         if variant is not None:
@@ -718,7 +707,7 @@ class Board:
                         leaves.add((coord, edge))
                 elif other == over:
                     looks[over].add((back, mask.get(over, 0)))
-                onward = converging or (edge in conv if coord == over else len(paths_at[coord].get(edge, ())) > 1)
+                onward = converging or (conv >> edge & 1 if coord == over else len(paths_at[coord].get(edge, ())) > 1)
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
                 if over is None or converging or not onward:
@@ -974,7 +963,10 @@ def _lay_problem(
     supply: Mapping[str, int | float],
     network: Network | None,
     most_exits: dict[tuple[str, str], tuple[int, str]] | None,
+    walks: dict[tuple, _VariantWalk] | None = None,
 ) -> Msg | None:
+    """lay_problem, given what the caller works out once for the lays it asks together: the supply, the network,
+    and (`most_exits`, `walks`) per-call keeps, shared by those lays only."""
     coord, name, rotation = lay.hex, lay.tile, lay.rotation
     where = board.map.place_name(coord)
     if coord not in board.map.printed:
@@ -1024,7 +1016,8 @@ def _lay_problem(
     if board.map.max_exits and (problem := _max_exits_problem(board, coord, new, special, ability_tiles, supply,
                                                               reach, most_exits)):
         return problem
-    if corp is not None and old.paths and coord not in board.map.mirrors and not _uses_new_track(board, lay, corp):
+    if corp is not None and old.paths and coord not in board.map.mirrors and not _uses_new_track(board, lay, corp,
+                                                                                                 walks):
         return msg("The new tile must give {corp} new track or change a city's revenue.", corp=corp)
     return None
 
@@ -1077,16 +1070,18 @@ def _max_exits_problem(
     return None
 
 
-def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
+def _uses_new_track(board: Board, lay: Lay, corp: str, walks: dict[tuple, _VariantWalk] | None = None) -> bool:
     """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more. Once per
     board, lay and corporation (a state's board is shared by content: a table asking legal() again asks the same
-    board)."""
-    if (known := board._new_track.get((lay, corp))) is None:
-        known = board._new_track[lay, corp] = _new_track_answer(board, lay, corp)
+    board). `walks`: the variants' walks the lays asked together share (see Board.variant_walk), else this lay's
+    own."""
+    key = (lay.hex, lay.tile, lay.rotation, corp)
+    if (known := board._new_track.get(key)) is None:
+        known = board._new_track[key] = _new_track_answer(board, lay, corp, {} if walks is None else walks)
     return known
 
 
-def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
+def _new_track_answer(board: Board, lay: Lay, corp: str, walks: dict[tuple, _VariantWalk]) -> bool:
     after = board.lay_tile(lay.hex, lay.tile, lay.rotation)
     gains = _gains(board, after, lay.hex)
     if not gains:
@@ -1099,24 +1094,28 @@ def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
     if (answer := _answer_from_trace(board, after, lay.hex, gains, corp)) is not None:
         return answer
     # else the walk of the board after the lay answers, read from the walk it shares with the lays of the same variant
-    return _answer_from_variant(board, after, lay.hex, gains, corp)
+    return _answer_from_variant(board, after, lay.hex, gains, corp, walks)
 
 
-def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool:
+def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str,
+                         walks: dict[tuple, _VariantWalk]) -> bool:
     """The "new track" answer from the walk of the board after the lay with its gained paths left out
-    (Board.variant_takes). Until it first takes a gained path, the walk after the lay goes exactly as that one: a
-    gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and then it is
-    taken unless the chain has left the hex by one of its edges (a path walked before is no gained one). So the
-    walk after the lay takes a gained path if and only if that walk looks at the hex by one of the path's ends
-    with none of its edges left by. Lays with the same paths besides the gained ones, the same converging exits,
-    the same passable nodes and the same gained paths share one answer."""
+    (Board.variant_walk, kept in `walks`). Until it first takes a gained path, the walk after the lay goes exactly
+    as that one: a gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and
+    then it is taken unless the chain has left the hex by one of its edges (a path walked before is no gained
+    one). So the walk after the lay takes a gained path if and only if that walk looks at the hex by one of the
+    path's ends with none of its edges left by. Lays with the same paths besides the gained ones, the same
+    converging exits, the same passable nodes and the same gained paths share one answer."""
     new_paths, new_at = after.paths(coord), after._paths_at[coord]
     rest = tuple(path for j, path in enumerate(new_paths) if j not in gains)
-    converging = frozenset(edge for edge in hexes.EDGES if len(new_at.get(edge, ())) > 1)
+    converging = sum(1 << edge for edge in hexes.EDGES if len(new_at.get(edge, ())) > 1)
     through = tuple(node.kind != "offboard" and not after.blocks((coord, i), corp)
                     for i, node in enumerate(after.tile(coord).nodes))
     takes = tuple((ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in sorted(gains)))
-    return board.variant_takes(corp, coord, rest, converging, through, tuple(after.token_nodes(corp)), takes)
+    key = (corp, coord, rest, converging, through, tuple(after.token_nodes(corp)))
+    if (walk := walks.get(key)) is None:
+        walk = walks[key] = board.variant_walk(*key)
+    return walk.takes(takes)
 
 
 def _is_chain(chain: list[tuple[str, int, End]], last: End, track: Mapping, paths: set[PathRef],
@@ -1162,7 +1161,7 @@ class _Fork:
 
 
 class _VariantWalk:
-    """The walk of a board with one hex's track changed (Board.variant_takes), as the "new track" questions about that
+    """The walk of a board with one hex's track changed (Board.variant_walk), as the "new track" questions about that
     hex read it: `looks`, each (end, edges of the hex left by) it looks at the hex by outside converging mode, and
     `forks`, where it would walk a converging part. A converging walk leaves nothing behind but its looks, so the walk
     after a fork goes the same whether it is walked or not: a question is answered from the looks, then from each
@@ -1177,10 +1176,16 @@ class _VariantWalk:
         self._told: dict[tuple[int, tuple[End, End], int], bool | None] = {}  # (fork, path's ends, its edges) ->
         self._walked: dict[int, set[tuple[End, int]]] = {}  # fork -> the looks of its converging walk
         self._reach: dict[int, set[End]] = {}  # fork -> the ends of the hex a search from it comes to (_fork_reach)
+        self._answers: dict[tuple, bool] = {}  # takes -> its answer (lays of other tiles may gain the same paths)
 
     def takes(self, takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
         """Whether the walk looks at its hex so that it would take one of `takes` (a gained path's ends and its
         edges' bit mask): by one of its ends, with none of its edges left by."""
+        if (known := self._answers.get(takes)) is None:
+            known = self._answers[takes] = self._takes(takes)
+        return known
+
+    def _takes(self, takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
         def wanted(looks: set[tuple[End, int]]) -> bool:
             return any(end in ends and not edges & left for end, left in looks for ends, edges in takes)
 
@@ -1392,6 +1397,7 @@ def legal_lays(
     board.trace(corp)
     network = board.reachable(corp)
     most_exits: dict[tuple[str, str], tuple[int, str]] = {}
+    walks: dict[tuple, _VariantWalk] = {}  # the variants' walks, shared by this call's lays (see Board.variant_walk)
     # the tiles that may be laid at all, by colour: an upgrade is always of the next colour (tiles.upgrades_to)
     by_colour: dict[str, list[tuple[str, TileDef]]] = {}
     for name, left in supply.items():
@@ -1412,7 +1418,7 @@ def legal_lays(
                 track = _track_set(new, rotation)
                 lay = Lay(coord, name, rotation)
                 if track not in same_track and _lay_problem(board, lay, colours, corp, False, frozenset(), blocked,
-                                                            supply, network, most_exits) is None:
+                                                            supply, network, most_exits, walks) is None:
                     same_track.add(track)
                     found.append(lay)
     return sorted(found)
