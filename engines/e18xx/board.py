@@ -257,6 +257,8 @@ class WalkTrace:
     leaves: frozenset[tuple[str, int]]  # (hex, edge) left by outside converging mode
     walked: frozenset[PathRef]  # the paths the walk took
     entries: Mapping[str, int | None]  # hex -> the edge the walk first comes into it by (None: a token's hex)
+    # hex -> the converging parts (numbered in the walk's order, from 0) that come into it past their first step
+    parts_into: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -645,11 +647,16 @@ class Board:
         over, conv = None, 0
         passable: dict[NodeRef, bool] = {}
         starts = self.token_nodes(corp)
+        # a variant's forks before it first comes to its hex whose converging part in the trace does not come into
+        # it (`parts_into`): until then the variant walks as the trace, so such a part never looks at the hex
+        into_over: set[int] | None = None
         if variant is not None:
-            over, paths, conv, through_at, starts = variant
+            over, paths, conv, through_at, variant_starts = variant
             track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
             passable = {(over, i): ok for i, ok in enumerate(through_at)}
-            starts = list(starts)
+            if fork is None and list(variant_starts) == starts and (trace := self._traces.get(corp)) is not None:
+                into_over = set(trace.parts_into.get(over, ()))
+            starts = list(variant_starts)
 
         tracing = over is None  # a variant's walk reads only its looks at its hex, and its forks
         # hex -> its looks: every hex's for the trace, the variant's hex's for a variant
@@ -662,6 +669,9 @@ class Board:
         used: set[tuple[str, int]] = set()
         mask: dict[str, int] = {}  # hex -> the edges of `used` on it, as bits
         forks: list[_Fork] = []
+        parts_into: dict[str, list[int]] = {}  # the trace's: hex -> the converging parts that come into it
+        part = -1  # the converging part walked (the trace) or forked (a variant) last, numbered in the walk's order
+        untouched = True  # a variant's walk has not yet come to its hex
 
         def through(ref: NodeRef) -> bool:
             if (known := passable.get(ref)) is None:
@@ -670,6 +680,7 @@ class Board:
             return known
 
         def walk_node(ref: NodeRef, converging: bool) -> None:
+            nonlocal untouched
             if ref in nodes:
                 return
             nodes.add(ref)
@@ -677,12 +688,14 @@ class Board:
             end = f"_{index}"
             if tracing or coord == over:
                 looks[coord].add((end, mask.get(coord, 0)))
+                untouched = untouched and tracing
             for p in paths_at[coord].get(end, ()):
                 walk_path(coord, p, None, ref, converging)
             if converging:
                 nodes.discard(ref)
 
         def walk_path(coord: str, p: int, came_by: int | None, came_from: NodeRef | None, converging: bool) -> None:
+            nonlocal part, untouched
             key = (coord, p)
             ends = a, b = track[coord][p]
             if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
@@ -705,15 +718,21 @@ class Board:
                     looks[other].add((back, mask.get(other, 0)))
                     if not converging:
                         leaves.add((coord, edge))
+                    elif (into := parts_into.setdefault(other, [])) == [] or into[-1] != part:
+                        into.append(part)
                 elif other == over:
                     looks[over].add((back, mask.get(over, 0)))
+                    untouched = False
                 onward = converging or (conv >> edge & 1 if coord == over else len(paths_at[coord].get(edge, ())) > 1)
+                if onward and not converging:
+                    part += 1
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
                 if over is None or converging or not onward:
                     for q in paths_at.get(other, {}).get(back, ()):
                         walk_path(other, q, back, None, onward)
-                else:  # a variant's converging part: its looks are all it leaves, asked of it only when needed
+                elif not (untouched and into_over is not None and part not in into_over):
+                    # a variant's converging part: its looks are all it leaves, asked of it only when needed
                     forks.append(_Fork(other, back, frozenset(paths), frozenset(used), frozenset(nodes),
                                        mask.get(over, 0)))
                 used.discard((coord, edge))
@@ -740,7 +759,8 @@ class Board:
         finally:
             walk_node = walk_path = None  # see _walk: the two closures hold each other (and the walk's marks)
         if over is None:
-            return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries)
+            return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries,
+                             {coord: tuple(into) for coord, into in parts_into.items()})
 
         def fork_looks(at: _Fork) -> set[tuple[End, int]]:
             """The looks at `over` of the converging walk from fork `at`."""
