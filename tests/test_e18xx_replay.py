@@ -444,15 +444,16 @@ def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
     assert ruled_out > 20 and all(n > 5 for n in told.values()), (ruled_out, told)
 
 
-def test_a_variants_walk_leaves_out_only_forks_that_never_look_at_its_hex():
-    """Until a variant's walk first comes to its hex it goes as the board's traced walk, so a converging part it
-    would fork before then comes into the hex only if the trace's part from the same moment did (WalkTrace.parts_into):
-    the others are left out. On three of 21268's late boards, every variant's walk with the trace keeps the forks of
-    the same walk without it but fewer, and each fork left out, walked, never looks at the hex."""
+def test_a_variants_walk_started_where_it_first_comes_to_its_hex_looks_as_the_whole_walk():
+    """Until a variant's walk first comes to its hex it goes as the board's traced walk, so it starts there, with the
+    marks and the calls under way the trace noted (_Prefix); a converging part it would fork before then comes into
+    the hex only if the trace's part from the same moment did (WalkTrace.parts_into), and the others are left out.
+    On three of 21268's late boards, every variant's walk made so looks at its hex as the whole walk of a board with
+    no trace, keeps forks of that walk, fewer, and each fork left out, walked, never looks at the hex."""
     from engines.e18xx import operating
     from engines.e18xx.board import Board, Lay, _uses_new_track, lay_problem
     states = track_steps("1867-21268.json")
-    kept = left_out = 0
+    kept = left_out = resumed = 0
     for state in (states[145], states[154], states[160]):
         g = G(state)
         corp, board = operating.current(g), g.board
@@ -462,7 +463,7 @@ def test_a_variants_walk_leaves_out_only_forks_that_never_look_at_its_hex():
                 for rotation in range(6):
                     if lay_problem(board, Lay(coord, name, rotation), g.colours, None) is None:
                         _uses_new_track(board, Lay(coord, name, rotation), corp, walks)
-        assert board._traces
+        touches = board._traces[corp].prefix.touches
         untraced = Board(g.map, laid=dict(board.laid), tokens=dict(board.tokens), reserved=dict(board.reserved))
         for key, walk in walks.items():
             full = untraced.variant_walk(*key)
@@ -474,7 +475,8 @@ def test_a_variants_walk_leaves_out_only_forks_that_never_look_at_its_hex():
                     assert not full._fork_looks(fork)
                     left_out += 1
             kept += len(walk.forks)
-    assert left_out > 100 and kept > 100, (left_out, kept)
+            resumed += key[1] in touches and touches[key[1]][1] != ()  # started past the tokens' first steps
+    assert left_out > 100 and kept > 100 and resumed > 20, (left_out, kept, resumed)
 
 
 def test_what_a_board_keeps_after_legal_lays_is_no_work_for_the_garbage_collector():

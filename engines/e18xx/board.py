@@ -259,6 +259,28 @@ class WalkTrace:
     entries: Mapping[str, int | None]  # hex -> the edge the walk first comes into it by (None: a token's hex)
     # hex -> the converging parts (numbered in the walk's order, from 0) that come into it past their first step
     parts_into: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    prefix: _Prefix | None = None  # where a variant's walk may start (see _Prefix)
+
+
+@dataclass(frozen=True)
+class _Prefix:
+    """What a variant's walk (Board._traced_walk) needs of the trace to start where it first comes to its hex instead
+    of at the tokens: until then it goes as the trace, step for step, outside converging mode. All of it strings,
+    ints and tuples of them, which the garbage collector stops tracking (the trace is kept on the board).
+
+    `paths` and `nodes`: the paths and nodes the walk marked outside converging mode, in order (the marks of any
+    moment outside converging mode are the first so many since its token's start, `offsets`); `touches`: hex -> (the
+    token's index in the starts, the calls under way, as frames, how many paths and nodes were marked, the edge
+    crossed into the hex (None: the walk starts at a token there), the last converging part begun); `parts`:
+    converging part -> (the token's index, the hex it crosses into, by which edge, how many paths and nodes were
+    marked, the edges left by at that moment), for the parts that come into some hex past their first step.
+    A frame is (node,) for walk_node, (hex, path, edge come in by, node come from) for walk_path."""
+
+    paths: tuple[PathRef, ...]
+    nodes: tuple[NodeRef, ...]
+    offsets: tuple[tuple[int, int], ...]
+    touches: Mapping[str, tuple]
+    parts: Mapping[int, tuple]
 
 
 @dataclass(frozen=True, eq=False)
@@ -647,15 +669,17 @@ class Board:
         over, conv = None, 0
         passable: dict[NodeRef, bool] = {}
         starts = self.token_nodes(corp)
-        # a variant's forks before it first comes to its hex whose converging part in the trace does not come into
-        # it (`parts_into`): until then the variant walks as the trace, so such a part never looks at the hex
+        # a variant's walk goes as the trace until it first comes to its hex: it starts there (resume), with the
+        # forks the trace's converging parts before then make that come into the hex (the others never look at it)
         into_over: set[int] | None = None
+        prefix: _Prefix | None = None
         if variant is not None:
             over, paths, conv, through_at, variant_starts = variant
             track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
             passable = {(over, i): ok for i, ok in enumerate(through_at)}
             if fork is None and list(variant_starts) == starts and (trace := self._traces.get(corp)) is not None:
                 into_over = set(trace.parts_into.get(over, ()))
+                prefix = trace.prefix
             starts = list(variant_starts)
 
         tracing = over is None  # a variant's walk reads only its looks at its hex, and its forks
@@ -672,6 +696,15 @@ class Board:
         parts_into: dict[str, list[int]] = {}  # the trace's: hex -> the converging parts that come into it
         part = -1  # the converging part walked (the trace) or forked (a variant) last, numbered in the walk's order
         untouched = True  # a variant's walk has not yet come to its hex
+        # the trace's records for _Prefix: the calls under way outside converging mode, the marks in order, ...
+        frames: list[tuple] = []
+        order_paths: list[PathRef] = []
+        order_nodes: list[NodeRef] = []
+        offsets: list[tuple[int, int]] = []
+        touches: dict[str, tuple] = {}
+        part_marks: dict[int, tuple] = {}
+        entered = False  # the converging part under way came into some hex past its first step
+        at_start = 0  # the index of the token the walk started from
 
         def through(ref: NodeRef) -> bool:
             if (known := passable.get(ref)) is None:
@@ -689,13 +722,18 @@ class Board:
             if tracing or coord == over:
                 looks[coord].add((end, mask.get(coord, 0)))
                 untouched = untouched and tracing
+            if tracing and not converging:
+                order_nodes.append(ref)
+                frames.append((ref,))
             for p in paths_at[coord].get(end, ()):
                 walk_path(coord, p, None, ref, converging)
             if converging:
                 nodes.discard(ref)
+            elif tracing:
+                frames.pop()
 
         def walk_path(coord: str, p: int, came_by: int | None, came_from: NodeRef | None, converging: bool) -> None:
-            nonlocal part, untouched
+            nonlocal part, untouched, entered
             key = (coord, p)
             ends = a, b = track[coord][p]
             if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
@@ -703,6 +741,9 @@ class Board:
             paths.add(key)
             if tracing:
                 walked.add(key)
+                if not converging:
+                    order_paths.append(key)
+                    frames.append((coord, p, came_by, came_from))
             for end in ends:
                 if type(end) is str:
                     ref = (coord, int(end[1:]))
@@ -718,19 +759,25 @@ class Board:
                     looks[other].add((back, mask.get(other, 0)))
                     if not converging:
                         leaves.add((coord, edge))
+                        if other not in touches:
+                            touches[other] = (at_start, tuple(frames), len(order_paths), len(order_nodes), edge, part)
                     elif (into := parts_into.setdefault(other, [])) == [] or into[-1] != part:
                         into.append(part)
+                        entered = True
                 elif other == over:
                     looks[over].add((back, mask.get(over, 0)))
                     untouched = False
                 onward = converging or (conv >> edge & 1 if coord == over else len(paths_at[coord].get(edge, ())) > 1)
                 if onward and not converging:
                     part += 1
+                    entered = False
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
                 if over is None or converging or not onward:
                     for q in paths_at.get(other, {}).get(back, ()):
                         walk_path(other, q, back, None, onward)
+                    if onward and entered and not converging:  # the trace's part from here came into some hex
+                        part_marks[part] = (at_start, other, back, len(order_paths), len(order_nodes), tuple(used))
                 elif not (untouched and into_over is not None and part not in into_over):
                     # a variant's converging part: its looks are all it leaves, asked of it only when needed
                     forks.append(_Fork(other, back, frozenset(paths), frozenset(used), frozenset(nodes),
@@ -739,6 +786,99 @@ class Board:
                 mask[coord] &= ~(1 << edge)
             if converging:
                 paths.discard(key)
+            elif tracing:
+                frames.pop()
+
+        def marks_at(at: int, n_paths: int, n_nodes: int) -> tuple[frozenset, frozenset]:
+            """The paths and nodes marked outside converging mode when the walk from token `at` had marked so many."""
+            off_paths, off_nodes = prefix.offsets[at]
+            return (frozenset(prefix.paths[off_paths:n_paths]),
+                    frozenset(prefix.nodes[off_nodes:n_nodes]) | (frozenset(starts) - {starts[at]}))
+
+        def cross(coord: str, edge: int, other: str) -> None:
+            """walk_path's step across `edge` into `other`, in a variant's walk outside converging mode."""
+            back = (edge + 3) % 6
+            if other == over:
+                looks[over].add((back, mask.get(over, 0)))
+            onward = conv >> edge & 1 if coord == over else len(paths_at[coord].get(edge, ())) > 1
+            used.add((coord, edge))
+            mask[coord] = mask.get(coord, 0) | 1 << edge
+            if not onward:
+                for q in paths_at.get(other, {}).get(back, ()):
+                    walk_path(other, q, back, None, False)
+            else:
+                forks.append(_Fork(other, back, frozenset(paths), frozenset(used), frozenset(nodes), mask.get(over, 0)))
+            used.discard((coord, edge))
+            mask[coord] &= ~(1 << edge)
+
+        def finish_path(frame: tuple, from_node: int, from_edge: int, from_q: int | None) -> None:
+            """The rest of walk_path(*frame, converging=False) in a variant's walk: its node loop from its `from_node`th
+            end, its edge loop from its `from_edge`th end (with `from_q`: that crossing under way, its paths from that
+            one on). Keep it alike walk_path."""
+            coord, p, came_by, came_from = frame
+            ends = track[coord][p]
+            for end in ends[from_node:]:
+                if type(end) is str:
+                    ref = (coord, int(end[1:]))
+                    if ref != came_from and through(ref):
+                        walk_node(ref, False)
+            for i in range(from_edge, 2):
+                edge = ends[i]
+                if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
+                    continue
+                if i != from_edge or from_q is None:
+                    cross(coord, edge, other)
+                    continue
+                back = (edge + 3) % 6
+                for q in paths_at.get(other, {}).get(back, ())[from_q:]:
+                    walk_path(other, q, back, None, False)
+                used.discard((coord, edge))
+                mask[coord] &= ~(1 << edge)
+
+        def resume(at: _Prefix) -> int:
+            """Start a variant's walk where it first comes to its hex (as the trace found it): the forks of the trace's
+            converging parts before then that come into the hex, the marks of that moment, then the rest of each call
+            under way, innermost first. Returns the index of the next token to start from."""
+            nonlocal untouched
+            touch = at.touches.get(over)
+            last = touch[5] if touch is not None else part
+            for k in sorted(into_over):
+                if touch is None or k <= last:
+                    s, other, back, n_paths, n_nodes, edges = at.parts[k]
+                    fork_paths, fork_nodes = marks_at(s, n_paths, n_nodes)
+                    forks.append(_Fork(other, back, fork_paths, frozenset(edges), fork_nodes, 0))
+            if touch is None:  # the walk never comes to its hex outside converging mode
+                return len(starts)
+            untouched = False
+            s, calls, n_paths, n_nodes, edge, _ = touch
+            if edge is None:  # it starts at a token on its hex
+                return s
+            marked_paths, marked_nodes = marks_at(s, n_paths, n_nodes)
+            paths.update(marked_paths)
+            nodes.update(marked_nodes)
+            for frame, inner in zip(calls, calls[1:], strict=False):
+                if len(frame) == 4 and len(inner) == 4:  # a crossing under way
+                    crossed = (inner[2] + 3) % 6
+                    used.add((frame[0], crossed))
+                    mask[frame[0]] = mask.get(frame[0], 0) | 1 << crossed
+            innermost = calls[-1]
+            ends = track[innermost[0]][innermost[1]]
+            finish_path(innermost, 2, ends.index(edge), None)
+            for i in range(len(calls) - 2, -1, -1):
+                frame, inner = calls[i], calls[i + 1]
+                if len(frame) == 1:  # walk_node: on with its node's next paths
+                    coord, index = frame[0]
+                    rest = paths_at[coord].get(f"_{index}", ())
+                    for q in rest[rest.index(inner[1]) + 1:]:
+                        walk_path(coord, q, None, frame[0], False)
+                    continue
+                ends = track[frame[0]][frame[1]]
+                if len(inner) == 1:  # walk_path in its node loop
+                    finish_path(frame, ends.index(f"_{inner[0][1]}") + 1, 0, None)
+                else:  # walk_path in its edge loop, crossing into inner's hex
+                    crossed = (inner[2] + 3) % 6
+                    finish_path(frame, 2, ends.index(crossed), paths_at[inner[0]][inner[2]].index(inner[1]) + 1)
+            return s + 1
 
         try:
             if fork is not None:  # the converging walk from `fork`, with the marks of that moment
@@ -749,18 +889,26 @@ class Board:
                 for q in paths_at.get(fork.coord, {}).get(fork.back, ()):
                     walk_path(fork.coord, q, fork.back, None, True)
                 return looks[over]
-            for start in starts:
+            first = 0
+            if prefix is not None:  # a variant's walk: it goes as the trace until it first comes to its hex
+                first = resume(prefix)
+            for at_start in range(first, len(starts)):
+                start = starts[at_start]
                 nodes.clear()
                 nodes.update(set(starts) - {start})
                 paths.clear()
                 used.clear()
                 entries.setdefault(start[0], None)
+                if tracing:
+                    offsets.append((len(order_paths), len(order_nodes)))
+                    touches.setdefault(start[0], (at_start, (), len(order_paths), len(order_nodes), None, part))
                 walk_node(start, False)
         finally:
             walk_node = walk_path = None  # see _walk: the two closures hold each other (and the walk's marks)
         if over is None:
             return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries,
-                             {coord: tuple(into) for coord, into in parts_into.items()})
+                             {coord: tuple(into) for coord, into in parts_into.items()},
+                             _Prefix(tuple(order_paths), tuple(order_nodes), tuple(offsets), touches, part_marks))
 
         def fork_looks(at: _Fork) -> set[tuple[End, int]]:
             """The looks at `over` of the converging walk from fork `at`."""
