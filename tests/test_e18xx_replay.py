@@ -363,6 +363,7 @@ def _upgrades_answered_as_a_walk(state: dict[str, Any]):
     from engines.e18xx import operating
     g = G(state)
     corp, board = operating.current(g), g.board
+    walks = bd._Walks()  # the lays asked together share the variants' walks and their searches' steps, as in legal_lays
     for coord in board.reachable(corp).edges:
         if coord not in board.laid or coord not in board.map.printed:
             continue
@@ -374,7 +375,7 @@ def _upgrades_answered_as_a_walk(state: dict[str, Any]):
                 laid = board.lay_tile(coord, name, rotation)
                 gains = bd._gains(board, laid, coord)
                 walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
-                assert bd._uses_new_track(board, lay, corp) == walked, lay
+                assert bd._uses_new_track(board, lay, corp, walks) == walked, lay
                 yield board, laid, coord, gains, corp, walked
 
 
@@ -414,7 +415,7 @@ def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
     every fork asked: its walk looks at the hex only by ends the reach search found, and each told answer is the
     walk's."""
     from engines.e18xx import operating
-    from engines.e18xx.board import Lay, _uses_new_track, lay_problem
+    from engines.e18xx.board import Lay, _uses_new_track, _Walks, lay_problem
     states = track_steps("1867-21268.json")
     told = {True: 0, False: 0, None: 0}
     ruled_out = 0
@@ -423,7 +424,7 @@ def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
         corp, board = operating.current(g), g.board
         # the "new track" question of every upgrade open to the corporation, asked together as legal_lays asks them,
         # with the variants' walks they share kept where the test reads them (legal_lays keeps them for its call)
-        walks: dict = {}
+        walks = _Walks()
         for coord in sorted(board.reachable(corp).edges):
             for name in board.map.tiles if coord in board.laid else ():
                 for rotation in range(6):
@@ -451,19 +452,23 @@ def test_a_variants_walk_started_where_it_first_comes_to_its_hex_looks_as_the_wh
     On three of 21268's late boards, every variant's walk made so looks at its hex as the whole walk of a board with
     no trace, keeps forks of that walk, fewer, and each fork left out, walked, never looks at the hex."""
     from engines.e18xx import operating
-    from engines.e18xx.board import Board, Lay, _uses_new_track, lay_problem
+    from engines.e18xx.board import Board, Lay, _Steps, _uses_new_track, _Walks, lay_problem
     states = track_steps("1867-21268.json")
     kept = left_out = resumed = 0
     for state in (states[145], states[154], states[160]):
         g = G(state)
         corp, board = operating.current(g), g.board
-        walks: dict = {}
+        walks = _Walks()
         for coord in sorted(board.reachable(corp).edges):
             for name in board.map.tiles if coord in board.laid else ():
                 for rotation in range(6):
                     if lay_problem(board, Lay(coord, name, rotation), g.colours, None) is None:
                         _uses_new_track(board, Lay(coord, name, rotation), corp, walks)
         touches = board._traces[corp].prefix.touches
+        # the searches' steps the walks share are the board's own (each walk's hex has steps of its own)
+        own = _Steps(board._track, board._paths_at, board.map._steps,
+                     lambda ref, b=board, c=corp: b.node(ref).kind != "offboard" and not b.blocks(ref, c), "", {})
+        assert len(walks.steps) > 50 and all(own[state] == steps for state, steps in walks.steps.items())
         untraced = Board(g.map, laid=dict(board.laid), tokens=dict(board.tokens), reserved=dict(board.reserved))
         for key, walk in walks.items():
             full = untraced.variant_walk(*key)

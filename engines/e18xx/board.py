@@ -631,7 +631,7 @@ class Board:
         return {}
 
     def variant_walk(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: int,
-                     through: tuple[bool, ...], starts: tuple[NodeRef, ...]) -> _VariantWalk:
+                     through: tuple[bool, ...], starts: tuple[NodeRef, ...], steps: dict | None = None) -> _VariantWalk:
         """`corp`'s walk (see _walk) on this board with `coord`'s track made `paths`, its exits `converging` (a bit
         mask) where the walk's converging mode starts, its nodes letting a train through or not as `through` says, and
         the tokens at `starts`: the walk of a board after a trial lay whose gained paths are left out
@@ -640,8 +640,9 @@ class Board:
         it: the caller keeps it for the lays it asks together (legal_lays: one call), not the board. A board's walks
         kept past the call that asked them are never asked again (each lay's answer is kept, `_new_track`) and were
         most of what the garbage collector's full passes went over (1867's 32 boards kept by content held 80,000
-        objects of them: 100 ms a pass on a quiet core)."""
-        return self._traced_walk(corp, (coord, paths, converging, through, starts))
+        objects of them: 100 ms a pass on a quiet core). `steps`: the steps outside `coord` its searches share with
+        the other walks of the call (_Steps)."""
+        return self._traced_walk(corp, (coord, paths, converging, through, starts), shared=steps)
 
     @cached_property
     def _new_track(self) -> dict[tuple[str, str, int, str], bool]:
@@ -649,8 +650,8 @@ class Board:
         ints, which the garbage collector stops tracking (a Lay key is an object it goes over at every full pass)."""
         return {}
 
-    def _traced_walk(self, corp: str, variant: tuple | None = None,
-                     fork: _Fork | None = None) -> WalkTrace | _VariantWalk | set[tuple[End, int]]:
+    def _traced_walk(self, corp: str, variant: tuple | None = None, fork: _Fork | None = None,
+                     shared: dict | None = None) -> WalkTrace | _VariantWalk | set[tuple[End, int]]:
         """_walk's walk, step for step (keep the two alike), visiting every path and noting, per hex, each way it
         comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
         hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
@@ -659,7 +660,7 @@ class Board:
         walks this board with that hex changed so, and returns what the "new track" questions about that hex read
         (_VariantWalk): the looks at the hex outside converging mode, and, instead of walking each converging part,
         where it starts with the marks of that moment (a fork), for a search or a walk of its own when asked. With
-        `fork` too: that walk, the converging part from the fork, and its looks at the hex.
+        `fork` too: that walk, the converging part from the fork, and its looks at the hex. `shared`: see _Steps.
 
         What the walk keeps (a variant's searches ask `through` later) holds the board by a weak reference: the board
         keeps its walks, and a cycle through them would keep a board and its walks after the board's last use until
@@ -914,7 +915,9 @@ class Board:
             """The looks at `over` of the converging walk from fork `at`."""
             return board()._traced_walk(corp, variant, at)
 
-        return _VariantWalk(over, looks[over], tuple(forks), track, paths_at, steps, through, fork_looks)
+        return _VariantWalk(over, looks[over], tuple(forks), _Steps(track, paths_at, steps, through, over,
+                                                                          {} if shared is None else shared),
+                            fork_looks)
 
     def _walk(self, corp: str, visit: Callable[[str, int], bool],
               enter: Callable[[str, int | None], bool] | None = None) -> bool:
@@ -1131,7 +1134,7 @@ def _lay_problem(
     supply: Mapping[str, int | float],
     network: Network | None,
     most_exits: dict[tuple[str, str], tuple[int, str]] | None,
-    walks: dict[tuple, _VariantWalk] | None = None,
+    walks: _Walks | None = None,
 ) -> Msg | None:
     """lay_problem, given what the caller works out once for the lays it asks together: the supply, the network,
     and (`most_exits`, `walks`) per-call keeps, shared by those lays only."""
@@ -1238,18 +1241,27 @@ def _max_exits_problem(
     return None
 
 
-def _uses_new_track(board: Board, lay: Lay, corp: str, walks: dict[tuple, _VariantWalk] | None = None) -> bool:
+class _Walks(dict):
+    """What the "new track" questions of one legal_lays call share: the variants' walks by their key
+    (Board.variant_walk), and `steps`, the steps outside a variant's hex its forks' searches take (_Steps)."""
+
+    def __init__(self):
+        super().__init__()
+        self.steps: dict = {}
+
+
+def _uses_new_track(board: Board, lay: Lay, corp: str, walks: _Walks | None = None) -> bool:
     """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more. Once per
     board, lay and corporation (a state's board is shared by content: a table asking legal() again asks the same
     board). `walks`: the variants' walks the lays asked together share (see Board.variant_walk), else this lay's
     own."""
     key = (lay.hex, lay.tile, lay.rotation, corp)
     if (known := board._new_track.get(key)) is None:
-        known = board._new_track[key] = _new_track_answer(board, lay, corp, {} if walks is None else walks)
+        known = board._new_track[key] = _new_track_answer(board, lay, corp, _Walks() if walks is None else walks)
     return known
 
 
-def _new_track_answer(board: Board, lay: Lay, corp: str, walks: dict[tuple, _VariantWalk]) -> bool:
+def _new_track_answer(board: Board, lay: Lay, corp: str, walks: _Walks) -> bool:
     after = board.lay_tile(lay.hex, lay.tile, lay.rotation)
     gains = _gains(board, after, lay.hex)
     if not gains:
@@ -1266,7 +1278,7 @@ def _new_track_answer(board: Board, lay: Lay, corp: str, walks: dict[tuple, _Var
 
 
 def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str,
-                         walks: dict[tuple, _VariantWalk]) -> bool:
+                         walks: _Walks) -> bool:
     """The "new track" answer from the walk of the board after the lay with its gained paths left out
     (Board.variant_walk, kept in `walks`). Until it first takes a gained path, the walk after the lay goes exactly
     as that one: a gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and
@@ -1282,7 +1294,7 @@ def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int]
     takes = tuple((ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in sorted(gains)))
     key = (corp, coord, rest, converging, through, tuple(after.token_nodes(corp)))
     if (walk := walks.get(key)) is None:
-        walk = walks[key] = board.variant_walk(*key)
+        walk = walks[key] = board.variant_walk(*key, steps=walks.steps)
     return walk.takes(takes)
 
 
@@ -1335,11 +1347,10 @@ class _VariantWalk:
     after a fork goes the same whether it is walked or not: a question is answered from the looks, then from each
     fork, by a search (_fork_takes) or, where a search cannot tell, by walking that part (once per fork)."""
 
-    def __init__(self, over: str, looks: set[tuple[End, int]], forks: tuple[_Fork, ...], track: Mapping,
-                 paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool],
+    def __init__(self, over: str, looks: set[tuple[End, int]], forks: tuple[_Fork, ...], graph: _Steps,
                  fork_looks: Callable[[_Fork], set[tuple[End, int]]]):
         self.over, self.looks, self.forks = over, looks, forks
-        self._graph = (track, paths_at, steps, through)
+        self._graph = graph
         self._fork_looks = fork_looks
         self._told: dict[tuple[int, tuple[End, End], int], bool | None] = {}  # (fork, path's ends, its edges) ->
         self._walked: dict[int, set[tuple[End, int]]] = {}  # fork -> the looks of its converging walk
@@ -1365,11 +1376,11 @@ class _VariantWalk:
                 if edges & fork.left:
                     continue  # the hex is left by this path's edge already: it is not taken in this part
                 if (reach := self._reach.get(i)) is None:
-                    reach = self._reach[i] = _fork_reach(*self._graph, self.over, fork)
+                    reach = self._reach[i] = _fork_reach(self._graph, fork)
                 if ends[0] not in reach and ends[1] not in reach:
                     continue  # no chain from the fork comes to the hex by one of this path's ends
                 if (told := self._told.get((i, ends, edges), ())) == ():
-                    told = self._told[i, ends, edges] = _fork_takes(*self._graph, self.over, fork, ends, edges)
+                    told = self._told[i, ends, edges] = _fork_takes(self._graph, fork, ends, edges)
                 if told:
                     return True
                 unknown = unknown or told is None
@@ -1381,53 +1392,73 @@ class _VariantWalk:
         return False
 
 
-def _fork_reach(track: Mapping, paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool], over: str,
-                fork: _Fork) -> set[End]:
-    """The ends by which _fork_takes's search, without its stop at the gained path's edges, comes to `over`: its
-    steps are a superset of that search's for every gained path, so a path with neither end here is not found by
-    it (False), and one search answers that for all the gained paths asked of the fork."""
+class _Steps(dict):
+    """The steps of a variant's graph that _fork_reach's and _fork_takes's searches take out of each state (hex, the
+    end a chain is at there), worked out once per state (the forks' searches go over the same states again and
+    again): per path there, (its index, its key, the (hex, edge) of each of its ends that is an edge or None, the node
+    it passes or None, the state it comes to, its other end). Paths into a node no train passes (an offboard, a city
+    others fill) and edges off the map are left out. Outside the variant's hex every variant of the board has the
+    board's graph: those states' steps are shared by the walks of one legal_lays call (`shared`)."""
+
+    def __init__(self, track: Mapping, paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool],
+                 over: str, shared: dict):
+        super().__init__()
+        self.graph, self.shared = (track, paths_at, steps, through, over), shared
+
+    def __missing__(self, state: tuple[str, End]) -> tuple[tuple, ...]:
+        track, paths_at, steps, through, over = self.graph
+        here, entered = state
+        if here != over and (known := self.shared.get(state)) is not None:
+            self[state] = known
+            return known
+        found = []
+        for p in paths_at.get(here, {}).get(entered, ()):
+            a, b = track[here][p]
+            edges = ((here, a) if type(a) is int else None, (here, b) if type(b) is int else None)
+            end = b if a == entered else a
+            if type(end) is str:
+                ref = (here, int(end[1:]))
+                if through(ref):
+                    found.append((p, (here, p), *edges, ref, (here, end), end))
+            elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
+                found.append((p, (here, p), *edges, None, (other, (end + 3) % 6), end))
+        known = self[state] = tuple(found)
+        if here != over:
+            self.shared[state] = known
+        return known
+
+
+def _fork_reach(steps: _Steps, fork: _Fork) -> set[End]:
+    """The ends by which _fork_takes's search, without its stop at the gained path's edges, comes to the variant's
+    hex: its steps are a superset of that search's for every gained path, so a path with neither end here is not
+    found by it (False), and one search answers that for all the gained paths asked of the fork."""
     paths, used, nodes = fork.paths, fork.used, fork.nodes
     start = (fork.coord, fork.back)
     seen = {start}
     stack = [start]
     reach: set[End] = set()
+    over = steps.graph[4]
     while stack:
-        here, entered = stack.pop()
-        for p in paths_at.get(here, {}).get(entered, ()):
-            a, b = track[here][p]
-            if (here, p) in paths or (type(a) is int and (here, a) in used) or (
-                    type(b) is int and (here, b) in used):
+        for _, key, edge_a, edge_b, ref, step, _ in steps[stack.pop()]:
+            if key in paths or ref in nodes or edge_a in used or edge_b in used:
                 continue
-            end = b if a == entered else a
-            if type(end) is str:
-                ref = (here, int(end[1:]))
-                if ref in nodes or not through(ref):
-                    continue
-                if here == over:
-                    reach.add(end)
-                step = (here, end)
-            elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
-                if other == over:
-                    reach.add((end + 3) % 6)
-                step = (other, (end + 3) % 6)
-            else:
-                continue
+            if step[0] == over:
+                reach.add(step[1])
             if step not in seen:
                 seen.add(step)
                 stack.append(step)
     return reach
 
 
-def _fork_takes(track: Mapping, paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool], over: str,
-                fork: _Fork, ends_j: tuple[End, End], edges_j: int) -> bool | None:
-    """Whether the converging walk from `fork` would look at `over` so that it would take the gained path `ends_j`
-    (its edges the bits `edges_j`), told without walking it: True, False, or None when that cannot be told.
+def _fork_takes(steps: _Steps, fork: _Fork, ends_j: tuple[End, End], edges_j: int) -> bool | None:
+    """Whether the converging walk from `fork` would look at the variant's hex so that it would take the gained path
+    `ends_j` (its edges the bits `edges_j`), told without walking it: True, False, or None when that cannot be told.
 
     Such a walk leaves nothing behind but its looks (every path, node and edge it marks it unmarks), and it tries
     every chain from the fork, depth first: each sequence of paths joined by a node or across an edge that takes no
     path already walked (`fork.paths`), passes no node already walked, and takes no path of a hex by an edge the chain
-    has left that hex by. So it looks at `over` as the gained path wants iff such a chain gets there by one of the
-    path's ends without leaving `over` by one of its edges first. A search over (hex, the end a chain is at there)
+    has left that hex by. So it looks at the hex as the gained path wants iff such a chain gets there by one of the
+    path's ends without leaving the hex by one of its edges first. A search over (hex, the end a chain is at there)
     that keeps the marks of the fork but not the chain's own reaches wherever such a chain does (none found: False);
     the first it finds is checked as a chain (then True; if it takes a path twice or crosses back where it left,
     which a search cannot rule out, None: the part is walked)."""
@@ -1437,31 +1468,18 @@ def _fork_takes(track: Mapping, paths_at: Mapping, steps: Mapping, through: Call
     came: dict[tuple[str, End], tuple | None] = {start: None}  # -> (state before, path taken)
     stack: list[tuple[str, End]] = [start]
     found = None
+    track, _, _, _, over = steps.graph
     while stack and found is None:
-        here, entered = at = stack.pop()
-        for p in paths_at.get(here, {}).get(entered, ()):
-            a, b = track[here][p]
-            if (here, p) in paths or (type(a) is int and (here, a) in used) or (
-                    type(b) is int and (here, b) in used):
+        at = stack.pop()
+        leaving = at[0] == over
+        for p, key, edge_a, edge_b, ref, step, end in steps[at]:
+            if key in paths or ref in nodes or edge_a in used or edge_b in used:
                 continue
-            end = b if a == entered else a
-            if type(end) is str:
-                ref = (here, int(end[1:]))
-                if ref in nodes or not through(ref):
-                    continue
-                if here == over and end in ends_j:
-                    found = (at, p, end)
-                    break
-                step = (here, end)
-            elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
-                if other == over and (end + 3) % 6 in ends_j:
-                    found = (at, p, end)
-                    break
-                if here == over and edges_j >> end & 1:
-                    continue  # leaving `over` by the gained path's edge: it would not be taken after
-                step = (other, (end + 3) % 6)
-            else:
-                continue
+            if step[0] == over and step[1] in ends_j:
+                found = (at, p, end)
+                break
+            if leaving and ref is None and edges_j >> end & 1:
+                continue  # leaving the hex by the gained path's edge: it would not be taken after
             if step not in came:
                 came[step] = (at, p)
                 stack.append(step)
@@ -1565,7 +1583,7 @@ def legal_lays(
     board.trace(corp)
     network = board.reachable(corp)
     most_exits: dict[tuple[str, str], tuple[int, str]] = {}
-    walks: dict[tuple, _VariantWalk] = {}  # the variants' walks, shared by this call's lays (see Board.variant_walk)
+    walks = _Walks()  # the variants' walks, shared by this call's lays (see Board.variant_walk)
     # the tiles that may be laid at all, by colour: an upgrade is always of the next colour (tiles.upgrades_to)
     by_colour: dict[str, list[tuple[str, TileDef]]] = {}
     for name, left in supply.items():
