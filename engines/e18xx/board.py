@@ -661,6 +661,8 @@ class Board:
         (_VariantWalk): the looks at the hex outside converging mode, and, instead of walking each converging part,
         where it starts with the marks of that moment (a fork), for a search or a walk of its own when asked. With
         `fork` too: that walk, the converging part from the fork, and its looks at the hex. `shared`: see _Steps.
+        Where the board's trace is known (and the tokens are the same), a variant's walk starts where it first comes
+        to its hex, with the forks before then that look at it (_Prefix): until then it goes as the trace.
 
         What the walk keeps (a variant's searches ask `through` later) holds the board by a weak reference: the board
         keeps its walks, and a cycle through them would keep a board and its walks after the board's last use until
@@ -695,8 +697,7 @@ class Board:
         mask: dict[str, int] = {}  # hex -> the edges of `used` on it, as bits
         forks: list[_Fork] = []
         parts_into: dict[str, list[int]] = {}  # the trace's: hex -> the converging parts that come into it
-        part = -1  # the converging part walked (the trace) or forked (a variant) last, numbered in the walk's order
-        untouched = True  # a variant's walk has not yet come to its hex
+        part = -1  # the trace's converging part walked last, numbered in the walk's order
         # the trace's records for _Prefix: the calls under way outside converging mode, the marks in order, ...
         frames: list[tuple] = []
         order_paths: list[PathRef] = []
@@ -714,7 +715,6 @@ class Board:
             return known
 
         def walk_node(ref: NodeRef, converging: bool) -> None:
-            nonlocal untouched
             if ref in nodes:
                 return
             nodes.add(ref)
@@ -722,7 +722,6 @@ class Board:
             end = f"_{index}"
             if tracing or coord == over:
                 looks[coord].add((end, mask.get(coord, 0)))
-                untouched = untouched and tracing
             if tracing and not converging:
                 order_nodes.append(ref)
                 frames.append((ref,))
@@ -734,7 +733,7 @@ class Board:
                 frames.pop()
 
         def walk_path(coord: str, p: int, came_by: int | None, came_from: NodeRef | None, converging: bool) -> None:
-            nonlocal part, untouched, entered
+            nonlocal part, entered
             key = (coord, p)
             ends = a, b = track[coord][p]
             if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
@@ -767,9 +766,8 @@ class Board:
                         entered = True
                 elif other == over:
                     looks[over].add((back, mask.get(over, 0)))
-                    untouched = False
                 onward = converging or (conv >> edge & 1 if coord == over else len(paths_at[coord].get(edge, ())) > 1)
-                if onward and not converging:
+                if tracing and onward and not converging:
                     part += 1
                     entered = False
                 used.add((coord, edge))
@@ -779,8 +777,7 @@ class Board:
                         walk_path(other, q, back, None, onward)
                     if onward and entered and not converging:  # the trace's part from here came into some hex
                         part_marks[part] = (at_start, other, back, len(order_paths), len(order_nodes), tuple(used))
-                elif not (untouched and into_over is not None and part not in into_over):
-                    # a variant's converging part: its looks are all it leaves, asked of it only when needed
+                else:  # a variant's converging part: its looks are all it leaves, asked of it only when needed
                     forks.append(_Fork(other, back, frozenset(paths), frozenset(used), frozenset(nodes),
                                        mask.get(over, 0)))
                 used.discard((coord, edge))
@@ -840,7 +837,6 @@ class Board:
             """Start a variant's walk where it first comes to its hex (as the trace found it): the forks of the trace's
             converging parts before then that come into the hex, the marks of that moment, then the rest of each call
             under way, innermost first. Returns the index of the next token to start from."""
-            nonlocal untouched
             touch = at.touches.get(over)
             last = touch[5] if touch is not None else part
             for k in sorted(into_over):
@@ -850,7 +846,6 @@ class Board:
                     forks.append(_Fork(other, back, fork_paths, frozenset(edges), fork_nodes, 0))
             if touch is None:  # the walk never comes to its hex outside converging mode
                 return len(starts)
-            untouched = False
             s, calls, n_paths, n_nodes, edge, _ = touch
             if edge is None:  # it starts at a token on its hex
                 return s
