@@ -269,9 +269,10 @@ class _Prefix:
     ints and tuples of them, which the garbage collector stops tracking (the trace is kept on the board).
 
     `paths` and `nodes`: the paths and nodes the walk marked outside converging mode, in order (the marks of any
-    moment outside converging mode are the first so many since its token's start, `offsets`); `touches`: hex -> (the
-    token's index in the starts, the calls under way, as frames, how many paths and nodes were marked, the edge
-    crossed into the hex (None: the walk starts at a token there), the last converging part begun); `parts`:
+    moment outside converging mode are the first so many since its token's start, `offsets`); `touches`: (hex, the
+    token's index in the starts) -> where the walk from that token first comes to the hex: (the calls under way, as
+    frames, how many paths and nodes were marked, the edge crossed into the hex (None: the walk starts at a token
+    there), the last converging part begun); `parts`:
     converging part -> (the token's index, the hex it crosses into, by which edge, how many paths and nodes were
     marked, the edges left by at that moment), for the parts that come into some hex past their first step.
     A frame is (node,) for walk_node, (hex, path, edge come in by, node come from) for walk_path."""
@@ -279,7 +280,7 @@ class _Prefix:
     paths: tuple[PathRef, ...]
     nodes: tuple[NodeRef, ...]
     offsets: tuple[tuple[int, int], ...]
-    touches: Mapping[str, tuple]
+    touches: Mapping[tuple[str, int], tuple]
     parts: Mapping[int, tuple]
 
 
@@ -703,7 +704,7 @@ class Board:
         order_paths: list[PathRef] = []
         order_nodes: list[NodeRef] = []
         offsets: list[tuple[int, int]] = []
-        touches: dict[str, tuple] = {}
+        touches: dict[tuple[str, int], tuple] = {}
         part_marks: dict[int, tuple] = {}
         entered = False  # the converging part under way came into some hex past its first step
         at_start = 0  # the index of the token the walk started from
@@ -759,8 +760,8 @@ class Board:
                     looks[other].add((back, mask.get(other, 0)))
                     if not converging:
                         leaves.add((coord, edge))
-                        if other not in touches:
-                            touches[other] = (at_start, tuple(frames), len(order_paths), len(order_nodes), edge, part)
+                        if (other, at_start) not in touches:
+                            touches[other, at_start] = (tuple(frames), len(order_paths), len(order_nodes), edge, part)
                     elif (into := parts_into.setdefault(other, [])) == [] or into[-1] != part:
                         into.append(part)
                         entered = True
@@ -833,48 +834,54 @@ class Board:
                 used.discard((coord, edge))
                 mask[coord] &= ~(1 << edge)
 
-        def resume(at: _Prefix) -> int:
-            """Start a variant's walk where it first comes to its hex (as the trace found it): the forks of the trace's
-            converging parts before then that come into the hex, the marks of that moment, then the rest of each call
-            under way, innermost first. Returns the index of the next token to start from."""
-            touch = at.touches.get(over)
-            last = touch[5] if touch is not None else part
-            for k in sorted(into_over):
-                if touch is None or k <= last:
-                    s, other, back, n_paths, n_nodes, edges = at.parts[k]
-                    fork_paths, fork_nodes = marks_at(s, n_paths, n_nodes)
-                    forks.append(_Fork(other, back, fork_paths, frozenset(edges), fork_nodes, 0))
-            if touch is None:  # the walk never comes to its hex outside converging mode
-                return len(starts)
-            s, calls, n_paths, n_nodes, edge, _ = touch
-            if edge is None:  # it starts at a token on its hex
-                return s
-            marked_paths, marked_nodes = marks_at(s, n_paths, n_nodes)
-            paths.update(marked_paths)
-            nodes.update(marked_nodes)
-            for frame, inner in zip(calls, calls[1:], strict=False):
-                if len(frame) == 4 and len(inner) == 4:  # a crossing under way
-                    crossed = (inner[2] + 3) % 6
-                    used.add((frame[0], crossed))
-                    mask[frame[0]] = mask.get(frame[0], 0) | 1 << crossed
-            innermost = calls[-1]
-            ends = track[innermost[0]][innermost[1]]
-            finish_path(innermost, 2, ends.index(edge), None)
-            for i in range(len(calls) - 2, -1, -1):
-                frame, inner = calls[i], calls[i + 1]
-                if len(frame) == 1:  # walk_node: on with its node's next paths
-                    coord, index = frame[0]
-                    rest = paths_at[coord].get(f"_{index}", ())
-                    for q in rest[rest.index(inner[1]) + 1:]:
-                        walk_path(coord, q, None, frame[0], False)
+        def resume(at: _Prefix) -> None:
+            """A variant's walk from each token in turn, started where it first comes to its hex (as the trace found
+            it: each token's walk starts with no marks, so until then it goes as the trace's from that token): the
+            forks of the trace's converging parts before then that come into the hex, the marks of that moment, then
+            the rest of each call under way, innermost first."""
+            wanted = sorted(into_over)
+            for s, start in enumerate(starts):
+                touch = at.touches.get((over, s))
+                for k in wanted:
+                    t, other, back, n_paths, n_nodes, edges = at.parts[k]
+                    if t == s and (touch is None or k <= touch[4]):
+                        fork_paths, fork_nodes = marks_at(s, n_paths, n_nodes)
+                        forks.append(_Fork(other, back, fork_paths, frozenset(edges), fork_nodes, 0))
+                if touch is None:  # this token's walk never comes to the hex outside converging mode
                     continue
-                ends = track[frame[0]][frame[1]]
-                if len(inner) == 1:  # walk_path in its node loop
-                    finish_path(frame, ends.index(f"_{inner[0][1]}") + 1, 0, None)
-                else:  # walk_path in its edge loop, crossing into inner's hex
-                    crossed = (inner[2] + 3) % 6
-                    finish_path(frame, 2, ends.index(crossed), paths_at[inner[0]][inner[2]].index(inner[1]) + 1)
-            return s + 1
+                calls, n_paths, n_nodes, edge, _ = touch
+                paths.clear()
+                used.clear()
+                nodes.clear()
+                if edge is None:  # it starts on the hex
+                    nodes.update(set(starts) - {start})
+                    walk_node(start, False)
+                    continue
+                marked_paths, marked_nodes = marks_at(s, n_paths, n_nodes)
+                paths.update(marked_paths)
+                nodes.update(marked_nodes)
+                for frame, inner in zip(calls, calls[1:], strict=False):
+                    if len(frame) == 4 and len(inner) == 4:  # a crossing under way
+                        crossed = (inner[2] + 3) % 6
+                        used.add((frame[0], crossed))
+                        mask[frame[0]] = mask.get(frame[0], 0) | 1 << crossed
+                innermost = calls[-1]
+                ends = track[innermost[0]][innermost[1]]
+                finish_path(innermost, 2, ends.index(edge), None)
+                for i in range(len(calls) - 2, -1, -1):
+                    frame, inner = calls[i], calls[i + 1]
+                    if len(frame) == 1:  # walk_node: on with its node's next paths
+                        coord, index = frame[0]
+                        rest = paths_at[coord].get(f"_{index}", ())
+                        for q in rest[rest.index(inner[1]) + 1:]:
+                            walk_path(coord, q, None, frame[0], False)
+                        continue
+                    ends = track[frame[0]][frame[1]]
+                    if len(inner) == 1:  # walk_path in its node loop
+                        finish_path(frame, ends.index(f"_{inner[0][1]}") + 1, 0, None)
+                    else:  # walk_path in its edge loop, crossing into inner's hex
+                        crossed = (inner[2] + 3) % 6
+                        finish_path(frame, 2, ends.index(crossed), paths_at[inner[0]][inner[2]].index(inner[1]) + 1)
 
         try:
             if fork is not None:  # the converging walk from `fork`, with the marks of that moment
@@ -885,20 +892,19 @@ class Board:
                 for q in paths_at.get(fork.coord, {}).get(fork.back, ()):
                     walk_path(fork.coord, q, fork.back, None, True)
                 return looks[over]
-            first = 0
             if prefix is not None:  # a variant's walk: it goes as the trace until it first comes to its hex
-                first = resume(prefix)
-            for at_start in range(first, len(starts)):
-                start = starts[at_start]
-                nodes.clear()
-                nodes.update(set(starts) - {start})
-                paths.clear()
-                used.clear()
-                entries.setdefault(start[0], None)
-                if tracing:
-                    offsets.append((len(order_paths), len(order_nodes)))
-                    touches.setdefault(start[0], (at_start, (), len(order_paths), len(order_nodes), None, part))
-                walk_node(start, False)
+                resume(prefix)
+            else:
+                for at_start, start in enumerate(starts):
+                    nodes.clear()
+                    nodes.update(set(starts) - {start})
+                    paths.clear()
+                    used.clear()
+                    entries.setdefault(start[0], None)
+                    if tracing:
+                        offsets.append((len(order_paths), len(order_nodes)))
+                        touches.setdefault((start[0], at_start), ((), len(order_paths), len(order_nodes), None, part))
+                    walk_node(start, False)
         finally:
             walk_node = walk_path = None  # see _walk: the two closures hold each other (and the walk's marks)
         if over is None:
