@@ -448,7 +448,7 @@ def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
 def test_a_variants_walk_started_where_it_first_comes_to_its_hex_looks_as_the_whole_walk():
     """Until a variant's walk first comes to its hex it goes as the board's traced walk, so it starts there, with the
     marks and the calls under way the trace noted (_Prefix); a converging part it would fork before then comes into
-    the hex only if the trace's part from the same moment did (WalkTrace.parts_into), and the others are left out.
+    the hex only if the trace's part from the same moment did (_Prefix.parts_into), and the others are left out.
     On three of 21268's late boards, every variant's walk made so looks at its hex as the whole walk of a board with
     no trace, keeps forks of that walk, fewer, and each fork left out, walked, never looks at the hex."""
     from engines.e18xx import operating

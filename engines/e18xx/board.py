@@ -257,8 +257,6 @@ class WalkTrace:
     leaves: frozenset[tuple[str, int]]  # (hex, edge) left by outside converging mode
     walked: frozenset[PathRef]  # the paths the walk took
     entries: Mapping[str, int | None]  # hex -> the edge the walk first comes into it by (None: a token's hex)
-    # hex -> the converging parts (numbered in the walk's order, from 0) that come into it past their first step
-    parts_into: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     prefix: _Prefix | None = None  # where a variant's walk may start (see _Prefix)
 
 
@@ -272,15 +270,17 @@ class _Prefix:
     moment outside converging mode are the first so many since its token's start, `offsets`); `touches`: (hex, the
     token's index in the starts) -> where the walk from that token first comes to the hex: (the calls under way, as
     frames, how many paths and nodes were marked, the edge crossed into the hex (None: the walk starts at a token
-    there), the last converging part begun); `parts`:
-    converging part -> (the token's index, the hex it crosses into, by which edge, how many paths and nodes were
-    marked, the edges left by at that moment), for the parts that come into some hex past their first step.
-    A frame is (node,) for walk_node, (hex, path, edge come in by, node come from) for walk_path."""
+    there), the last converging part begun); `parts_into`: hex -> the converging parts (numbered in the walk's
+    order, from 0) that come into it past their first step; `parts`: converging part -> (the token's index, the hex
+    it crosses into, by which edge, how many paths and nodes were marked, the edges left by at that moment), for
+    the parts that come into some hex. A frame is (node,) for walk_node, (hex, path, edge come in by, node come
+    from) for walk_path."""
 
     paths: tuple[PathRef, ...]
     nodes: tuple[NodeRef, ...]
     offsets: tuple[tuple[int, int], ...]
     touches: Mapping[tuple[str, int], tuple]
+    parts_into: Mapping[str, tuple[int, ...]]
     parts: Mapping[int, tuple]
 
 
@@ -682,8 +682,8 @@ class Board:
             track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
             passable = {(over, i): ok for i, ok in enumerate(through_at)}
             if fork is None and list(variant_starts) == starts and (trace := self._traces.get(corp)) is not None:
-                into_over = set(trace.parts_into.get(over, ()))
                 prefix = trace.prefix
+                into_over = set(prefix.parts_into.get(over, ()))
             starts = list(variant_starts)
 
         tracing = over is None  # a variant's walk reads only its looks at its hex, and its forks
@@ -762,7 +762,10 @@ class Board:
                         leaves.add((coord, edge))
                         if (other, at_start) not in touches:
                             touches[other, at_start] = (tuple(frames), len(order_paths), len(order_nodes), edge, part)
-                    elif (into := parts_into.setdefault(other, [])) == [] or into[-1] != part:
+                    elif (into := parts_into.get(other)) is None:
+                        parts_into[other] = [part]
+                        entered = True
+                    elif into[-1] != part:
                         into.append(part)
                         entered = True
                 elif other == over:
@@ -909,8 +912,8 @@ class Board:
             walk_node = walk_path = None  # see _walk: the two closures hold each other (and the walk's marks)
         if over is None:
             return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries,
-                             {coord: tuple(into) for coord, into in parts_into.items()},
-                             _Prefix(tuple(order_paths), tuple(order_nodes), tuple(offsets), touches, part_marks))
+                             _Prefix(tuple(order_paths), tuple(order_nodes), tuple(offsets), touches,
+                                     {coord: tuple(into) for coord, into in parts_into.items()}, part_marks))
 
         def fork_looks(at: _Fork) -> set[tuple[End, int]]:
             """The looks at `over` of the converging walk from fork `at`."""
