@@ -860,9 +860,11 @@ class Board:
                     nodes.update(set(starts) - {start})
                     walk_node(start, False)
                     continue
-                marked_paths, marked_nodes = marks_at(s, n_paths, n_nodes)
-                paths.update(marked_paths)
-                nodes.update(marked_nodes)
+                off_paths, off_nodes = at.offsets[s]  # the marks of that moment (see marks_at)
+                paths.update(at.paths[off_paths:n_paths])
+                nodes.update(starts)
+                nodes.discard(start)
+                nodes.update(at.nodes[off_nodes:n_nodes])
                 for frame, inner in zip(calls, calls[1:], strict=False):
                     if len(frame) == 4 and len(inner) == 4:  # a crossing under way
                         crossed = (inner[2] + 3) % 6
