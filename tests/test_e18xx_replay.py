@@ -334,6 +334,7 @@ def _upgrades_answered_as_a_walk(state: dict[str, Any]):
     from engines.e18xx import operating
     g = G(state)
     corp, board = operating.current(g), g.board
+    walks = bd._Walks()  # the lays asked together share the variants' walks and their searches' steps, as in legal_lays
     for coord in board.reachable(corp).edges:
         if coord not in board.laid or coord not in board.map.printed:
             continue
@@ -345,7 +346,7 @@ def _upgrades_answered_as_a_walk(state: dict[str, Any]):
                 laid = board.lay_tile(coord, name, rotation)
                 gains = bd._gains(board, laid, coord)
                 walked = bool(gains) and laid._walk(corp, lambda c, p, h=coord, gains=gains: c == h and p in gains)
-                assert bd._uses_new_track(board, lay, corp) == walked, lay
+                assert bd._uses_new_track(board, lay, corp, walks) == walked, lay
                 yield board, laid, coord, gains, corp, walked
 
 
@@ -398,15 +399,22 @@ def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
     every fork asked: its walk looks at the hex only by ends the reach search found, and each told answer is the
     walk's."""
     from engines.e18xx import operating
-    from engines.e18xx.board import legal_lays
+    from engines.e18xx.board import Lay, _uses_new_track, _Walks, lay_problem
     states = track_steps("1867-21268.json")
     told = {True: 0, False: 0, None: 0}
     ruled_out = 0
     for state in (states[145], states[154], states[160]):
         g = G(state)
         corp, board = operating.current(g), g.board
-        legal_lays(board, corp, g.colours)
-        for walk in board._variant_walks.values():
+        # the "new track" question of every upgrade open to the corporation, asked together as legal_lays asks them,
+        # with the variants' walks they share kept where the test reads them (legal_lays keeps them for its call)
+        walks = _Walks()
+        for coord in sorted(board.reachable(corp).edges):
+            for name in board.map.tiles if coord in board.laid else ():
+                for rotation in range(6):
+                    if lay_problem(board, Lay(coord, name, rotation), g.colours, None) is None:
+                        _uses_new_track(board, Lay(coord, name, rotation), corp, walks)
+        for walk in walks.values():
             for i, fork in enumerate(walk.forks):
                 if i not in walk._reach:
                     continue  # never asked: an earlier look or fork answered every question
@@ -419,6 +427,70 @@ def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
                         walked = any(end in ends and not edges & left for end, left in looks)
                         assert answer is None or answer == walked, (fork, ends)
     assert ruled_out > 20 and all(n > 5 for n in told.values()), (ruled_out, told)
+
+
+def test_a_variants_walk_started_where_it_first_comes_to_its_hex_looks_as_the_whole_walk():
+    """Until a variant's walk first comes to its hex it goes as the board's traced walk, so it starts there, with the
+    marks and the calls under way the trace noted (_Prefix); a converging part it would fork before then comes into
+    the hex only if the trace's part from the same moment did (_Prefix.parts_into), and the others are left out.
+    On three of 21268's late boards, every variant's walk made so looks at its hex as the whole walk of a board with
+    no trace, keeps forks of that walk, fewer, and each fork left out, walked, never looks at the hex."""
+    from engines.e18xx import operating
+    from engines.e18xx.board import Board, Lay, _Steps, _uses_new_track, _Walks, lay_problem
+    states = track_steps("1867-21268.json")
+    kept = left_out = resumed = 0
+    for state in (states[145], states[154], states[160]):
+        g = G(state)
+        corp, board = operating.current(g), g.board
+        walks = _Walks()
+        for coord in sorted(board.reachable(corp).edges):
+            for name in board.map.tiles if coord in board.laid else ():
+                for rotation in range(6):
+                    if lay_problem(board, Lay(coord, name, rotation), g.colours, None) is None:
+                        _uses_new_track(board, Lay(coord, name, rotation), corp, walks)
+        touches = board._traces[corp].prefix.touches
+        # the searches' steps the walks share are the board's own (each walk's hex has steps of its own)
+        own = _Steps(board._track, board._paths_at, board.map._steps,
+                     lambda ref, b=board, c=corp: b.node(ref).kind != "offboard" and not b.blocks(ref, c), "", {})
+        assert len(walks.steps) > 50 and all(own[state] == steps for state, steps in walks.steps.items())
+        untraced = Board(g.map, laid=dict(board.laid), tokens=dict(board.tokens), reserved=dict(board.reserved))
+        for key, walk in walks.items():
+            full = untraced.variant_walk(*key)
+            assert full.looks == walk.looks
+            marks = {(f.coord, f.back, f.paths, f.used, f.nodes, f.left) for f in walk.forks}
+            assert marks <= {(f.coord, f.back, f.paths, f.used, f.nodes, f.left) for f in full.forks}
+            for fork in full.forks:
+                if (fork.coord, fork.back, fork.paths, fork.used, fork.nodes, fork.left) not in marks:
+                    assert not full._fork_looks(fork)
+                    left_out += 1
+            kept += len(walk.forks)
+            resumed += any(at[0] == key[1] and touch[0] != () for at, touch in touches.items())  # past a token's start
+    assert left_out > 100 and kept > 100 and resumed > 20, (left_out, kept, resumed)
+
+
+def test_what_a_board_keeps_after_legal_lays_is_no_work_for_the_garbage_collector():
+    """A board kept by content (32 of them) outlives many calls, so what it keeps is gone over by every full pass of
+    the garbage collector: after legal_lays on one of 1867's densest boards it keeps each lay's "new track" answer
+    under a key the collector stops tracking (strings and ints), and none of the variants' walks the lays shared
+    (tens of thousands of objects on such boards, never asked again once each lay's answer is kept)."""
+    import gc
+
+    from engines.e18xx import operating
+    from engines.e18xx.board import Board, _Fork, _VariantWalk, legal_lays
+    g = G(track_steps("1867-nationalization_cash.json")[-3])
+    corp = operating.current(g)
+    board = Board(g.map, laid=dict(g.board.laid), tokens=dict(g.board.tokens), reserved=dict(g.board.reserved))
+    legal_lays(board, corp, g.colours)
+    gc.collect()
+    assert len(board._new_track) > 100 and not gc.is_tracked(board._new_track)
+    seen, stack, kept = set(), [v for k, v in vars(board).items() if k != "map"], []
+    while stack:  # everything the board's own keeps hold
+        obj = stack.pop()
+        if id(obj) not in seen and not isinstance(obj, type):
+            seen.add(id(obj))
+            kept.append(obj)
+            stack.extend(gc.get_referents(obj))
+    assert not any(isinstance(obj, (_VariantWalk, _Fork)) for obj in kept)
 
 
 def test_the_newest_exports_fields_that_say_nothing_in_1889_are_read_and_any_that_say_more_refused():

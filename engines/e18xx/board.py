@@ -257,6 +257,31 @@ class WalkTrace:
     leaves: frozenset[tuple[str, int]]  # (hex, edge) left by outside converging mode
     walked: frozenset[PathRef]  # the paths the walk took
     entries: Mapping[str, int | None]  # hex -> the edge the walk first comes into it by (None: a token's hex)
+    prefix: _Prefix | None = None  # where a variant's walk may start (see _Prefix)
+
+
+@dataclass(frozen=True)
+class _Prefix:
+    """What a variant's walk (Board._traced_walk) needs of the trace to start where it first comes to its hex instead
+    of at the tokens: until then it goes as the trace, step for step, outside converging mode. All of it strings,
+    ints and tuples of them, which the garbage collector stops tracking (the trace is kept on the board).
+
+    `paths` and `nodes`: the paths and nodes the walk marked outside converging mode, in order (the marks of any
+    moment outside converging mode are the first so many since its token's start, `offsets`); `touches`: (hex, the
+    token's index in the starts) -> where the walk from that token first comes to the hex: (the calls under way, as
+    frames, how many paths and nodes were marked, the edge crossed into the hex (None: the walk starts at a token
+    there), the last converging part begun); `parts_into`: hex -> the converging parts (numbered in the walk's
+    order, from 0) that come into it past their first step; `parts`: converging part -> (the token's index, the hex
+    it crosses into, by which edge, how many paths and nodes were marked, the edges left by at that moment), for
+    the parts that come into some hex. A frame is (node,) for walk_node, (hex, path, edge come in by, node come
+    from) for walk_path."""
+
+    paths: tuple[PathRef, ...]
+    nodes: tuple[NodeRef, ...]
+    offsets: tuple[tuple[int, int], ...]
+    touches: Mapping[tuple[str, int], tuple]
+    parts_into: Mapping[str, tuple[int, ...]]
+    parts: Mapping[int, tuple]
 
 
 @dataclass(frozen=True, eq=False)
@@ -606,61 +631,60 @@ class Board:
     def _traces(self) -> dict[str, WalkTrace]:
         return {}
 
-    def variant_takes(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: frozenset[int],
-                      through: tuple[bool, ...], starts: tuple[NodeRef, ...],
-                      takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
-        """Whether `corp`'s walk (see _walk) on this board with `coord`'s track made `paths`, its exits `converging`
-        where the walk's converging mode starts, its nodes letting a train through or not as `through` says, and the
-        tokens at `starts` ever looks at the paths of `coord` so that it would take one of `takes` there (a gained
-        path's ends and the bit mask of its edges): by one of its ends, with none of its edges left by. That is the
-        walk of a board after a trial lay whose gained paths are left out (_answer_from_variant). The walk is the
-        same whatever `takes` asks (a look answers, it does not steer), so the lays of one variant share it
-        (_VariantWalk): once per board and variant, each question once per board."""
-        key = (corp, coord, paths, converging, through, starts)
-        if (known := self._variants.get((key, takes))) is None:
-            if (walk := self._variant_walks.get(key)) is None:
-                walk = self._variant_walks[key] = self._traced_walk(corp, key[1:])
-            known = self._variants[key, takes] = walk.takes(takes)
-        return known
+    def variant_walk(self, corp: str, coord: str, paths: tuple[tuple[End, End], ...], converging: int,
+                     through: tuple[bool, ...], starts: tuple[NodeRef, ...], steps: dict | None = None) -> _VariantWalk:
+        """`corp`'s walk (see _walk) on this board with `coord`'s track made `paths`, its exits `converging` (a bit
+        mask) where the walk's converging mode starts, its nodes letting a train through or not as `through` says, and
+        the tokens at `starts`: the walk of a board after a trial lay whose gained paths are left out
+        (_answer_from_variant), as the "new track" questions about that hex read it (_VariantWalk.takes). The walk is
+        the same whatever gained path is asked (a look answers, it does not steer), so the lays of one variant share
+        it: the caller keeps it for the lays it asks together (legal_lays: one call), not the board. A board's walks
+        kept past the call that asked them are never asked again (each lay's answer is kept, `_new_track`) and were
+        most of what the garbage collector's full passes went over (1867's 32 boards kept by content held 80,000
+        objects of them: 100 ms a pass on a quiet core). `steps`: the steps outside `coord` its searches share with
+        the other walks of the call (_Steps)."""
+        return self._traced_walk(corp, (coord, paths, converging, through, starts), shared=steps)
 
     @cached_property
-    def _variant_walks(self) -> dict[tuple, _VariantWalk]:
+    def _new_track(self) -> dict[tuple[str, str, int, str], bool]:
+        """_uses_new_track's answers on this board, by (hex, tile, rotation, corporation): a tuple of strings and
+        ints, which the garbage collector stops tracking (a Lay key is an object it goes over at every full pass)."""
         return {}
 
-    @cached_property
-    def _new_track(self) -> dict[tuple[Lay, str], bool]:
-        """_uses_new_track's answers on this board."""
-        return {}
-
-    @cached_property
-    def _variants(self) -> dict[tuple, bool]:
-        return {}
-
-    def _traced_walk(self, corp: str, variant: tuple | None = None,
-                     fork: _Fork | None = None) -> WalkTrace | _VariantWalk | set[tuple[End, int]]:
+    def _traced_walk(self, corp: str, variant: tuple | None = None, fork: _Fork | None = None,
+                     shared: dict | None = None) -> WalkTrace | _VariantWalk | set[tuple[End, int]]:
         """_walk's walk, step for step (keep the two alike), visiting every path and noting, per hex, each way it
         comes to look at the hex's paths: by an edge (crossing into the hex) or by a node (walking a node of the
         hex, a token's included), with the hex's edges the chain has left by at that moment (a bit mask: a path
         ending at one of them may not be taken then); and which (hex, edge) it leaves by outside converging mode.
-        `variant` (see variant_takes): (hex, its paths, its converging exits, its nodes' passability, the tokens)
+        `variant` (see variant_walk): (hex, its paths, its converging exits, its nodes' passability, the tokens)
         walks this board with that hex changed so, and returns what the "new track" questions about that hex read
         (_VariantWalk): the looks at the hex outside converging mode, and, instead of walking each converging part,
         where it starts with the marks of that moment (a fork), for a search or a walk of its own when asked. With
-        `fork` too: that walk, the converging part from the fork, and its looks at the hex.
+        `fork` too: that walk, the converging part from the fork, and its looks at the hex. `shared`: see _Steps.
+        Where the board's trace is known (and the tokens are the same), a variant's walk starts where it first comes
+        to its hex, with the forks before then that look at it (_Prefix): until then it goes as the trace.
 
         What the walk keeps (a variant's searches ask `through` later) holds the board by a weak reference: the board
         keeps its walks, and a cycle through them would keep a board and its walks after the board's last use until
         the garbage collector's full pass (which, with hundreds of them, took 100-300 ms on 1867's late boards)."""
         track, paths_at, steps = self._track, self._paths_at, self.map._steps
         board = weakref.ref(self)
-        over, conv = None, frozenset()
+        over, conv = None, 0
         passable: dict[NodeRef, bool] = {}
         starts = self.token_nodes(corp)
+        # a variant's walk goes as the trace until it first comes to its hex: it starts there (resume), with the
+        # forks the trace's converging parts before then make that come into the hex (the others never look at it)
+        into_over: set[int] | None = None
+        prefix: _Prefix | None = None
         if variant is not None:
-            over, paths, conv, through_at, starts = variant
+            over, paths, conv, through_at, variant_starts = variant
             track, paths_at = {**track, over: paths}, {**paths_at, over: _ends(paths)}
             passable = {(over, i): ok for i, ok in enumerate(through_at)}
-            starts = list(starts)
+            if fork is None and list(variant_starts) == starts and (trace := self._traces.get(corp)) is not None:
+                prefix = trace.prefix
+                into_over = set(prefix.parts_into.get(over, ()))
+            starts = list(variant_starts)
 
         tracing = over is None  # a variant's walk reads only its looks at its hex, and its forks
         # hex -> its looks: every hex's for the trace, the variant's hex's for a variant
@@ -673,6 +697,17 @@ class Board:
         used: set[tuple[str, int]] = set()
         mask: dict[str, int] = {}  # hex -> the edges of `used` on it, as bits
         forks: list[_Fork] = []
+        parts_into: dict[str, list[int]] = {}  # the trace's: hex -> the converging parts that come into it
+        part = -1  # the trace's converging part walked last, numbered in the walk's order
+        # the trace's records for _Prefix: the calls under way outside converging mode, the marks in order, ...
+        frames: list[tuple] = []
+        order_paths: list[PathRef] = []
+        order_nodes: list[NodeRef] = []
+        offsets: list[tuple[int, int]] = []
+        touches: dict[tuple[str, int], tuple] = {}
+        part_marks: dict[int, tuple] = {}
+        entered = False  # the converging part under way came into some hex past its first step
+        at_start = 0  # the index of the token the walk started from
 
         def through(ref: NodeRef) -> bool:
             if (known := passable.get(ref)) is None:
@@ -688,12 +723,18 @@ class Board:
             end = f"_{index}"
             if tracing or coord == over:
                 looks[coord].add((end, mask.get(coord, 0)))
+            if tracing and not converging:
+                order_nodes.append(ref)
+                frames.append((ref,))
             for p in paths_at[coord].get(end, ()):
                 walk_path(coord, p, None, ref, converging)
             if converging:
                 nodes.discard(ref)
+            elif tracing:
+                frames.pop()
 
         def walk_path(coord: str, p: int, came_by: int | None, came_from: NodeRef | None, converging: bool) -> None:
+            nonlocal part, entered
             key = (coord, p)
             ends = a, b = track[coord][p]
             if key in paths or (type(a) is int and (coord, a) in used) or (type(b) is int and (coord, b) in used):
@@ -701,6 +742,9 @@ class Board:
             paths.add(key)
             if tracing:
                 walked.add(key)
+                if not converging:
+                    order_paths.append(key)
+                    frames.append((coord, p, came_by, came_from))
             for end in ends:
                 if type(end) is str:
                     ref = (coord, int(end[1:]))
@@ -716,14 +760,27 @@ class Board:
                     looks[other].add((back, mask.get(other, 0)))
                     if not converging:
                         leaves.add((coord, edge))
+                        if (other, at_start) not in touches:
+                            touches[other, at_start] = (tuple(frames), len(order_paths), len(order_nodes), edge, part)
+                    elif (into := parts_into.get(other)) is None:
+                        parts_into[other] = [part]
+                        entered = True
+                    elif into[-1] != part:
+                        into.append(part)
+                        entered = True
                 elif other == over:
                     looks[over].add((back, mask.get(over, 0)))
-                onward = converging or (edge in conv if coord == over else len(paths_at[coord].get(edge, ())) > 1)
+                onward = converging or (conv >> edge & 1 if coord == over else len(paths_at[coord].get(edge, ())) > 1)
+                if tracing and onward and not converging:
+                    part += 1
+                    entered = False
                 used.add((coord, edge))
                 mask[coord] = mask.get(coord, 0) | 1 << edge
                 if over is None or converging or not onward:
                     for q in paths_at.get(other, {}).get(back, ()):
                         walk_path(other, q, back, None, onward)
+                    if onward and entered and not converging:  # the trace's part from here came into some hex
+                        part_marks[part] = (at_start, other, back, len(order_paths), len(order_nodes), tuple(used))
                 else:  # a variant's converging part: its looks are all it leaves, asked of it only when needed
                     forks.append(_Fork(other, back, frozenset(paths), frozenset(used), frozenset(nodes),
                                        mask.get(over, 0)))
@@ -731,6 +788,105 @@ class Board:
                 mask[coord] &= ~(1 << edge)
             if converging:
                 paths.discard(key)
+            elif tracing:
+                frames.pop()
+
+        def marks_at(at: int, n_paths: int, n_nodes: int) -> tuple[frozenset, frozenset]:
+            """The paths and nodes marked outside converging mode when the walk from token `at` had marked so many."""
+            off_paths, off_nodes = prefix.offsets[at]
+            return (frozenset(prefix.paths[off_paths:n_paths]),
+                    frozenset(prefix.nodes[off_nodes:n_nodes]) | (frozenset(starts) - {starts[at]}))
+
+        def cross(coord: str, edge: int, other: str) -> None:
+            """walk_path's step across `edge` into `other`, in a variant's walk outside converging mode."""
+            back = (edge + 3) % 6
+            if other == over:
+                looks[over].add((back, mask.get(over, 0)))
+            onward = conv >> edge & 1 if coord == over else len(paths_at[coord].get(edge, ())) > 1
+            used.add((coord, edge))
+            mask[coord] = mask.get(coord, 0) | 1 << edge
+            if not onward:
+                for q in paths_at.get(other, {}).get(back, ()):
+                    walk_path(other, q, back, None, False)
+            else:
+                forks.append(_Fork(other, back, frozenset(paths), frozenset(used), frozenset(nodes), mask.get(over, 0)))
+            used.discard((coord, edge))
+            mask[coord] &= ~(1 << edge)
+
+        def finish_path(frame: tuple, from_node: int, from_edge: int, from_q: int | None) -> None:
+            """The rest of walk_path(*frame, converging=False) in a variant's walk: its node loop from its `from_node`th
+            end, its edge loop from its `from_edge`th end (with `from_q`: that crossing under way, its paths from that
+            one on). Keep it alike walk_path."""
+            coord, p, came_by, came_from = frame
+            ends = track[coord][p]
+            for end in ends[from_node:]:
+                if type(end) is str:
+                    ref = (coord, int(end[1:]))
+                    if ref != came_from and through(ref):
+                        walk_node(ref, False)
+            for i in range(from_edge, 2):
+                edge = ends[i]
+                if type(edge) is not int or edge == came_by or (other := steps.get((coord, edge), NOWHERE)[1]) is None:
+                    continue
+                if i != from_edge or from_q is None:
+                    cross(coord, edge, other)
+                    continue
+                back = (edge + 3) % 6
+                for q in paths_at.get(other, {}).get(back, ())[from_q:]:
+                    walk_path(other, q, back, None, False)
+                used.discard((coord, edge))
+                mask[coord] &= ~(1 << edge)
+
+        def resume(at: _Prefix) -> None:
+            """A variant's walk from each token in turn, started where it first comes to its hex (as the trace found
+            it: each token's walk starts with no marks, so until then it goes as the trace's from that token): the
+            forks of the trace's converging parts before then that come into the hex, the marks of that moment, then
+            the rest of each call under way, innermost first."""
+            wanted = sorted(into_over)
+            for s, start in enumerate(starts):
+                touch = at.touches.get((over, s))
+                for k in wanted:
+                    t, other, back, n_paths, n_nodes, edges = at.parts[k]
+                    if t == s and (touch is None or k <= touch[4]):
+                        fork_paths, fork_nodes = marks_at(s, n_paths, n_nodes)
+                        forks.append(_Fork(other, back, fork_paths, frozenset(edges), fork_nodes, 0))
+                if touch is None:  # this token's walk never comes to the hex outside converging mode
+                    continue
+                calls, n_paths, n_nodes, edge, _ = touch
+                paths.clear()
+                used.clear()
+                nodes.clear()
+                if edge is None:  # it starts on the hex
+                    nodes.update(set(starts) - {start})
+                    walk_node(start, False)
+                    continue
+                off_paths, off_nodes = at.offsets[s]  # the marks of that moment (see marks_at)
+                paths.update(at.paths[off_paths:n_paths])
+                nodes.update(starts)
+                nodes.discard(start)
+                nodes.update(at.nodes[off_nodes:n_nodes])
+                for frame, inner in zip(calls, calls[1:], strict=False):
+                    if len(frame) == 4 and len(inner) == 4:  # a crossing under way
+                        crossed = (inner[2] + 3) % 6
+                        used.add((frame[0], crossed))
+                        mask[frame[0]] = mask.get(frame[0], 0) | 1 << crossed
+                innermost = calls[-1]
+                ends = track[innermost[0]][innermost[1]]
+                finish_path(innermost, 2, ends.index(edge), None)
+                for i in range(len(calls) - 2, -1, -1):
+                    frame, inner = calls[i], calls[i + 1]
+                    if len(frame) == 1:  # walk_node: on with its node's next paths
+                        coord, index = frame[0]
+                        rest = paths_at[coord].get(f"_{index}", ())
+                        for q in rest[rest.index(inner[1]) + 1:]:
+                            walk_path(coord, q, None, frame[0], False)
+                        continue
+                    ends = track[frame[0]][frame[1]]
+                    if len(inner) == 1:  # walk_path in its node loop
+                        finish_path(frame, ends.index(f"_{inner[0][1]}") + 1, 0, None)
+                    else:  # walk_path in its edge loop, crossing into inner's hex
+                        crossed = (inner[2] + 3) % 6
+                        finish_path(frame, 2, ends.index(crossed), paths_at[inner[0]][inner[2]].index(inner[1]) + 1)
 
         try:
             if fork is not None:  # the converging walk from `fork`, with the marks of that moment
@@ -741,23 +897,33 @@ class Board:
                 for q in paths_at.get(fork.coord, {}).get(fork.back, ()):
                     walk_path(fork.coord, q, fork.back, None, True)
                 return looks[over]
-            for start in starts:
-                nodes.clear()
-                nodes.update(set(starts) - {start})
-                paths.clear()
-                used.clear()
-                entries.setdefault(start[0], None)
-                walk_node(start, False)
+            if prefix is not None:  # a variant's walk: it goes as the trace until it first comes to its hex
+                resume(prefix)
+            else:
+                for at_start, start in enumerate(starts):
+                    nodes.clear()
+                    nodes.update(set(starts) - {start})
+                    paths.clear()
+                    used.clear()
+                    entries.setdefault(start[0], None)
+                    if tracing:
+                        offsets.append((len(order_paths), len(order_nodes)))
+                        touches.setdefault((start[0], at_start), ((), len(order_paths), len(order_nodes), None, part))
+                    walk_node(start, False)
         finally:
             walk_node = walk_path = None  # see _walk: the two closures hold each other (and the walk's marks)
         if over is None:
-            return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries)
+            return WalkTrace(looks, frozenset(leaves), frozenset(walked), entries,
+                             _Prefix(tuple(order_paths), tuple(order_nodes), tuple(offsets), touches,
+                                     {coord: tuple(into) for coord, into in parts_into.items()}, part_marks))
 
         def fork_looks(at: _Fork) -> set[tuple[End, int]]:
             """The looks at `over` of the converging walk from fork `at`."""
             return board()._traced_walk(corp, variant, at)
 
-        return _VariantWalk(over, looks[over], tuple(forks), track, paths_at, steps, through, fork_looks)
+        return _VariantWalk(over, looks[over], tuple(forks), _Steps(track, paths_at, steps, through, over,
+                                                                          {} if shared is None else shared),
+                            fork_looks)
 
     def _walk(self, corp: str, visit: Callable[[str, int], bool],
               enter: Callable[[str, int | None], bool] | None = None) -> bool:
@@ -974,7 +1140,10 @@ def _lay_problem(
     supply: Mapping[str, int | float],
     network: Network | None,
     most_exits: dict[tuple[str, str], tuple[int, str]] | None,
+    walks: _Walks | None = None,
 ) -> Msg | None:
+    """lay_problem, given what the caller works out once for the lays it asks together: the supply, the network,
+    and (`most_exits`, `walks`) per-call keeps, shared by those lays only."""
     coord, name, rotation = lay.hex, lay.tile, lay.rotation
     where = board.map.place_name(coord)
     if coord not in board.map.printed:
@@ -1024,7 +1193,8 @@ def _lay_problem(
     if board.map.max_exits and (problem := _max_exits_problem(board, coord, new, special, ability_tiles, supply,
                                                               reach, most_exits)):
         return problem
-    if corp is not None and old.paths and coord not in board.map.mirrors and not _uses_new_track(board, lay, corp):
+    if corp is not None and old.paths and coord not in board.map.mirrors and not _uses_new_track(board, lay, corp,
+                                                                                                 walks):
         return msg("The new tile must give {corp} new track or change a city's revenue.", corp=corp)
     return None
 
@@ -1077,16 +1247,27 @@ def _max_exits_problem(
     return None
 
 
-def _uses_new_track(board: Board, lay: Lay, corp: str) -> bool:
+class _Walks(dict):
+    """What the "new track" questions of one legal_lays call share: the variants' walks by their key
+    (Board.variant_walk), and `steps`, the steps outside a variant's hex its forks' searches take (_Steps)."""
+
+    def __init__(self):
+        super().__init__()
+        self.steps: dict = {}
+
+
+def _uses_new_track(board: Board, lay: Lay, corp: str, walks: _Walks | None = None) -> bool:
     """The "semi-restrictive" rule: after an upgrade the corporation reaches new track or a city pays more. Once per
     board, lay and corporation (a state's board is shared by content: a table asking legal() again asks the same
-    board)."""
-    if (known := board._new_track.get((lay, corp))) is None:
-        known = board._new_track[lay, corp] = _new_track_answer(board, lay, corp)
+    board). `walks`: the variants' walks the lays asked together share (see Board.variant_walk), else this lay's
+    own."""
+    key = (lay.hex, lay.tile, lay.rotation, corp)
+    if (known := board._new_track.get(key)) is None:
+        known = board._new_track[key] = _new_track_answer(board, lay, corp, _Walks() if walks is None else walks)
     return known
 
 
-def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
+def _new_track_answer(board: Board, lay: Lay, corp: str, walks: _Walks) -> bool:
     after = board.lay_tile(lay.hex, lay.tile, lay.rotation)
     gains = _gains(board, after, lay.hex)
     if not gains:
@@ -1099,24 +1280,28 @@ def _new_track_answer(board: Board, lay: Lay, corp: str) -> bool:
     if (answer := _answer_from_trace(board, after, lay.hex, gains, corp)) is not None:
         return answer
     # else the walk of the board after the lay answers, read from the walk it shares with the lays of the same variant
-    return _answer_from_variant(board, after, lay.hex, gains, corp)
+    return _answer_from_variant(board, after, lay.hex, gains, corp, walks)
 
 
-def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str) -> bool:
+def _answer_from_variant(board: Board, after: Board, coord: str, gains: set[int], corp: str,
+                         walks: _Walks) -> bool:
     """The "new track" answer from the walk of the board after the lay with its gained paths left out
-    (Board.variant_takes). Until it first takes a gained path, the walk after the lay goes exactly as that one: a
-    gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and then it is
-    taken unless the chain has left the hex by one of its edges (a path walked before is no gained one). So the
-    walk after the lay takes a gained path if and only if that walk looks at the hex by one of the path's ends
-    with none of its edges left by. Lays with the same paths besides the gained ones, the same converging exits,
-    the same passable nodes and the same gained paths share one answer."""
+    (Board.variant_walk, kept in `walks`). Until it first takes a gained path, the walk after the lay goes exactly
+    as that one: a gained path is only ever tried when the walk looks at the hex's paths by one of its ends, and
+    then it is taken unless the chain has left the hex by one of its edges (a path walked before is no gained
+    one). So the walk after the lay takes a gained path if and only if that walk looks at the hex by one of the
+    path's ends with none of its edges left by. Lays with the same paths besides the gained ones, the same
+    converging exits, the same passable nodes and the same gained paths share one answer."""
     new_paths, new_at = after.paths(coord), after._paths_at[coord]
     rest = tuple(path for j, path in enumerate(new_paths) if j not in gains)
-    converging = frozenset(edge for edge in hexes.EDGES if len(new_at.get(edge, ())) > 1)
+    converging = sum(1 << edge for edge in hexes.EDGES if len(new_at.get(edge, ())) > 1)
     through = tuple(node.kind != "offboard" and not after.blocks((coord, i), corp)
                     for i, node in enumerate(after.tile(coord).nodes))
     takes = tuple((ends, sum(1 << e for e in ends if type(e) is int)) for ends in (new_paths[j] for j in sorted(gains)))
-    return board.variant_takes(corp, coord, rest, converging, through, tuple(after.token_nodes(corp)), takes)
+    key = (corp, coord, rest, converging, through, tuple(after.token_nodes(corp)))
+    if (walk := walks.get(key)) is None:
+        walk = walks[key] = board.variant_walk(*key, steps=walks.steps)
+    return walk.takes(takes)
 
 
 def _is_chain(chain: list[tuple[str, int, End]], last: End, track: Mapping, paths: set[PathRef],
@@ -1162,25 +1347,30 @@ class _Fork:
 
 
 class _VariantWalk:
-    """The walk of a board with one hex's track changed (Board.variant_takes), as the "new track" questions about that
+    """The walk of a board with one hex's track changed (Board.variant_walk), as the "new track" questions about that
     hex read it: `looks`, each (end, edges of the hex left by) it looks at the hex by outside converging mode, and
     `forks`, where it would walk a converging part. A converging walk leaves nothing behind but its looks, so the walk
     after a fork goes the same whether it is walked or not: a question is answered from the looks, then from each
     fork, by a search (_fork_takes) or, where a search cannot tell, by walking that part (once per fork)."""
 
-    def __init__(self, over: str, looks: set[tuple[End, int]], forks: tuple[_Fork, ...], track: Mapping,
-                 paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool],
+    def __init__(self, over: str, looks: set[tuple[End, int]], forks: tuple[_Fork, ...], graph: _Steps,
                  fork_looks: Callable[[_Fork], set[tuple[End, int]]]):
         self.over, self.looks, self.forks = over, looks, forks
-        self._graph = (track, paths_at, steps, through)
+        self._graph = graph
         self._fork_looks = fork_looks
         self._told: dict[tuple[int, tuple[End, End], int], bool | None] = {}  # (fork, path's ends, its edges) ->
         self._walked: dict[int, set[tuple[End, int]]] = {}  # fork -> the looks of its converging walk
         self._reach: dict[int, set[End]] = {}  # fork -> the ends of the hex a search from it comes to (_fork_reach)
+        self._answers: dict[tuple, bool] = {}  # takes -> its answer (lays of other tiles may gain the same paths)
 
     def takes(self, takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
         """Whether the walk looks at its hex so that it would take one of `takes` (a gained path's ends and its
         edges' bit mask): by one of its ends, with none of its edges left by."""
+        if (known := self._answers.get(takes)) is None:
+            known = self._answers[takes] = self._takes(takes)
+        return known
+
+    def _takes(self, takes: tuple[tuple[tuple[End, End], int], ...]) -> bool:
         def wanted(looks: set[tuple[End, int]]) -> bool:
             return any(end in ends and not edges & left for end, left in looks for ends, edges in takes)
 
@@ -1192,11 +1382,11 @@ class _VariantWalk:
                 if edges & fork.left:
                     continue  # the hex is left by this path's edge already: it is not taken in this part
                 if (reach := self._reach.get(i)) is None:
-                    reach = self._reach[i] = _fork_reach(*self._graph, self.over, fork)
+                    reach = self._reach[i] = _fork_reach(self._graph, fork)
                 if ends[0] not in reach and ends[1] not in reach:
                     continue  # no chain from the fork comes to the hex by one of this path's ends
                 if (told := self._told.get((i, ends, edges), ())) == ():
-                    told = self._told[i, ends, edges] = _fork_takes(*self._graph, self.over, fork, ends, edges)
+                    told = self._told[i, ends, edges] = _fork_takes(self._graph, fork, ends, edges)
                 if told:
                     return True
                 unknown = unknown or told is None
@@ -1208,53 +1398,73 @@ class _VariantWalk:
         return False
 
 
-def _fork_reach(track: Mapping, paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool], over: str,
-                fork: _Fork) -> set[End]:
-    """The ends by which _fork_takes's search, without its stop at the gained path's edges, comes to `over`: its
-    steps are a superset of that search's for every gained path, so a path with neither end here is not found by
-    it (False), and one search answers that for all the gained paths asked of the fork."""
+class _Steps(dict):
+    """The steps of a variant's graph that _fork_reach's and _fork_takes's searches take out of each state (hex, the
+    end a chain is at there), worked out once per state (the forks' searches go over the same states again and
+    again): per path there, (its index, its key, the (hex, edge) of each of its ends that is an edge or None, the node
+    it passes or None, the state it comes to, its other end). Paths into a node no train passes (an offboard, a city
+    others fill) and edges off the map are left out. Outside the variant's hex every variant of the board has the
+    board's graph: those states' steps are shared by the walks of one legal_lays call (`shared`)."""
+
+    def __init__(self, track: Mapping, paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool],
+                 over: str, shared: dict):
+        super().__init__()
+        self.graph, self.shared = (track, paths_at, steps, through, over), shared
+
+    def __missing__(self, state: tuple[str, End]) -> tuple[tuple, ...]:
+        track, paths_at, steps, through, over = self.graph
+        here, entered = state
+        if here != over and (known := self.shared.get(state)) is not None:
+            self[state] = known
+            return known
+        found = []
+        for p in paths_at.get(here, {}).get(entered, ()):
+            a, b = track[here][p]
+            edges = ((here, a) if type(a) is int else None, (here, b) if type(b) is int else None)
+            end = b if a == entered else a
+            if type(end) is str:
+                ref = (here, int(end[1:]))
+                if through(ref):
+                    found.append((p, (here, p), *edges, ref, (here, end), end))
+            elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
+                found.append((p, (here, p), *edges, None, (other, (end + 3) % 6), end))
+        known = self[state] = tuple(found)
+        if here != over:
+            self.shared[state] = known
+        return known
+
+
+def _fork_reach(steps: _Steps, fork: _Fork) -> set[End]:
+    """The ends by which _fork_takes's search, without its stop at the gained path's edges, comes to the variant's
+    hex: its steps are a superset of that search's for every gained path, so a path with neither end here is not
+    found by it (False), and one search answers that for all the gained paths asked of the fork."""
     paths, used, nodes = fork.paths, fork.used, fork.nodes
     start = (fork.coord, fork.back)
     seen = {start}
     stack = [start]
     reach: set[End] = set()
+    over = steps.graph[4]
     while stack:
-        here, entered = stack.pop()
-        for p in paths_at.get(here, {}).get(entered, ()):
-            a, b = track[here][p]
-            if (here, p) in paths or (type(a) is int and (here, a) in used) or (
-                    type(b) is int and (here, b) in used):
+        for _, key, edge_a, edge_b, ref, step, _ in steps[stack.pop()]:
+            if key in paths or ref in nodes or edge_a in used or edge_b in used:
                 continue
-            end = b if a == entered else a
-            if type(end) is str:
-                ref = (here, int(end[1:]))
-                if ref in nodes or not through(ref):
-                    continue
-                if here == over:
-                    reach.add(end)
-                step = (here, end)
-            elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
-                if other == over:
-                    reach.add((end + 3) % 6)
-                step = (other, (end + 3) % 6)
-            else:
-                continue
+            if step[0] == over:
+                reach.add(step[1])
             if step not in seen:
                 seen.add(step)
                 stack.append(step)
     return reach
 
 
-def _fork_takes(track: Mapping, paths_at: Mapping, steps: Mapping, through: Callable[[NodeRef], bool], over: str,
-                fork: _Fork, ends_j: tuple[End, End], edges_j: int) -> bool | None:
-    """Whether the converging walk from `fork` would look at `over` so that it would take the gained path `ends_j`
-    (its edges the bits `edges_j`), told without walking it: True, False, or None when that cannot be told.
+def _fork_takes(steps: _Steps, fork: _Fork, ends_j: tuple[End, End], edges_j: int) -> bool | None:
+    """Whether the converging walk from `fork` would look at the variant's hex so that it would take the gained path
+    `ends_j` (its edges the bits `edges_j`), told without walking it: True, False, or None when that cannot be told.
 
     Such a walk leaves nothing behind but its looks (every path, node and edge it marks it unmarks), and it tries
     every chain from the fork, depth first: each sequence of paths joined by a node or across an edge that takes no
     path already walked (`fork.paths`), passes no node already walked, and takes no path of a hex by an edge the chain
-    has left that hex by. So it looks at `over` as the gained path wants iff such a chain gets there by one of the
-    path's ends without leaving `over` by one of its edges first. A search over (hex, the end a chain is at there)
+    has left that hex by. So it looks at the hex as the gained path wants iff such a chain gets there by one of the
+    path's ends without leaving the hex by one of its edges first. A search over (hex, the end a chain is at there)
     that keeps the marks of the fork but not the chain's own reaches wherever such a chain does (none found: False);
     the first it finds is checked as a chain (then True; if it takes a path twice or crosses back where it left,
     which a search cannot rule out, None: the part is walked)."""
@@ -1264,31 +1474,18 @@ def _fork_takes(track: Mapping, paths_at: Mapping, steps: Mapping, through: Call
     came: dict[tuple[str, End], tuple | None] = {start: None}  # -> (state before, path taken)
     stack: list[tuple[str, End]] = [start]
     found = None
+    track, _, _, _, over = steps.graph
     while stack and found is None:
-        here, entered = at = stack.pop()
-        for p in paths_at.get(here, {}).get(entered, ()):
-            a, b = track[here][p]
-            if (here, p) in paths or (type(a) is int and (here, a) in used) or (
-                    type(b) is int and (here, b) in used):
+        at = stack.pop()
+        leaving = at[0] == over
+        for p, key, edge_a, edge_b, ref, step, end in steps[at]:
+            if key in paths or ref in nodes or edge_a in used or edge_b in used:
                 continue
-            end = b if a == entered else a
-            if type(end) is str:
-                ref = (here, int(end[1:]))
-                if ref in nodes or not through(ref):
-                    continue
-                if here == over and end in ends_j:
-                    found = (at, p, end)
-                    break
-                step = (here, end)
-            elif (other := steps.get((here, end), NOWHERE)[1]) is not None:
-                if other == over and (end + 3) % 6 in ends_j:
-                    found = (at, p, end)
-                    break
-                if here == over and edges_j >> end & 1:
-                    continue  # leaving `over` by the gained path's edge: it would not be taken after
-                step = (other, (end + 3) % 6)
-            else:
-                continue
+            if step[0] == over and step[1] in ends_j:
+                found = (at, p, end)
+                break
+            if leaving and ref is None and edges_j >> end & 1:
+                continue  # leaving the hex by the gained path's edge: it would not be taken after
             if step not in came:
                 came[step] = (at, p)
                 stack.append(step)
@@ -1392,6 +1589,7 @@ def legal_lays(
     board.trace(corp)
     network = board.reachable(corp)
     most_exits: dict[tuple[str, str], tuple[int, str]] = {}
+    walks = _Walks()  # the variants' walks, shared by this call's lays (see Board.variant_walk)
     # the tiles that may be laid at all, by colour: an upgrade is always of the next colour (tiles.upgrades_to)
     by_colour: dict[str, list[tuple[str, TileDef]]] = {}
     for name, left in supply.items():
@@ -1412,7 +1610,7 @@ def legal_lays(
                 track = _track_set(new, rotation)
                 lay = Lay(coord, name, rotation)
                 if track not in same_track and _lay_problem(board, lay, colours, corp, False, frozenset(), blocked,
-                                                            supply, network, most_exits) is None:
+                                                            supply, network, most_exits, walks) is None:
                     same_track.add(track)
                     found.append(lay)
     return sorted(found)
