@@ -13,6 +13,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from engines.base import RuleError
 from engines.e18xx import hexes
@@ -40,6 +41,10 @@ class Train:
         return kind not in self.counts
 
 
+#: A train that may run any route: route_from_connections judges a reading's track and tokens, not its length.
+ANY_TRAIN = Train("any", UNLIMITED)
+
+
 def train(name: str) -> Train:
     """A train by its name: "2".."6" run that many stops; "D" runs any number and pays diesel revenue."""
     base = name.split("-")[0]  # accept 18xx.games train ids such as "3-1"
@@ -63,8 +68,10 @@ def counted(board: Board, stops: Iterable[NodeRef], train_: Train) -> int:
     return sum(board.node(ref).kind in train_.counts for ref in stops)
 
 
-@dataclass(frozen=True)
-class Chain:
+class Chain(NamedTuple):
+    """Track from one node to the next (a named tuple: a cold replay makes thousands, and a frozen dataclass cost
+    three times as much to make)."""
+
     a: NodeRef
     b: NodeRef
     paths: tuple[PathRef, ...]
@@ -274,7 +281,7 @@ def route_from_connections(board: Board, connections: Sequence[Sequence[str]], c
     # game without checking its routes (5033.json #630 crosses D9-E8 on two tracks); route_problem judges them.
     for disjoint in (True, False):
         for route in _readings(options, disjoint):
-            if (corp is None or route_problem(board, corp, route, Train("any", UNLIMITED)) is None) and (
+            if (corp is None or route_problem(board, corp, route, ANY_TRAIN) is None) and (
                     accept is None or accept(route)):  # accept: the title's own rules (1807's London)
                 return route
             first = first or route
