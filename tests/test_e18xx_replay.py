@@ -482,3 +482,25 @@ def test_the_newest_exports_fields_that_say_nothing_in_1889_are_read_and_any_tha
     buy["share_price"] += 5
     with pytest.raises(ReplayFailed, match="The share_price of .* in this buy_shares has no rule in 1889"):
         replay_export(grown)
+
+
+def test_a_board_after_lays_keeps_only_the_chains_that_the_lays_cannot_change(monkeypatch):
+    """A board made by lays keeps the chains of the boards before it whose walk never looked at a hex laid since
+    (route.chains_from): a cold replay of 962 (its routes are read from their connections) checks every kept entry
+    against a walk of its own board; it fails if a chain through a hex laid since is kept."""
+    from engines.e18xx import route
+    from engines.e18xx.board import forget_boards
+    doc = json.loads((need_shared() / "fixtures" / "1889-962.json").read_text(encoding="utf-8"))
+    kept_chains, kept = route._kept_chains, []
+
+    def checked(board, start):
+        found = kept_chains(board, start)
+        if found is not None:
+            assert found[0] == tuple(route._follow_chains(board, start)), start
+            kept.append(start)
+        return found
+
+    monkeypatch.setattr(route, "_kept_chains", checked)
+    forget_boards()  # a game not seen before: every board's chains are followed or kept, none known by content
+    replay_export(doc)
+    assert len(kept) > 50

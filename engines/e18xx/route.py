@@ -107,11 +107,31 @@ class Run:
 
 def chains_from(board: Board, start: NodeRef) -> tuple[Chain, ...]:
     """Every chain leaving `start`: plain track followed, branch by branch, to the next node. A board never
-    changes, so each node's chains are followed once per board (routes, runs and reach ask again and again)."""
+    changes, so each node's chains are followed once per board (routes, runs and reach ask again and again); a
+    board made by a lay keeps the chains of the board before whose walk never looked at the hex laid (track changes
+    only there), so a replay does not follow every chain again after each lay."""
     known = board.chains.get(start)
     if known is None:
-        known = board.chains[start] = tuple(_follow_chains(board, start))
-    return known
+        known = board.chains[start] = _kept_chains(board, start) or _followed_chains(board, start)
+    return known[0]
+
+
+def _followed_chains(board: Board, start: NodeRef) -> tuple[tuple[Chain, ...], frozenset[str]]:
+    """(the chains leaving `start`, the hexes their walk looked at): Board.chains's entry."""
+    looks: set[str] = set()
+    return tuple(_follow_chains(board, start, looks=looks)), frozenset(looks)
+
+
+def _kept_chains(board: Board, start: NodeRef) -> tuple[tuple[Chain, ...], frozenset[str]] | None:
+    """The entry of the latest board before the lays that made `board` (Board.lay_tile's `_chains_before`) that has
+    one, if its walk never looked at a hex laid since."""
+    laid: set[str] = set()
+    for chains, coord in board.__dict__.get("_chains_before", ()):
+        laid.add(coord)
+        known = chains.get(start) if chains is not None else None
+        if known is not None:
+            return None if laid & known[1] else known
+    return None
 
 
 def leads_to_stop(board: Board, start: NodeRef) -> bool:
@@ -120,15 +140,20 @@ def leads_to_stop(board: Board, start: NodeRef) -> bool:
     return bool(chains_from(board, start)) or bool(_follow_chains(board, start, loops=True))
 
 
-def _follow_chains(board: Board, start: NodeRef, loops: bool = False) -> list[Chain]:
-    """The chains leaving `start`; with `loops`, also those that come back to it."""
+def _follow_chains(board: Board, start: NodeRef, loops: bool = False, looks: set[str] | None = None) -> list[Chain]:
+    """The chains leaving `start`; with `loops`, also those that come back to it. `looks` gets every hex whose track
+    the walk looked at (the chains are the same on any board whose track differs only elsewhere)."""
     found: list[Chain] = []
     coord, index = start
+    if looks is not None:
+        looks.add(coord)
 
     def walk(at: str, edge: int, paths: list[PathRef], borders: set[EdgeRef], walked: list[str]) -> None:
         other = board.map.across(at, edge)
         if other is None:
             return
+        if looks is not None:
+            looks.add(other)
         back = hexes.opposite(edge)
         for p in board.paths_at(other, back):
             a, b = board.paths(other)[p]
