@@ -504,3 +504,29 @@ def test_a_board_after_lays_keeps_only_the_chains_that_the_lays_cannot_change(mo
     forget_boards()  # a game not seen before: every board's chains are followed or kept, none known by content
     replay_export(doc)
     assert len(kept) > 50
+
+
+def test_a_purchase_refused_without_words_is_refused_exactly_when_it_is_refused_in_words():
+    """The stock turn's list of purchases asks buy_problem unworded (most refusals word two amounts that nobody
+    reads): at every stock state of 314, for every player and certificate on sale, it refuses exactly what the
+    worded check refuses."""
+    from engines.e18xx import stock
+    from engines.e18xx.companies import IPO, POOL
+    doc, _ = load("314.json")
+    seen = set()
+
+    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
+        g = G(state)
+        if g.round["kind"] != "stock":
+            return
+        for seat in range(g.n):
+            for cid in state["corps"]:
+                for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
+                    if cert:
+                        worded = stock.buy_problem(g, seat, cid, cert, source)
+                        assert (stock.buy_problem(g, seat, cid, cert, source, worded=False) is None) == (
+                            worded is None), (action, seat, cert)
+                        seen.add(worded is None)
+
+    replay_export(doc, on_action=after)
+    assert seen == {True, False}
