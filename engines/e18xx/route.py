@@ -222,8 +222,9 @@ def hexes_once(stops: Sequence[NodeRef]) -> bool:
     return len(coords) == len(set(coords))
 
 
-def route_problem(board: Board, corp: str, route: Route, train_: Train) -> Msg | None:
-    """Why this route may not be run by this train, or None."""
+def route_problem(board: Board, corp: str, route: Route, train_: Train, on_board: bool = False) -> Msg | None:
+    """Why this route may not be run by this train, or None. `on_board`: the route's chains were read from this board
+    (route_from_connections), so they are not looked for on it again."""
     stops = route.stops
     if len(stops) < 2:
         return msg("A route needs at least two stops.")
@@ -246,7 +247,7 @@ def route_problem(board: Board, corp: str, route: Route, train_: Train) -> Msg |
         if chain.borders & seen:
             return msg("A route may not use the same track twice.")
         seen |= chain.borders
-        if not _chain_on_board(board, chain):
+        if not on_board and not _chain_on_board(board, chain):
             return msg("The route follows track that is not on the board.")
     for ref in stops[1:-1]:
         if board.node(ref).kind == "offboard":
@@ -306,7 +307,8 @@ def route_from_connections(board: Board, connections: Sequence[Sequence[str]], c
     # game without checking its routes (5033.json #630 crosses D9-E8 on two tracks); route_problem judges them.
     for disjoint in (True, False):
         for route in _readings(options, disjoint):
-            if (corp is None or route_problem(board, corp, route, ANY_TRAIN) is None) and (
+            # the chains were read from this board: route_problem need not look for them on it again
+            if (corp is None or route_problem(board, corp, route, ANY_TRAIN, on_board=True) is None) and (
                     accept is None or accept(route)):  # accept: the title's own rules (1807's London)
                 return route
             first = first or route
