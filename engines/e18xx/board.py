@@ -511,8 +511,9 @@ class Board:
 
     @cached_property
     def chains(self) -> dict:
-        """node -> the chains leaving it (route.chains_from fills it). Chains follow track only, so boards with the
-        same tiles share them (a token placed or a state read again keeps them), and a board never changes."""
+        """node -> (the chains leaving it, the hexes their walk looked at): route.chains_from fills it. Chains follow
+        track only, so boards with the same tiles share them (a token placed or a state read again keeps them), and
+        a board never changes."""
         return _chains_of(self.map, tuple(sorted(self.laid.items())))
 
     def _reachable(self, corp: str) -> Network:
