@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from engines.text import Msg, Name
@@ -80,6 +81,14 @@ class Option:
 def clone(state: State) -> State:
     """A deep copy of a state (plain JSON-like data), several times faster than copy.deepcopy."""
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+@cache
+def _fields():
+    """engines/fields.py, which builds on this module: imported at the first move rather than at the top, and once
+    (an import statement in `apply` cost more than the action's check)."""
+    from engines import fields
+    return fields
 
 
 class Engine:
@@ -198,8 +207,7 @@ class Engine:
     def apply(self, state: State, seat: int, action: Action, *, in_place: bool = False) -> State:
         """The state after the move; the state given is left as it was, unless ``in_place``: a caller that throws
         the state away when a move is refused (a replay of a whole log) may save the copy."""
-        from engines.fields import check_action, check_chance  # fields.py builds on this module
-
+        fields = _fields()
         if type(action) is not dict or type(action.get("type")) is not str:
             raise RuleError("That is not a move this game knows.")
         if type(seat) is not int or seat < CHANCE:
@@ -207,7 +215,7 @@ class Engine:
         aw = self.who_acts(state)
         if seat == CHANCE:
             if aw.chance is not None:
-                check_chance(action, aw.chance)
+                fields.check_chance(action, aw.chance)
             elif not (aw.window and action == self.expire(state)):
                 raise RuleError("No chance draw is due now.")
         elif seat not in aw.seats and not self.can_act(state, seat):
@@ -215,7 +223,7 @@ class Engine:
                 raise RuleError("It is not your turn.")
             raise RuleError("The game is over.")
         else:
-            check_action(action, self.actions)
+            fields.check_action(action, self.actions)
         new = state if in_place else self.clone(state)
         self._apply(new, seat, action)
         return new

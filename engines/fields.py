@@ -78,11 +78,23 @@ def check_action(action: Action, spec: Spec) -> None:
             if plain:
                 raise RuleError("The {field} of a move must be {what}.", field=key, what=what)
             raise RuleError("The {field} of a {kind} move must be {what}.", field=key, kind=kind, what=what)
-    for key, field in fields.items():
-        if not field.endswith("?") and key not in action:
+    for key in _required(fields):
+        if key not in action:
             if plain:
                 raise RuleError("A move needs its {field}.", field=key)
             raise RuleError("A {kind} move needs its {field}.", kind=kind, field=key)
+
+
+#: id of an action type's fields -> (those fields, the keys it must have): an engine's spec is a constant table
+_REQUIRED: dict[int, tuple[dict[str, str], tuple[str, ...]]] = {}
+
+
+def _required(fields: dict[str, str]) -> tuple[str, ...]:
+    """The fields a move of this type must have (those not marked "?"), worked out once per table."""
+    known = _REQUIRED.get(id(fields))
+    if known is None or known[0] is not fields:
+        known = _REQUIRED[id(fields)] = (fields, tuple(k for k, f in fields.items() if not f.endswith("?")))
+    return known[1]
 
 
 #: A chance outcome, as the game waiting for one names it.

@@ -142,8 +142,11 @@ _PLAIN = frozenset((str, int, bool, float, type(None)))
 
 def to_json(value: Any) -> Any:
     """A message and its values as JSON (tagged objects), for a state that is stored."""
-    if type(value) in _PLAIN:  # most values of an event (a corporation's id, a count): as they are
+    kind = type(value)
+    if kind in _PLAIN:  # most values of an event (a corporation's id, a count): as they are
         return value
+    if kind is Money:  # the next commonest (an event's amounts), before the checks by class
+        return {"$money": value.amount, "currency": value.currency}
     if isinstance(value, Msg):
         return {"$msg": value.template, "values": {k: to_json(v) for k, v in value.values.items()}}
     if isinstance(value, Plural):

@@ -269,3 +269,19 @@ def test_loans_left_at_the_end_move_the_price_left():
     price = g.price("CV")
     g.rules.game_end(g)
     assert g.price("CV") == price - 10 and g.corp("CV")["loans"] == 0
+
+
+def test_a_replays_merger_round_does_not_ask_whether_a_minor_has_a_move(monkeypatch):
+    """A replay waits for the pass 18xx.games records for a minor with nothing to do, so settling its merger round
+    does not ask has_move (a reach walk for each minor it might merge with); a live game still asks it."""
+    doc = recorded("1867-hs_ahjzadkh_19792.json")
+    asked = []
+    monkeypatch.setattr(merger, "has_move", lambda g, cid: asked.append(cid) or True)
+    replay_export(doc)
+    assert asked == []
+    g = G(Canada1867().setup({}, 3))  # a live game's merger round: the minor's move is asked
+    g.s["round"] = {"kind": "merger", "minors": ["A"], "index": 0, "merging": [], "choosing": None,
+                    "target": None, "dealers": [], "multiple": []}
+    monkeypatch.setattr(merger, "stage", lambda g: "minor")
+    merger.settle(g)
+    assert asked == ["A"]

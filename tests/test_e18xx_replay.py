@@ -538,3 +538,51 @@ def test_the_newest_exports_fields_that_say_nothing_in_1889_are_read_and_any_tha
     buy["share_price"] += 5
     with pytest.raises(ReplayFailed, match="The share_price of .* in this buy_shares has no rule in 1889"):
         replay_export(grown)
+
+
+def test_a_board_after_lays_keeps_only_the_chains_that_the_lays_cannot_change(monkeypatch):
+    """A board made by lays keeps the chains of the boards before it whose walk never looked at a hex laid since
+    (route.chains_from): a cold replay of 962 (its routes are read from their connections) checks every kept entry
+    against a walk of its own board; it fails if a chain through a hex laid since is kept."""
+    from engines.e18xx import route
+    from engines.e18xx.board import forget_boards
+    doc = json.loads((need_shared() / "fixtures" / "1889-962.json").read_text(encoding="utf-8"))
+    kept_chains, kept = route._kept_chains, []
+
+    def checked(board, start):
+        found = kept_chains(board, start)
+        if found is not None:
+            assert found[0] == tuple(route._follow_chains(board, start)), start
+            kept.append(start)
+        return found
+
+    monkeypatch.setattr(route, "_kept_chains", checked)
+    forget_boards()  # a game not seen before: every board's chains are followed or kept, none known by content
+    replay_export(doc)
+    assert len(kept) > 50
+
+
+def test_a_purchase_refused_without_words_is_refused_exactly_when_it_is_refused_in_words():
+    """The stock turn's list of purchases asks buy_problem unworded (most refusals word two amounts that nobody
+    reads): at every stock state of 314, for every player and certificate on sale, it refuses exactly what the
+    worded check refuses."""
+    from engines.e18xx import stock
+    from engines.e18xx.companies import IPO, POOL
+    doc, _ = load("314.json")
+    seen = set()
+
+    def after(action: dict[str, Any], state: dict[str, Any]) -> None:
+        g = G(state)
+        if g.round["kind"] != "stock":
+            return
+        for seat in range(g.n):
+            for cid in state["corps"]:
+                for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
+                    if cert:
+                        worded = stock.buy_problem(g, seat, cid, cert, source)
+                        assert (stock.buy_problem(g, seat, cid, cert, source, worded=False) is None) == (
+                            worded is None), (action, seat, cert)
+                        seen.add(worded is None)
+
+    replay_export(doc, on_action=after)
+    assert seen == {True, False}

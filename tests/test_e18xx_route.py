@@ -339,3 +339,37 @@ def test_router_beats_the_recorded_runs_of_314(m):
                 if not board.token_nodes(corp):
                     board = board.place_token(m.homes[corp], corp)
     assert checked == 32
+
+
+def test_a_recorded_routes_readings_need_no_look_for_their_chains_on_the_board():
+    """route_from_connections reads a route's chains from the board itself (or turns them round), so it asks
+    route_problem without looking for them on the board again: at every run of 962 (routes read from their
+    connections), every reading of every route gets the same answer either way."""
+    import json
+    from pathlib import Path
+
+    import pytest
+
+    from engines.e18xx.replay import replay_export
+    from engines.e18xx.route import ANY_TRAIN, _chains_matching, _readings
+    from engines.e18xx.state import G
+    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx" / "fixtures" / "1889-962.json"
+    if not path.exists():
+        pytest.skip("../shared/data/18xx is absent (a user's clone)")
+    before, readings = {}, [0]
+
+    def after(action, state):
+        if action["type"] == "run_routes":
+            g = G(before["state"])
+            for x in action["routes"]:
+                options = [_chains_matching(g.board, hexes) for hexes in x.get("connections") or []]
+                if options and all(options):
+                    for disjoint in (True, False):
+                        for route in _readings(options, disjoint):
+                            assert route_problem(g.board, action["entity"], route, ANY_TRAIN, on_board=True) == \
+                                route_problem(g.board, action["entity"], route, ANY_TRAIN)
+                            readings[0] += 1
+        before["state"] = state
+
+    replay_export(json.loads(path.read_text(encoding="utf-8")), on_action=after)
+    assert readings[0] > 50

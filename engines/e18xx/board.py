@@ -470,6 +470,11 @@ class Board:
             after.__dict__["_track"] = {**self._track, coord: paths}
             if "_paths_at" in self.__dict__:
                 after.__dict__["_paths_at"] = {**self._paths_at, coord: _ends(paths)}
+        # (chains followed on a board before, the hex laid right after it), newest first: route.chains_from keeps
+        # those whose walk never looked at a hex laid since (a cold replay followed every chain again after each lay)
+        if "chains" in self.__dict__ or "_chains_before" in self.__dict__:
+            older = self.__dict__.get("_chains_before", ())[:CHAINS_BEFORE - 1]
+            after.__dict__["_chains_before"] = ((self.__dict__.get("chains"), coord), *older)
         return after
 
     def place_token(self, coord: str, corp: str, node: int | None = None, *, second_on_tile: bool = False) -> Board:
@@ -497,7 +502,7 @@ class Board:
     def _same_track(self, after: Board) -> Board:
         """`after` (this board with other tokens, the same tiles) given this board's track as it is known: a board
         derived by lays knows its track without `_track_of` having it, which would compute the whole map's again."""
-        for name in ("_track", "_paths_at"):  # set as cached_property would set them
+        for name in ("_track", "_paths_at", "_chains_before"):  # set as cached_property would set them
             if name in self.__dict__:
                 after.__dict__[name] = self.__dict__[name]
         return after
@@ -531,8 +536,9 @@ class Board:
 
     @cached_property
     def chains(self) -> dict:
-        """node -> the chains leaving it (route.chains_from fills it). Chains follow track only, so boards with the
-        same tiles share them (a token placed or a state read again keeps them), and a board never changes."""
+        """node -> (the chains leaving it, the hexes their walk looked at): route.chains_from fills it. Chains follow
+        track only, so boards with the same tiles share them (a token placed or a state read again keeps them), and
+        a board never changes."""
         return _chains_of(self.map, tuple(sorted(self.laid.items())))
 
     def _reachable(self, corp: str) -> Network:
@@ -1044,6 +1050,7 @@ def forget_boards() -> None:
 
 
 NOWHERE = (None, None)  # MapDef._steps of an edge off the map
+CHAINS_BEFORE = 16  # the boards before a lay whose chains a board made by lays may keep (Board.lay_tile)
 
 
 @lru_cache(maxsize=64)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +163,13 @@ class Phase:
         return self.train_limit.get(kind, 0)
 
 
+@lru_cache(maxsize=4096)
+def _money(amount: int, kind: str) -> Money:
+    """A Money, made once per amount (frozen, so shared safely): making one, a frozen dataclass, cost more than the
+    lookup, and an event or a refusal words several amounts."""
+    return Money(amount, kind)
+
+
 @dataclass(frozen=True)
 class Title:
     id: str
@@ -250,7 +257,7 @@ class Title:
 
     def money_value(self, amount: int) -> Money:
         """An amount in this title's currency, written as each reader's language writes it (¥80 / 80円, $80)."""
-        return Money(amount, self.money_kind)
+        return _money(amount, self.money_kind)
 
     def privates_in_play(self, players: int, options: Iterable[str] = ()) -> tuple[Private, ...]:
         """The privates a game with this many players uses (the standard game; the beginner game keeps

@@ -121,13 +121,17 @@ def replay_recorded(
                     len(recorded.actions))
 
 
+#: A recorded action's fields that are not ours as they are: bookkeeping, and who acts (a seat, or set again below).
+NOT_OURS = frozenset(("id", "auto_of", "entity", "entity_type"))
+
+
 def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats: Mapping[int, int],
               copies: Mapping[str, str]) -> tuple[int, dict[str, Any]]:
     """The seat that acts and our action for one recorded action."""
     g = G(state)
     kind = action["type"]
     entity, entity_type = action.get("entity"), action.get("entity_type")
-    ours = {k: v for k, v in action.items() if k not in ("id", "auto_of", "entity", "entity_type")}
+    ours = {k: v for k, v in action.items() if k not in NOT_OURS}
     if type(entity) not in (int, str):
         raise RuleError("The entity {entity} names no player, corporation or company.", entity=repr(str(entity)[:20]))
     if entity_type == "player":
@@ -182,6 +186,9 @@ ROUTE_PLAIN = {"subsidy": (0,), "halts": (), "abilities": ([],)}
 def _drop_plain(g: G, kind: str, ours: dict[str, Any], entity: Any) -> None:
     """Remove from ``ours`` the site's fields that say nothing in 1889 (PLAIN, and a few that repeat the move:
     the token's placer, the train's variant, the share's price); a field saying more is refused."""
+    if kind not in PLAIN and kind != "buy_train":  # most moves (passes, bids, dividends) carry none of them
+        return
+
     def plain(key: str, value: Any, allowed: tuple) -> None:
         if value is not None and value not in allowed:
             raise RuleError("The {field} of {value} in this {kind} has no rule in 1889.", field=key,

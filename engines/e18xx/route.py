@@ -13,6 +13,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from engines.base import RuleError
 from engines.e18xx import hexes
@@ -40,6 +41,10 @@ class Train:
         return kind not in self.counts
 
 
+#: A train that may run any route: route_from_connections judges a reading's track and tokens, not its length.
+ANY_TRAIN = Train("any", UNLIMITED)
+
+
 def train(name: str) -> Train:
     """A train by its name: "2".."6" run that many stops; "D" runs any number and pays diesel revenue."""
     base = name.split("-")[0]  # accept 18xx.games train ids such as "3-1"
@@ -63,8 +68,10 @@ def counted(board: Board, stops: Iterable[NodeRef], train_: Train) -> int:
     return sum(board.node(ref).kind in train_.counts for ref in stops)
 
 
-@dataclass(frozen=True)
-class Chain:
+class Chain(NamedTuple):
+    """Track from one node to the next (a named tuple: a cold replay makes thousands, and a frozen dataclass cost
+    three times as much to make)."""
+
     a: NodeRef
     b: NodeRef
     paths: tuple[PathRef, ...]
@@ -100,11 +107,31 @@ class Run:
 
 def chains_from(board: Board, start: NodeRef) -> tuple[Chain, ...]:
     """Every chain leaving `start`: plain track followed, branch by branch, to the next node. A board never
-    changes, so each node's chains are followed once per board (routes, runs and reach ask again and again)."""
+    changes, so each node's chains are followed once per board (routes, runs and reach ask again and again); a
+    board made by a lay keeps the chains of the board before whose walk never looked at the hex laid (track changes
+    only there), so a replay does not follow every chain again after each lay."""
     known = board.chains.get(start)
     if known is None:
-        known = board.chains[start] = tuple(_follow_chains(board, start))
-    return known
+        known = board.chains[start] = _kept_chains(board, start) or _followed_chains(board, start)
+    return known[0]
+
+
+def _followed_chains(board: Board, start: NodeRef) -> tuple[tuple[Chain, ...], frozenset[str]]:
+    """(the chains leaving `start`, the hexes their walk looked at): Board.chains's entry."""
+    looks: set[str] = set()
+    return tuple(_follow_chains(board, start, looks=looks)), frozenset(looks)
+
+
+def _kept_chains(board: Board, start: NodeRef) -> tuple[tuple[Chain, ...], frozenset[str]] | None:
+    """The entry of the latest board before the lays that made `board` (Board.lay_tile's `_chains_before`) that has
+    one, if its walk never looked at a hex laid since."""
+    laid: set[str] = set()
+    for chains, coord in board.__dict__.get("_chains_before", ()):
+        laid.add(coord)
+        known = chains.get(start) if chains is not None else None
+        if known is not None:
+            return None if laid & known[1] else known
+    return None
 
 
 def leads_to_stop(board: Board, start: NodeRef) -> bool:
@@ -113,15 +140,20 @@ def leads_to_stop(board: Board, start: NodeRef) -> bool:
     return bool(chains_from(board, start)) or bool(_follow_chains(board, start, loops=True))
 
 
-def _follow_chains(board: Board, start: NodeRef, loops: bool = False) -> list[Chain]:
-    """The chains leaving `start`; with `loops`, also those that come back to it."""
+def _follow_chains(board: Board, start: NodeRef, loops: bool = False, looks: set[str] | None = None) -> list[Chain]:
+    """The chains leaving `start`; with `loops`, also those that come back to it. `looks` gets every hex whose track
+    the walk looked at (the chains are the same on any board whose track differs only elsewhere)."""
     found: list[Chain] = []
     coord, index = start
+    if looks is not None:
+        looks.add(coord)
 
     def walk(at: str, edge: int, paths: list[PathRef], borders: set[EdgeRef], walked: list[str]) -> None:
         other = board.map.across(at, edge)
         if other is None:
             return
+        if looks is not None:
+            looks.add(other)
         back = hexes.opposite(edge)
         for p in board.paths_at(other, back):
             a, b = board.paths(other)[p]
@@ -190,8 +222,9 @@ def hexes_once(stops: Sequence[NodeRef]) -> bool:
     return len(coords) == len(set(coords))
 
 
-def route_problem(board: Board, corp: str, route: Route, train_: Train) -> Msg | None:
-    """Why this route may not be run by this train, or None."""
+def route_problem(board: Board, corp: str, route: Route, train_: Train, on_board: bool = False) -> Msg | None:
+    """Why this route may not be run by this train, or None. `on_board`: the route's chains were read from this board
+    (route_from_connections), so they are not looked for on it again."""
     stops = route.stops
     if len(stops) < 2:
         return msg("A route needs at least two stops.")
@@ -214,7 +247,7 @@ def route_problem(board: Board, corp: str, route: Route, train_: Train) -> Msg |
         if chain.borders & seen:
             return msg("A route may not use the same track twice.")
         seen |= chain.borders
-        if not _chain_on_board(board, chain):
+        if not on_board and not _chain_on_board(board, chain):
             return msg("The route follows track that is not on the board.")
     for ref in stops[1:-1]:
         if board.node(ref).kind == "offboard":
@@ -274,7 +307,8 @@ def route_from_connections(board: Board, connections: Sequence[Sequence[str]], c
     # game without checking its routes (5033.json #630 crosses D9-E8 on two tracks); route_problem judges them.
     for disjoint in (True, False):
         for route in _readings(options, disjoint):
-            if (corp is None or route_problem(board, corp, route, Train("any", UNLIMITED)) is None) and (
+            # the chains were read from this board: route_problem need not look for them on it again
+            if (corp is None or route_problem(board, corp, route, ANY_TRAIN, on_board=True) is None) and (
                     accept is None or accept(route)):  # accept: the title's own rules (1807's London)
                 return route
             first = first or route

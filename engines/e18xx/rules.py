@@ -13,7 +13,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from engines.base import RuleError
-from engines.e18xx.route import Train, train_from_def
+from engines.e18xx.companies import SHARE_PERCENT, can_gain
+from engines.e18xx.route import Train, route_revenue, train_from_def
 from engines.text import N_, Msg, msg
 
 if TYPE_CHECKING:
@@ -23,6 +24,13 @@ if TYPE_CHECKING:
     from engines.e18xx.companies import Title
     from engines.e18xx.route import Route
     from engines.e18xx.state import G
+
+
+@cache
+def _module(name: str) -> ModuleType:
+    """One of engines/e18xx's modules that import state.py, which imports this one (so not at the top): imported
+    once, at the first hook that asks, rather than by an import statement in hooks asked after every move."""
+    return importlib.import_module(f"engines.e18xx.{name}")
 
 
 class Rules:
@@ -212,7 +220,6 @@ class Rules:
 
     def price_after_sale(self, g: G, cid: str, cell, percent: int, was_president: bool):
         """Where a sale of `percent` leaves the price: 1889, one row down per 10% share."""
-        from engines.e18xx.companies import SHARE_PERCENT
         return g.title.market.after_sale(cell, percent // SHARE_PERCENT)
 
     def may_par(self, g: G, cid: str) -> bool:
@@ -225,8 +232,7 @@ class Rules:
     def ipo_payee(self, g: G, cid: str) -> str:
         """Who is paid for a certificate bought from the IPO: 1889, the bank (the corporation gets its capital
         when it floats)."""
-        from engines.e18xx.state import BANK
-        return BANK
+        return _module("state").BANK
 
     def ipo_price(self, g: G, cid: str) -> int:
         return g.corp(cid)["par"]
@@ -241,7 +247,6 @@ class Rules:
 
     def may_gain(self, g: G, seat: int, cid: str, percent: int) -> bool:
         """Whether the player may take `percent` more of `cid` (holding and certificate limits)."""
-        from engines.e18xx.companies import can_gain
         cdef = g.cdef(cid)
         return can_gain(cdef, g.corp(cid)["shares"], g.key(seat), percent, g.cell(cid), g.cert_count(seat),
                         g.cert_limit)
@@ -260,13 +265,13 @@ class Rules:
 
     def must_buy_train(self, g: G, cid: str) -> bool:
         """1889: a corporation with a route and no train must buy one."""
-        from engines.e18xx import trains
+        trains = _module("trains")
         return not g.corp(cid)["trains"] and trains.route_available(g, cid)
 
     def cheapest_train_price(self, g: G) -> int | None:
         """The least a depot train costs now, which decides whether a trainless corporation must buy one (1807: a
         card's goods side may be cheaper than the card)."""
-        from engines.e18xx import trains
+        trains = _module("trains")
         return trains.cheapest_depot_price(g)
 
     def buying_power(self, g: G, cid: str) -> int:
@@ -299,13 +304,13 @@ class Rules:
 
     def next_token_price(self, g: G, cid: str) -> int | None:
         """The printed price of `cid`'s next token (1889: the charter's prices in order), None when none is left."""
-        from engines.e18xx import operating
+        operating = _module("operating")
         costs, used = g.cdef(cid).tokens, operating.tokens_used(g, cid)
         return costs[used] if used < len(costs) else None
 
     def tokens_left(self, g: G, cid: str) -> tuple[int, int]:
         """(tokens still on the charter, tokens in all)."""
-        from engines.e18xx import operating
+        operating = _module("operating")
         total = len(g.cdef(cid).tokens)
         return total - operating.tokens_used(g, cid), total
 
@@ -314,7 +319,7 @@ class Rules:
 
     def token_step_open(self, g: G, cid: str) -> bool:
         """Whether the token step waits for a move: 1889, when a token can be placed and paid for."""
-        from engines.e18xx import operating
+        operating = _module("operating")
         if type(self).token_cost is not Rules.token_cost:  # a price that depends on the city: ask each
             return operating.can_token(g, cid)
         # one price for every city: can it pay, and is there a city (the board's walk stops at the first)
@@ -352,7 +357,6 @@ class Rules:
         return 0
 
     def route_revenue(self, g: G, cid: str, route: Route, train: Train) -> int:
-        from engines.e18xx.route import route_revenue
         return route_revenue(g.board, route, train, g.colours)
 
     def dividend_kinds(self, g: G, cid: str) -> tuple[str, ...]:
@@ -361,7 +365,7 @@ class Rules:
 
     def pay_dividend(self, g: G, cid: str, kind: str, revenue: int) -> None:
         """Pay `revenue` as `kind` (one of dividend_kinds, or withhold when nothing was earned) and move the price."""
-        from engines.e18xx import operating
+        operating = _module("operating")
         if kind == "payout":
             operating.payout(g, cid, revenue)
         else:

@@ -174,32 +174,38 @@ def sell(g: G, seat: int, cid: str, certs: list[str], percent: int) -> None:
             amount=g.amount(sale_proceeds(cell.price, percent, unit)), price=g.amount(g.price(cid)))
 
 
+#: buy_problem's refusal when it is not worded: never said to anyone (only asked whether there is one).
+REFUSED = Msg("")
+
+
 def buy_problem(g: G, seat: int, cid: str, cert: str, source: str,
-                counts: tuple[int, int] | None = None) -> Msg | None:
+                counts: tuple[int, int] | None = None, worded: bool = True) -> Msg | None:
     """Why the player may not buy this certificate now, or None. `counts`: his certificate count and limit, when
-    the caller asks about many purchases at once (they are the same for all)."""
+    the caller asks about many purchases at once (they are the same for all); `worded` False: any refusal is
+    REFUSED, not worded (a list of purchases only asks whether each is open: most refusals word two amounts)."""
     r = g.round
     corp, cdef = g.corp(cid), g.cdef(cid)
     key = g.key(seat)
     if "buy" in r["did"]:
-        return msg("You have already bought this turn.")
+        return msg("You have already bought this turn.") if worded else REFUSED
     if g.cell(cid) is None:
-        return msg("{corp} has not been started yet; start it with a par price.", corp=cid)
+        return msg("{corp} has not been started yet; start it with a par price.", corp=cid) if worded else REFUSED
     if cid in r["sold"].get(key, []):
-        return msg("You sold {corp} this round and cannot buy it back until the next.", corp=cid)
+        return msg("You sold {corp} this round and cannot buy it back until the next.", corp=cid) if worded else REFUSED
     if cert not in corp["shares"].get(source, []) or (source == IPO and g.rules.reserved_cert(g, cid, cert)):
         if source == IPO:
-            return msg("That {corp} share is not in the IPO.", corp=cid)
-        return msg("That {corp} share is not in the bank pool.", corp=cid)
+            return msg("That {corp} share is not in the IPO.", corp=cid) if worded else REFUSED
+        return msg("That {corp} share is not in the bank pool.", corp=cid) if worded else REFUSED
     price = share_price(g, cid, source) * cdef.cert_percent(cert) // cdef.cert_unit
     if price > g.s["cash"][seat]:
         return msg("You have {cash}; the share costs {price}.", cash=g.amount(g.s["cash"][seat]),
-                   price=g.amount(price))
+                   price=g.amount(price)) if worded else REFUSED
     count, limit = counts or (g.cert_count(seat), g.cert_limit)
     if not can_gain(cdef, corp["shares"], key, cdef.cert_percent(cert), g.cell(cid), count, limit):
         if g.percent(cid, key) + cdef.cert_percent(cert) > cdef.holding_limit_percent:
-            return msg("You may hold at most {limit}% of {corp}.", limit=cdef.holding_limit_percent, corp=cid)
-        return msg("You are at the certificate limit of {limit}.", limit=g.cert_limit)
+            return msg("You may hold at most {limit}% of {corp}.", limit=cdef.holding_limit_percent,
+                       corp=cid) if worded else REFUSED
+        return msg("You are at the certificate limit of {limit}.", limit=g.cert_limit) if worded else REFUSED
     return None
 
 
@@ -464,7 +470,7 @@ def _purchases(g: G, seat: int) -> Iterator[Action]:
         for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
             if cert and counts is None:
                 counts = (g.cert_count(seat), g.cert_limit)
-            if cert and buy_problem(g, seat, cid, cert, source, counts) is None:
+            if cert and buy_problem(g, seat, cid, cert, source, counts, worded=False) is None:
                 yield {"type": "buy_shares", "shares": [cert], "percent": g.cdef(cid).cert_percent(cert)}
 
 

@@ -490,8 +490,10 @@ def settle(g: G) -> None:
         cid = current(g)
         if cid is None:
             return
-        if r["merging"] or r["choosing"] or has_move(g, cid) or g.trusted:
-            return  # 18xx.games records a pass for a minor with nothing to do: a replay waits for it
+        if r["merging"] or r["choosing"] or g.trusted or has_move(g, cid):
+            # 18xx.games records a pass for a minor with nothing to do: a replay waits for it (and so need not ask
+            # whether the minor has a move, a reach walk for each minor it might merge with)
+            return
         g.s.setdefault("auto_passes", []).append(cid)  # an export writes the pass the site records for it
         _next_minor(g)
 

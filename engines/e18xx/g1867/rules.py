@@ -160,14 +160,18 @@ class Rules1867(Rules):
     def may_start(self, g: G, cid: str, by_merger: bool = False) -> bool:
         """Minors until the first 5-train (green ones from the first 3-train); majors from phase 4, or from phase 3
         by a minor's conversion or a merger. A closed minor never comes back."""
-        cdef, flags = g.cdef(cid), g.s["flags"]
-        if g.corp(cid).get("closed"):
+        # asked of every corporation a stock turn could start (its kind and the phase read straight from the tables)
+        kind, flags = g.title.kind_of[cid], g.s["flags"]
+        if g.s["corps"][cid].get("closed"):
             return False
-        if cdef.kind == "minor":
-            return not flags["minors_closed"] and (not cdef.green or flags["green_minors"])
-        if cdef.kind != "major":
+        if kind == "minor":
+            return not flags["minors_closed"] and (not g.cdef(cid).green or flags["green_minors"])
+        if kind != "major":
             return False
-        return flags["green_minors"] if by_merger else g.phase_index() >= g.phase_index(MAJOR_PHASE)
+        if by_merger:
+            return flags["green_minors"]
+        phases = g.title.phase_indexes
+        return phases[g.s["depot"]["phase"]] >= phases[MAJOR_PHASE]
 
     def may_par(self, g: G, cid: str) -> bool:
         """A major, from phase 4, while some city can take its home token."""
