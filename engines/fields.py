@@ -40,12 +40,28 @@ def words(kind: str) -> Msg:
     return msg(_WORDS[kind])
 
 
-def fits(value: Any, kind: str) -> bool:
+#: a declared field ("int[]?") -> (may it be null, its kind without the "?", fits for that kind): check_action
+#: reads each declaration once, not at every move
+_KINDS: dict[str, tuple[bool, str, Any]] = {}
+
+
+def _kind(field: str) -> tuple[bool, str, Any]:
+    known = _KINDS.get(field)
+    if known is None:
+        kind = field.rstrip("?")
+        known = _KINDS[field] = (field.endswith("?"), kind, _fits_for(kind))
+    return known
+
+
+def _fits_for(kind: str):
+    """Whether a value is of this kind, as a function of the value (worked out once per kind)."""
     if "|" in kind:
-        return any(fits(value, k) for k in kind.split("|"))
+        either = tuple(_fits_for(k) for k in kind.split("|"))
+        return lambda value: any(f(value) for f in either)
     if kind.endswith("[]"):
-        return type(value) is list and all(_ONE[kind[:-2]](v) for v in value)
-    return _ONE[kind](value)
+        one = _ONE[kind[:-2]]
+        return lambda value: type(value) is list and all(one(v) for v in value)
+    return _ONE[kind]
 
 
 #: Field kinds that any string fits (check_action's shortcut for them).
@@ -69,12 +85,13 @@ def check_action(action: Action, spec: Spec) -> None:
             if plain:
                 raise RuleError("A move has no {field}.", field=name)
             raise RuleError("A {kind} move has no {field}.", kind=kind, field=name)
-        if value is None and field.endswith("?"):
+        if type(value) is str and field in _STR_FIELDS:  # the commonest field, checked without a call
             continue
-        if type(value) is str and field in _STR_FIELDS:  # the commonest field, checked without fits' parsing
+        optional, field_kind, fits_kind = _kind(field)
+        if value is None and optional:
             continue
-        if not fits(value, field.rstrip("?")):
-            what = words(field.rstrip("?"))
+        if not fits_kind(value):
+            what = words(field_kind)
             if plain:
                 raise RuleError("The {field} of a move must be {what}.", field=key, what=what)
             raise RuleError("The {field} of a {kind} move must be {what}.", field=key, kind=kind, what=what)

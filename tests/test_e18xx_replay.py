@@ -586,3 +586,73 @@ def test_a_purchase_refused_without_words_is_refused_exactly_when_it_is_refused_
 
     replay_export(doc, on_action=after)
     assert seen == {True, False}
+
+
+def _chains_matching_from_both_ends(board, hex_list):
+    """route._chains_matching as it read the chains of both end hexes (the slow reference)."""
+    from engines.e18xx import route
+    hex_list = tuple(h.split()[0] for h in hex_list)
+    found = []
+    for start in dict.fromkeys(h for h in hex_list if h in (hex_list[0], hex_list[-1])):
+        for index in range(len(board.tile(start).nodes)):
+            for chain in route.chains_from(board, (start, index)):
+                if chain.hexes == hex_list or chain.hexes[::-1] == hex_list:
+                    found.append(chain if chain.hexes == hex_list else chain.reversed())
+    if not found:
+        return None  # read in another order: the same code either way
+    return list({(c.a, c.b, c.paths) if c.a <= c.b else (c.b, c.a, c.paths[::-1]): c for c in found}.values())
+
+
+@pytest.mark.parametrize("name", ["1889-962.json", "1867-hs_ahjzadkh_19792.json"])
+def test_a_recorded_connections_chains_read_from_its_first_hex_are_those_read_from_both_ends(name, monkeypatch):
+    """route._chains_matching reads only the chains of a connection's first hex (those from its last hex are the
+    same turned round): for every connection of the recorded runs of two games whose routes are read from their
+    connections, the same chains in the same order as reading both ends; and the last hex's chains are not asked
+    (it fails if they are read again)."""
+    from engines.e18xx import route
+    doc = json.loads((need_shared() / "fixtures" / name).read_text(encoding="utf-8"))
+    matching, compared = route._chains_matching, []
+
+    def checked(board, hex_list):
+        asked = []
+        chains_from = route.chains_from
+        monkeypatch.setattr(route, "chains_from", lambda b, start: asked.append(start[0]) or chains_from(b, start))
+        try:
+            found = matching(board, hex_list)
+        finally:
+            monkeypatch.setattr(route, "chains_from", chains_from)
+        reference = _chains_matching_from_both_ends(board, hex_list)
+        if reference is not None:
+            assert found == reference, hex_list
+            first, last = hex_list[0].split()[0], hex_list[-1].split()[0]
+            assert first == last or last not in asked, hex_list
+            compared.append(hex_list)
+        return found
+
+    monkeypatch.setattr(route, "_chains_matching", checked)
+    replay_export(doc)
+    assert len(compared) >= 30
+
+
+def test_a_board_written_from_the_last_boards_json_is_written_as_a_whole_board_is(monkeypatch):
+    """A board made by a lay or a token is written (to_json) from the board before's JSON with the changed hex's
+    entries anew: at every board a replay of 962 and of hs_ahjzadkh_19792 writes, the same JSON, in the same
+    order, as a board with the same contents written whole (it fails when an entry is left out, kept stale or put
+    out of order)."""
+    from engines.e18xx.board import Board, forget_boards
+    written = []
+    set_board = G.set_board
+
+    def recorded(g, board):
+        set_board(g, board)
+        written.append(board)
+
+    monkeypatch.setattr(G, "set_board", recorded)
+    for name in ("1889-962.json", "1867-hs_ahjzadkh_19792.json"):
+        forget_boards()
+        replay_export(json.loads((need_shared() / "fixtures" / name).read_text(encoding="utf-8")))
+    derived = [b for b in written if "_json_before" in b.__dict__]
+    assert len(derived) > 100
+    for board in written:
+        whole = Board(board.map, dict(board.laid), dict(board.tokens), dict(board.reserved))
+        assert json.dumps(board.to_json()) == json.dumps(whole.to_json())

@@ -462,7 +462,7 @@ class Board:
                                         hex=coord)
                     per_node[new_node][slot] = corp
             tokens[coord] = tuple(tuple(slots) for slots in per_node)
-        after = replace(self, laid=laid, tokens=tokens, reserved=reserved)
+        after = Board(self.map, laid, tokens, reserved)  # not dataclasses.replace: it reads the fields anew each time
         # The track of every other hex is this board's: derived here, not recomputed for the whole map (the
         # legal lays try every upgrade on a board of its own). Set as cached_property would set them.
         if "_track" in self.__dict__:
@@ -475,7 +475,7 @@ class Board:
         if "chains" in self.__dict__ or "_chains_before" in self.__dict__:
             older = self.__dict__.get("_chains_before", ())[:CHAINS_BEFORE - 1]
             after.__dict__["_chains_before"] = ((self.__dict__.get("chains"), coord), *older)
-        return after
+        return self._changed_on(after, coord)
 
     def place_token(self, coord: str, corp: str, node: int | None = None, *, second_on_tile: bool = False) -> Board:
         """Put `corp`'s token in the slot it is owed, else the first free unreserved slot (reach is not checked).
@@ -491,13 +491,15 @@ class Board:
         per_node = [self.slots(coord, i) if n.kind == "city" else () for i, n in enumerate(tile.nodes)]
         per_node[node] = tuple(slots)
         reserved = {h: c for h, c in self.reserved.items() if not (h.partition(":")[0] == coord and c == corp)}
-        return self._same_track(replace(self, tokens={**self.tokens, coord: tuple(per_node)}, reserved=reserved))
+        return self._changed_on(self._same_track(
+            Board(self.map, self.laid, {**self.tokens, coord: tuple(per_node)}, reserved)), coord)
 
     def remove_token(self, coord: str, node: int, holder: str) -> Board:
         """The board without `holder`'s token in that city (its slot opens)."""
         per_node = [tuple(None if t == holder and i == node else t for t in self.slots(coord, i))
                     if n.kind == "city" else () for i, n in enumerate(self.tile(coord).nodes)]
-        return self._same_track(replace(self, tokens={**self.tokens, coord: tuple(per_node)}))
+        return self._changed_on(self._same_track(
+            Board(self.map, self.laid, {**self.tokens, coord: tuple(per_node)}, self.reserved)), coord)
 
     def _same_track(self, after: Board) -> Board:
         """`after` (this board with other tokens, the same tiles) given this board's track as it is known: a board
@@ -1014,11 +1016,33 @@ class Board:
     # ---- the state ----
 
     def to_json(self) -> dict:
-        return {
-            "laid": {coord: [name, rot] for coord, (name, rot) in sorted(self.laid.items())},
-            "tokens": {coord: [list(s) for s in per_node] for coord, per_node in sorted(self.tokens.items())},
-            "reserved": dict(sorted(self.reserved.items())),
-        }
+        """The board as a state keeps it (hexes in order; never to be changed in place: it is kept). A board made by
+        a change on one hex (a lay, a token) from a board already written is written from that board's JSON with
+        the hex's entries anew (a replay writes the board after every lay and token; most hexes are as before)."""
+        known = self.__dict__.get("_json")
+        if known is None:
+            before, coord = self.__dict__.get("_json_before", (None, None))
+            if before is None:
+                known = {
+                    "laid": {coord: [name, rot] for coord, (name, rot) in sorted(self.laid.items())},
+                    "tokens": {coord: [list(s) for s in per_node] for coord, per_node in sorted(self.tokens.items())},
+                    "reserved": dict(sorted(self.reserved.items())),
+                }
+            else:
+                placed, held = self.laid.get(coord), self.tokens.get(coord)
+                known = {
+                    "laid": _with_entry(before["laid"], coord, None if placed is None else [placed[0], placed[1]]),
+                    "tokens": _with_entry(before["tokens"], coord, None if held is None else [list(s) for s in held]),
+                    "reserved": dict(sorted(self.reserved.items())),
+                }
+            self.__dict__["_json"] = known
+        return known
+
+    def _changed_on(self, after: Board, coord: str) -> Board:
+        """`after`, a change of this board on `coord` alone, told this board's JSON if it was written (to_json)."""
+        if "_json" in self.__dict__:
+            after.__dict__["_json_before"] = (self.__dict__["_json"], coord)
+        return after
 
     @classmethod
     def from_json(cls, map_def: MapDef, data: dict) -> Board:
@@ -1031,6 +1055,19 @@ class Board:
             tuple((coord, tuple(tuple(s) for s in per_node)) for coord, per_node in data["tokens"].items()),
             tuple(data["reserved"].items()),
         )
+
+
+def _with_entry(entries: dict, key: str, value) -> dict:
+    """A copy of the JSON entries of the hexes (in order) with `key`'s value set (removed when None)."""
+    out = dict(entries)
+    if value is None:
+        out.pop(key, None)
+    elif key in out:
+        out[key] = value
+    else:
+        out[key] = value
+        out = dict(sorted(out.items()))
+    return out
 
 
 @lru_cache(maxsize=32)

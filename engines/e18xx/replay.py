@@ -131,7 +131,9 @@ def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats:
     g = G(state)
     kind = action["type"]
     entity, entity_type = action.get("entity"), action.get("entity_type")
-    ours = {k: v for k, v in action.items() if k not in NOT_OURS}
+    ours = dict(action)  # a copy without NOT_OURS (copied whole and cut: cheaper than a filtered copy)
+    for key in NOT_OURS:
+        ours.pop(key, None)
     if type(entity) not in (int, str):
         raise RuleError("The entity {entity} names no player, corporation or company.", entity=repr(str(entity)[:20]))
     if entity_type == "player":

@@ -324,10 +324,14 @@ def _readings(options: list[list[Chain]], disjoint: bool = True):
         if len(chains) == len(options):
             yield Route((chains[0].a, *(c.b for c in chains)), tuple(chains))
             return
+        end = chains[-1].b
         for candidate in options[len(chains)]:
-            for chain in (candidate, candidate.reversed()):
-                if chain.a == chains[-1].b and not (disjoint and chain.borders & used):
-                    yield from extend([*chains, chain], used | chain.borders)
+            if disjoint and candidate.borders & used:  # the same track either way round
+                continue
+            if candidate.a == end:
+                yield from extend([*chains, candidate], used | candidate.borders)
+            if candidate.b == end:  # turned round only when that way joins
+                yield from extend([*chains, candidate.reversed()], used | candidate.borders)
 
     for first in options[0]:
         for head in (first, first.reversed()):
@@ -338,14 +342,18 @@ def _chains_matching(board: Board, hex_list: Sequence[str]) -> list[Chain]:
     """The chains through exactly these hexes in this order (either way round); failing any, the chains through
     these hexes in another order, as exports of 2020 sometimes list them (956.json #132: B5 B7 C4 for B7-B5-C4)."""
     hex_list = tuple(h.split()[0] for h in hex_list)
+    backwards = hex_list[::-1]
     found, loose = [], []
-    # a chain's hexes begin with its first node's: one in these hexes in this order (either way round) starts at
-    # one end of them, so only the ends' chains are read for it (in the order the hexes first name them, as before)
-    for start in dict.fromkeys(h for h in hex_list if h in (hex_list[0], hex_list[-1])):
-        for index in range(len(board.tile(start).nodes)):
-            for chain in chains_from(board, (start, index)):
-                if chain.hexes == hex_list or chain.hexes[::-1] == hex_list:
-                    found.append(chain if chain.hexes == hex_list else chain.reversed())
+    # a chain's hexes begin with its first node's, and track is the same both ways round: a chain through these
+    # hexes from a node of the last hex is one from a node of the first turned round, so only the first hex's
+    # chains are read (those of the last were read too, and their finds were all kept already)
+    start = hex_list[0]
+    for index in range(len(board.tile(start).nodes)):
+        for chain in chains_from(board, (start, index)):
+            if chain.hexes == hex_list:
+                found.append(chain)
+            elif chain.hexes == backwards:
+                found.append(chain.reversed())
     if not found:  # in another order: a chain from any of the hexes
         in_order = sorted(hex_list)
         for start in dict.fromkeys(hex_list):

@@ -92,7 +92,12 @@ class TileDef:
         return sum(node.kind == "town" for node in self.nodes)
 
     def exits(self, rotation: int = 0) -> frozenset[int]:
-        return frozenset(end for path in self.rotated_paths(rotation) for end in path if isinstance(end, int))
+        return self._exits[rotation % 6]
+
+    @cached_property
+    def _exits(self) -> tuple[frozenset[int], ...]:
+        return tuple(frozenset(end for path in paths for end in path if isinstance(end, int))
+                     for paths in self._rotated_paths)
 
     def rotated_paths(self, rotation: int = 0) -> tuple[tuple[End, End], ...]:
         return self._rotated_paths[rotation % 6]
@@ -102,6 +107,10 @@ class TileDef:
         return tuple(tuple((_turn(a, r), _turn(b, r)) for a, b in self.paths) for r in range(6))
 
     def city_indexes(self) -> tuple[int, ...]:
+        return self._city_indexes
+
+    @cached_property
+    def _city_indexes(self) -> tuple[int, ...]:
         return tuple(i for i, node in enumerate(self.nodes) if node.kind == "city")
 
     def node_exits(self, rotation: int = 0) -> dict[int, frozenset[int]]:
