@@ -638,7 +638,7 @@ def test_a_board_written_from_the_last_boards_json_is_written_as_a_whole_board_i
     """A board made by a lay or a token is written (to_json) from the board before's JSON with the changed hex's
     entries anew: at every board a replay of 962 and of hs_ahjzadkh_19792 writes, the same JSON, in the same
     order, as a board with the same contents written whole (it fails when an entry is left out, kept stale or put
-    out of order)."""
+    out of order); the key of its tiles, derived by lay_tile, is theirs sorted."""
     from engines.e18xx.board import Board, forget_boards
     written = []
     set_board = G.set_board
@@ -656,3 +656,6 @@ def test_a_board_written_from_the_last_boards_json_is_written_as_a_whole_board_i
     for board in written:
         whole = Board(board.map, dict(board.laid), dict(board.tokens), dict(board.reserved))
         assert json.dumps(board.to_json()) == json.dumps(whole.to_json())
+        # the tiles' key, put together entry by entry after each lay, is the sorted tiles
+        assert board.__dict__.get("_laid_key", whole._laid_key) == whole._laid_key
+    assert sum("_laid_key" in b.__dict__ for b in written) > 80

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import weakref
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
@@ -106,6 +107,20 @@ class MapDef:
                 border = self.borders.get((coord, edge))
                 steps[coord, edge] = (other, None if border and border.impassable else other)
         return steps
+
+    @cached_property
+    def _border_names(self) -> dict[EdgeRef, EdgeRef]:
+        """(hex, edge) -> Board.border's name for it: the smaller of the two sides' (hex, edge)."""
+        names = {}
+        for (coord, edge), (other, _) in self._steps.items():
+            names[coord, edge] = min((coord, edge), (other, hexes.opposite(edge))) if other else (coord, edge)
+        return names
+
+    @cached_property
+    def _city_maps(self) -> dict[tuple[str, tuple[str, int] | None, str, int], dict[int, int]]:
+        """Board.lay_tile's tiles.city_map answers: (hex, the tile laid there and its rotation or None for the printed
+        one, new tile, its rotation); never to be changed."""
+        return {}
 
     @cached_property
     def _upgrades(self) -> dict[tuple[str, str | None, str, bool], bool]:
@@ -318,13 +333,18 @@ class Board:
         return self._track[coord]
 
     @cached_property
+    def _laid_key(self) -> tuple[tuple[str, tuple[str, int]], ...]:
+        """The tiles laid in hex order: the key of what is kept per set of tiles (_track_of, _chains_of)."""
+        return tuple(sorted(self.laid.items()))
+
+    @cached_property
     def _track(self) -> dict[str, tuple[tuple[End, End], ...]]:
-        return _track_of(self.map, tuple(sorted(self.laid.items())))[0]
+        return _track_of(self.map, self._laid_key)[0]
 
     @cached_property
     def _paths_at(self) -> dict[str, dict[End, tuple[int, ...]]]:
         """hex -> end -> indexes of the paths of that hex with that end."""
-        return _track_of(self.map, tuple(sorted(self.laid.items())))[1]
+        return _track_of(self.map, self._laid_key)[1]
 
     def paths_at(self, coord: str, end: End) -> tuple[int, ...]:
         return self._paths_at.get(coord, {}).get(end, ())
@@ -337,8 +357,7 @@ class Board:
 
     def border(self, coord: str, edge: int) -> EdgeRef:
         """One name for a hex border, the same from both sides."""
-        other = self.map.neighbour(coord, edge)
-        return min((coord, edge), (other, hexes.opposite(edge))) if other else (coord, edge)
+        return self.map._border_names.get((coord, edge)) or (coord, edge)
 
     def _reserve_key(self, coord: str, node: int | None, tile: TileDef | None = None) -> str:
         cities = (tile or self.tile(coord)).city_indexes()
@@ -398,8 +417,10 @@ class Board:
         found = []
         for edge in sorted(new_exits):
             border = self.map.borders.get((coord, edge))
+            if not (border and border.cost):  # most edges: no costly border, nothing more to look at
+                continue
             other = self.map.across(coord, edge)
-            if border and border.cost and other and hexes.opposite(edge) in self.exits(other):
+            if other and hexes.opposite(edge) in self.exits(other):
                 found.append(border)
         return found
 
@@ -442,7 +463,10 @@ class Board:
             raise RuleError("There is no tile {tile}.", tile=tile)
         new_tile = self.map.tiles[tile]
         laid = {**self.laid, coord: (tile, rotation % 6)}
-        moved = city_map(self.tile(coord), self.rotation(coord), new_tile, rotation % 6)
+        placed = self.laid.get(coord)
+        key = (coord, placed, tile, rotation % 6)  # the old tile and the new, as the map keeps upgrades_to's answers
+        if (moved := self.map._city_maps.get(key)) is None:
+            moved = self.map._city_maps[key] = city_map(self.tile(coord), self.rotation(coord), new_tile, rotation % 6)
         reserved = {k: c for k, c in self.reserved.items() if k.partition(":")[0] != coord}
         for old_node, new_node in moved.items():  # reservations first, so moved tokens keep off their slots
             if owed := self.reservation(coord, old_node):
@@ -472,6 +496,10 @@ class Board:
                 after.__dict__["_paths_at"] = {**self._paths_at, coord: _ends(paths)}
         # (chains followed on a board before, the hex laid right after it), newest first: route.chains_from keeps
         # those whose walk never looked at a hex laid since (a cold replay followed every chain again after each lay)
+        if "_laid_key" in self.__dict__:  # the key with this hex's entry put in its place (not all sorted again)
+            key, entry = self._laid_key, (coord, laid[coord])
+            at = bisect_left(key, (coord,))  # (coord,) sorts just before (coord, anything)
+            after.__dict__["_laid_key"] = (*key[:at], entry, *key[at + (at < len(key) and key[at][0] == coord):])
         if "chains" in self.__dict__ or "_chains_before" in self.__dict__:
             older = self.__dict__.get("_chains_before", ())[:CHAINS_BEFORE - 1]
             after.__dict__["_chains_before"] = ((self.__dict__.get("chains"), coord), *older)
@@ -504,7 +532,7 @@ class Board:
     def _same_track(self, after: Board) -> Board:
         """`after` (this board with other tokens, the same tiles) given this board's track as it is known: a board
         derived by lays knows its track without `_track_of` having it, which would compute the whole map's again."""
-        for name in ("_track", "_paths_at", "_chains_before"):  # set as cached_property would set them
+        for name in ("_laid_key", "_track", "_paths_at", "chains", "_chains_before"):  # as cached_property sets them
             if name in self.__dict__:
                 after.__dict__[name] = self.__dict__[name]
         return after
@@ -541,7 +569,7 @@ class Board:
         """node -> (the chains leaving it, the hexes their walk looked at): route.chains_from fills it. Chains follow
         track only, so boards with the same tiles share them (a token placed or a state read again keeps them), and
         a board never changes."""
-        return _chains_of(self.map, tuple(sorted(self.laid.items())))
+        return _chains_of(self.map, self._laid_key)
 
     def _reachable(self, corp: str) -> Network:
         walked: set[PathRef] = set()
@@ -1109,8 +1137,10 @@ def _track_of(map_def: MapDef, laid: tuple[tuple[str, tuple[str, int]], ...]) ->
     return track, {coord: _ends(paths) for coord, paths in track.items()}
 
 
+@cache
 def _ends(paths: tuple[tuple[End, End], ...]) -> dict[End, tuple[int, ...]]:
-    """End -> indexes of the paths (of one hex) with that end."""
+    """End -> indexes of the paths (of one hex) with that end. Kept per paths (a tile's geometry, as its rotated
+    paths are: every lay asks it, and the legal lays for each variant they try); never to be changed."""
     found: dict[End, list[int]] = {}
     for index, (a, b) in enumerate(paths):
         found.setdefault(a, []).append(index)

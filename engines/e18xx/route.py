@@ -16,8 +16,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from engines.base import RuleError
-from engines.e18xx import hexes
-from engines.e18xx.board import Board, EdgeRef, NodeRef, PathRef
+from engines.e18xx.board import NOWHERE, Board, EdgeRef, NodeRef, PathRef
 from engines.text import Msg, Name, msg
 
 UNLIMITED = 999
@@ -148,22 +147,26 @@ def _follow_chains(board: Board, start: NodeRef, loops: bool = False, looks: set
     if looks is not None:
         looks.add(coord)
 
+    # the board's and the map's tables at hand (Board.paths, paths_at, border and MapDef.across, without the calls)
+    steps, track, ends, border_names = board.map._steps, board._track, board._paths_at, board.map._border_names
+
     def walk(at: str, edge: int, paths: list[PathRef], borders: set[EdgeRef], walked: list[str]) -> None:
-        other = board.map.across(at, edge)
+        other = steps.get((at, edge), NOWHERE)[1]
         if other is None:
             return
         if looks is not None:
             looks.add(other)
-        back = hexes.opposite(edge)
-        for p in board.paths_at(other, back):
-            a, b = board.paths(other)[p]
+        back = (edge + 3) % 6  # hexes.opposite
+        there = track[other]
+        for p in ends.get(other, {}).get(back, ()):
+            a, b = there[p]
             out = b if a == back else a
             if isinstance(out, str):
                 end = (other, int(out[1:]))
                 if end != start or loops:
                     found.append(Chain(start, end, (*paths, (other, p)), frozenset(borders), (*walked, other)))
                 continue
-            border = board.border(other, out)
+            border = border_names[other, out]
             if border in borders:
                 continue
             walk(other, out, [*paths, (other, p)], borders | {border}, [*walked, other])
@@ -228,7 +231,7 @@ def route_problem(board: Board, corp: str, route: Route, train_: Train, on_board
     stops = route.stops
     if len(stops) < 2:
         return msg("A route needs at least two stops.")
-    if counted(board, stops, train_) > train_.distance:
+    if len(stops) > train_.distance and counted(board, stops, train_) > train_.distance:  # counted <= len(stops)
         return msg("A {train}-train runs to {distance} stops; this route has {stops}.", train=train_.name,
                    distance=train_.distance, stops=counted(board, stops, train_))
     if train_.towns and len(stops) - counted(board, stops, train_) > train_.towns:
