@@ -331,6 +331,21 @@ def _every_path(board: Board) -> dict:
                                          for end in pair}) for coord in board.map.printed}
 
 
+def test_a_boards_token_cities_kept_per_corporation_are_its_own_and_each_callers_list_its_own():
+    """Board.token_nodes keeps its answer per corporation (a board never changes): a board after a token placed or
+    removed answers for its own tokens, and a caller changing the list it got changes no later answer."""
+    from engines.e18xx.board import load_map
+
+    board = Board.new(load_map("g1889")).lay_tile("A10", "57", 1)
+    assert board.token_nodes("AR") == []
+    tokened = board.place_token("A10", "AR", 0)
+    first = tokened.token_nodes("AR")
+    assert first == [("A10", 0)]
+    first.append(("B3", 0))
+    assert tokened.token_nodes("AR") == [("A10", 0)]
+    assert board.token_nodes("AR") == [] and tokened.remove_token("A10", 0, "AR").token_nodes("AR") == []
+
+
 def test_a_token_placed_or_removed_keeps_the_track_of_the_board_it_was_placed_on():
     """A board derived by a lay knows its track without the track kept per set of tiles; the board after a token
     (placed or removed) takes that track over instead of working out the whole map's again. It must be the track

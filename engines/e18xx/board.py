@@ -379,7 +379,16 @@ class Board:
         return tuple(mine) + (None,) * (tile_node.slots - len(mine))
 
     def token_nodes(self, corp: str) -> list[NodeRef]:
-        return [(coord, i) for coord, per_node in self.tokens.items() for i, s in enumerate(per_node) if corp in s]
+        """The cities holding `corp`'s tokens (a list of the caller's own: each board keeps its answer per
+        corporation, asked after every move of an operating turn)."""
+        if (known := self._token_nodes.get(corp)) is None:
+            known = self._token_nodes[corp] = tuple(
+                (coord, i) for coord, per_node in self.tokens.items() for i, s in enumerate(per_node) if corp in s)
+        return list(known)
+
+    @cached_property
+    def _token_nodes(self) -> dict[str, tuple[NodeRef, ...]]:
+        return {}
 
     def blocks(self, ref: NodeRef, corp: str) -> bool:
         """A city whose slots are all held by other corporations: no one else may run or build through it. A city

@@ -81,8 +81,9 @@ class Chain(NamedTuple):
         return Chain(self.b, self.a, self.paths[::-1], self.borders, self.hexes[::-1])
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(NamedTuple):
+    """Stops and the chains between them (a named tuple, as Chain: a recorded run reads several per route)."""
+
     stops: tuple[NodeRef, ...]
     chains: tuple[Chain, ...]
 
