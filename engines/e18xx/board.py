@@ -332,19 +332,28 @@ class Board:
     def paths(self, coord: str) -> tuple[tuple[End, End], ...]:
         return self._track[coord]
 
-    @cached_property
-    def _laid_key(self) -> tuple[tuple[str, tuple[str, int]], ...]:
-        """The tiles laid in hex order: the key of what is kept per set of tiles (_track_of, _chains_of)."""
-        return tuple(sorted(self.laid.items()))
+    def _tiles_key(self) -> tuple[tuple[str, tuple[str, int]], ...]:
+        """The tiles laid in hex order: the key of what is kept per set of tiles (_track_of, _chains_of), kept as
+        `_laid_key` (by hand: cached_property takes a lock). A board made by a lay on a board that had it puts the
+        hex's entry in its place (lay_tile), not all sorted again."""
+        if (key := self.__dict__.get("_laid_key")) is None:
+            if (before := self.__dict__.get("_laid_key_before")) is not None:
+                old, coord = before
+                at = bisect_left(old, (coord,))  # (coord,) sorts just before (coord, anything)
+                key = (*old[:at], (coord, self.laid[coord]), *old[at + (at < len(old) and old[at][0] == coord):])
+            else:
+                key = tuple(sorted(self.laid.items()))
+            self.__dict__["_laid_key"] = key
+        return key
 
     @cached_property
     def _track(self) -> dict[str, tuple[tuple[End, End], ...]]:
-        return _track_of(self.map, self._laid_key)[0]
+        return _track_of(self.map, self._tiles_key())[0]
 
     @cached_property
     def _paths_at(self) -> dict[str, dict[End, tuple[int, ...]]]:
         """hex -> end -> indexes of the paths of that hex with that end."""
-        return _track_of(self.map, self._laid_key)[1]
+        return _track_of(self.map, self._tiles_key())[1]
 
     def paths_at(self, coord: str, end: End) -> tuple[int, ...]:
         return self._paths_at.get(coord, {}).get(end, ())
@@ -505,10 +514,9 @@ class Board:
                 after.__dict__["_paths_at"] = {**self._paths_at, coord: _ends(paths)}
         # (chains followed on a board before, the hex laid right after it), newest first: route.chains_from keeps
         # those whose walk never looked at a hex laid since (a cold replay followed every chain again after each lay)
-        if "_laid_key" in self.__dict__:  # the key with this hex's entry put in its place (not all sorted again)
-            key, entry = self._laid_key, (coord, laid[coord])
-            at = bisect_left(key, (coord,))  # (coord,) sorts just before (coord, anything)
-            after.__dict__["_laid_key"] = (*key[:at], entry, *key[at + (at < len(key) and key[at][0] == coord):])
+        # the new board's tiles key is worked out from this one's when asked (the legal lays' boards never ask it)
+        if "_laid_key" in self.__dict__ or "_laid_key_before" in self.__dict__:
+            after.__dict__["_laid_key_before"] = (self._tiles_key(), coord)
         if "chains" in self.__dict__ or "_chains_before" in self.__dict__:
             older = self.__dict__.get("_chains_before", ())[:CHAINS_BEFORE - 1]
             after.__dict__["_chains_before"] = ((self.__dict__.get("chains"), coord), *older)
@@ -541,7 +549,8 @@ class Board:
     def _same_track(self, after: Board) -> Board:
         """`after` (this board with other tokens, the same tiles) given this board's track as it is known: a board
         derived by lays knows its track without `_track_of` having it, which would compute the whole map's again."""
-        for name in ("_laid_key", "_track", "_paths_at", "chains", "_chains_before"):  # as cached_property sets them
+        # set as cached_property would set them
+        for name in ("_laid_key", "_laid_key_before", "_track", "_paths_at", "chains", "_chains_before"):
             if name in self.__dict__:
                 after.__dict__[name] = self.__dict__[name]
         return after
@@ -578,7 +587,7 @@ class Board:
         """node -> (the chains leaving it, the hexes their walk looked at): route.chains_from fills it. Chains follow
         track only, so boards with the same tiles share them (a token placed or a state read again keeps them), and
         a board never changes."""
-        return _chains_of(self.map, self._laid_key)
+        return _chains_of(self.map, self._tiles_key())
 
     def _reachable(self, corp: str) -> Network:
         walked: set[PathRef] = set()
