@@ -236,7 +236,7 @@ def city_of(g: G, city_id: str, copies: Mapping[str, str]) -> tuple[str, int]:
         coord = next((h for h, c in copies.items() if c == copy), None)
         if coord is None:
             raise RuleError("Tile {tile} is not on the board.", tile=copy)
-    cities = [i for i, n in enumerate(g.board.tile(coord).nodes) if n.kind == "city"]
+    cities = g.board.tile(coord).city_indexes()
     if not cities:
         raise RuleError("There is no city on {where}.", where=coord)
     return coord, cities[min(part, len(cities) - 1)]
