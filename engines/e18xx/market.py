@@ -59,8 +59,8 @@ class Cell:
     types: frozenset[str] = frozenset()  # names from CELL_TYPES
     par_kinds: frozenset[str] = frozenset()  # empty on a par cell: open to every kind
 
-    @property
-    def id(self) -> str:
+    @cached_property
+    def id(self) -> str:  # kept (a cell is frozen): asked at every price move and every par
         return f"{self.price},{self.row},{self.col}"
 
     @property
@@ -265,23 +265,30 @@ class Market:
     def with_par(self, stacks: Mapping[str, Sequence[str]], corporation: str, cell: Cell) -> Stacks:
         if self.position(stacks, corporation) is not None:
             raise ValueError(f"{corporation} already has a share price.")
-        new = _copy(stacks)
-        new.setdefault(cell.id, []).append(corporation)
+        new = dict(stacks)  # as with_move: only the list that changes is new
+        new[cell.id] = [*new.get(cell.id, ()), corporation]
         return new
 
-    def with_move(self, stacks: Mapping[str, Sequence[str]], corporation: str, to: Cell) -> Stacks:
+    def with_move(self, stacks: Mapping[str, Sequence[str]], corporation: str, to: Cell,
+                  here: Cell | None = None) -> Stacks:
         """Move a corporation's marker; arriving on a cell puts it behind those already there.
-        Staying on the same cell keeps its place."""
-        here = self.position(stacks, corporation)
+        Staying on the same cell keeps its place. `here`: its `position`, if the caller has read it.
+        The new stacks share the lists of the cells the move leaves alone (stacks are replaced, never changed in
+        place: each move asks this, and copying every list was most of its cost)."""
         if here is None:
-            raise ValueError(f"{corporation} has no share price yet.")
+            here = self.position(stacks, corporation)
+            if here is None:
+                raise ValueError(f"{corporation} has no share price yet.")
+        new = dict(stacks)
         if here == to:
-            return _copy(stacks)
-        new = _copy(stacks)
-        new[here.id].remove(corporation)
-        if not new[here.id]:
+            return new
+        left = list(new[here.id])
+        left.remove(corporation)
+        if left:
+            new[here.id] = left
+        else:
             del new[here.id]
-        new.setdefault(to.id, []).append(corporation)
+        new[to.id] = [*new.get(to.id, ()), corporation]
         return new
 
     def operating_order(self, stacks: Mapping[str, Sequence[str]], corporations: Iterable[str]) -> list[str]:
@@ -296,6 +303,3 @@ class Market:
 
         return sorted(corporations, key=key)
 
-
-def _copy(stacks: Mapping[str, Sequence[str]]) -> Stacks:
-    return {cell_id: list(corps) for cell_id, corps in stacks.items()}

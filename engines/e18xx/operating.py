@@ -124,7 +124,8 @@ def settle(g: G) -> None:
                      revenue=None, runs=[], acted=False)
             continue
         step = r["step"]
-        if step == "routes" and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
+        # once the trains have run (the revenue is counted) whether they could is not asked again
+        if step == "routes" and r["revenue"] is None and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
             r["revenue"] = 0
         if not _by_itself(g, cid) and step_open(g, cid, step):
             return

@@ -300,7 +300,14 @@ class G:
     def move_price(self, cid: str, to: Cell) -> None:
         if self.rules.prices_frozen(self):
             return
-        self.s["market"] = self.title.market.with_move(self.s["market"], cid, to)
+        market, cells = self.s["market"], self.cells()
+        here = cells.get(cid)
+        if here is None:
+            raise ValueError(f"{cid} has no share price yet.")  # as with_move
+        self.s["market"] = new = self.title.market.with_move(market, cid, to, here)
+        # the cells read anew but for this one (a price is read right after most moves: reading the whole market
+        # again cost as much as the move)
+        self._market, self._cells = new, {**cells, cid: to}
 
     def president(self, cid: str) -> int | None:
         key = self.corp(cid)["president"]

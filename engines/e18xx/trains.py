@@ -198,7 +198,9 @@ def trade_ins(g: G, cid: str, *, below_zero: bool = False) -> list[tuple[str, st
     if not g.rules.trade_ins_allowed(g, cid):
         return found
     for t in depot_offer(g):
-        if not g.rules.may_buy_train(g, cid, t):
+        # a train with no trade-in prices takes none (list_price refuses every one, by an exception each: asked at
+        # every settle of a train step, for each train held)
+        if not g.train_def(t).trade_in or not g.rules.may_buy_train(g, cid, t):
             continue
         for old in g.corp(cid)["trains"]:
             try:
