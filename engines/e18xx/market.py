@@ -156,6 +156,11 @@ class Market:
         return None
 
     @cached_property
+    def every_cell_counts(self) -> bool:
+        """Whether a certificate counts toward the certificate limit at every price (G.cert_count's shortcut)."""
+        return all(cell.counts_for_cert_limit for cell in self.cells)
+
+    @cached_property
     def _by_id(self) -> dict[str, Cell]:
         return {cell.id: cell for cell in self.cells}
 

@@ -199,8 +199,9 @@ def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
     if r["laid"]:
         return []
     slots = g.rules.lays_allowed(g, cid, r.get("lays", []))
-    if not any(slot["cost"] for slot in slots):
-        return slots  # a buying power is never below nothing (asked at every settle of a track step: not priced)
+    cash = g.corp(cid)["cash"]
+    if all(slot["cost"] <= cash for slot in slots):
+        return slots  # a buying power is never below the cash (asked at every settle of a track step: not priced)
     power = g.rules.buying_power(g, cid)
     return [slot for slot in slots if slot["cost"] <= power]
 

@@ -235,12 +235,17 @@ class G:
     def cert_count(self, seat: int) -> int:
         # companies.certificate_count, without its mappings (asked many times a move)
         key = self.key(seat)
-        cells = self.cells()
         n = 0
-        for cid, c in self.s["corps"].items():
-            if held := c["shares"].get(key):  # counts_for_cert_limit inlined: asked only of the few he holds
-                if (cell := cells.get(cid)) is None or cell.counts_for_cert_limit:
+        if self.title.market.every_cell_counts:  # 1867: no price makes a certificate not count (no cell asked)
+            for c in self.s["corps"].values():
+                if held := c["shares"].get(key):
                     n += len(held)
+        else:
+            cells = self.cells()
+            for cid, c in self.s["corps"].items():
+                if held := c["shares"].get(key):  # counts_for_cert_limit inlined: asked only of the few he holds
+                    if (cell := cells.get(cid)) is None or cell.counts_for_cert_limit:
+                        n += len(held)
         if self.title.rules.get("cert_limit_counts_privates", True):
             n += self.rules.privates_counted(self, key)
         return n
