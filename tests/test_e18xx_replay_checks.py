@@ -82,15 +82,24 @@ def _full_trade_ins(g: G, cid: str, below_zero: bool) -> list:
 @pytest.mark.parametrize("name", ["1867-21268.json", "1889-314.json"])
 def test_the_operating_checks_answer_as_the_full_questions_at_every_state(name):
     """lays_open and 1867's must_buy_train look at the cash before the buying power, trade_ins skips depot trains
-    with no trade-in prices: at every state of a recorded game, for every floated corporation, each answers as
-    the full question (every lay priced, every trade-in tried)."""
+    with no trade-in prices, can_buy_train looks at other corporations' trains before the depot's prices, the
+    operating order reads G's kept cells: at every state of a recorded game, for every floated corporation, each
+    answers as the full question (every lay priced, every trade-in tried, the market read anew)."""
     seen = {"lays": 0, "trade": 0, "must": 0}
 
     def after(action, state):
         g = G(state)
+        floated = g.floated()  # the order read with G's kept cells, as with the market's own reading
+        assert g.operating_order(floated) == g.title.market.operating_order(g.s["market"], floated)
         if g.round["kind"] != "operating":
             return
-        for cid in g.floated():
+        for cid in floated:
+            cash = g.corp(cid)["cash"]
+            assert trains.can_buy_train(g, cid) == (
+                bool(trains.trade_ins(g, cid, below_zero=True))
+                or (trains.room(g, cid) and (any(trains.list_price(g, t) <= cash for t in trains.depot_offer(g)
+                                                 if g.rules.may_buy_train(g, cid, t))
+                                             or (cash >= 1 and bool(trains.other_trains(g, cid))))))
             assert operating.lays_open(g, cid) == _full_lays_open(g, cid)
             for below_zero in (False, True):
                 full = _full_trade_ins(g, cid, below_zero)

@@ -296,12 +296,16 @@ class Market:
         new[to.id] = [*new.get(to.id, ()), corporation]
         return new
 
-    def operating_order(self, stacks: Mapping[str, Sequence[str]], corporations: Iterable[str]) -> list[str]:
+    def operating_order(self, stacks: Mapping[str, Sequence[str]], corporations: Iterable[str],
+                        where: Mapping[str, Cell] | None = None) -> list[str]:
         """Highest price first, then the rightmost column, then the top row, then first arrival on the
-        cell, then the id (the last two keys never tie in practice)."""
+        cell, then the id (the last two keys never tie in practice). `where`: `positions(stacks)`, if the caller
+        has it (read once, not a scan of the stacks per corporation)."""
+        if where is None:
+            where = self.positions(stacks)
 
         def key(corp: str) -> tuple:
-            cell = self.position(stacks, corp)
+            cell = where.get(corp)
             if cell is None:
                 raise ValueError(f"{corp} has no share price yet.")
             return (-cell.price, -cell.col, cell.row, list(stacks[cell.id]).index(corp), corp)

@@ -322,7 +322,7 @@ class G:
         return [cid for cid, c in self.s["corps"].items() if c["floated"]]
 
     def operating_order(self, corps: list[str]) -> list[str]:
-        return self.title.market.operating_order(self.s["market"], corps)
+        return self.title.market.operating_order(self.s["market"], corps, self.cells())
 
     def percent(self, cid: str, holder: str) -> int:
         return self.cdef(cid).bundle_percent(self.corp(cid)["shares"].get(holder, ()))

@@ -220,9 +220,10 @@ def can_buy_train(g: G, cid: str) -> bool:
     if not room(g, cid):
         return False
     cash = g.corp(cid)["cash"]
-    if any(list_price(g, t) <= cash for t in depot_offer(g) if g.rules.may_buy_train(g, cid, t)):
+    # another corporation's train first: found at once after the first sale, where the depot's are each priced
+    if cash >= 1 and any(c["trains"] for other, c in g.s["corps"].items() if other != cid):  # other_trains
         return True
-    return cash >= 1 and any(c["trains"] for other, c in g.s["corps"].items() if other != cid)  # other_trains
+    return any(list_price(g, t) <= cash for t in depot_offer(g) if g.rules.may_buy_train(g, cid, t))
 
 
 def emergency(g: G, cid: str) -> bool:
