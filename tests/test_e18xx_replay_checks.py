@@ -14,6 +14,7 @@ from engines.e18xx.g1867 import bidding, loans
 from engines.e18xx.g1867 import stock as stock1867
 from engines.e18xx.game import Canada1867
 from engines.e18xx.replay import replay_export
+from engines.e18xx.route import chains_from
 from engines.e18xx.state import G
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx" / "fixtures"
@@ -82,9 +83,10 @@ def _full_trade_ins(g: G, cid: str, below_zero: bool) -> list:
 @pytest.mark.parametrize("name", ["1867-21268.json", "1889-314.json"])
 def test_the_operating_checks_answer_as_the_full_questions_at_every_state(name):
     """lays_open and 1867's must_buy_train look at the cash before the buying power, trade_ins skips depot trains
-    with no trade-in prices, can_buy_train looks at other corporations' trains before the depot's prices, the
-    operating order reads G's kept cells: at every state of a recorded game, for every floated corporation, each
-    answers as the full question (every lay priced, every trade-in tried, the market read anew)."""
+    with no trade-in prices, can_buy_train looks at other corporations' trains before the depot's prices,
+    route_available looks at the tokened cities one at a time, the operating order reads G's kept cells: at every
+    state of a recorded game, for every floated corporation, each answers as the full question (every lay priced,
+    every trade-in tried, every tokened city listed, the market read anew)."""
     seen = {"lays": 0, "trade": 0, "must": 0}
 
     def after(action, state):
@@ -94,6 +96,8 @@ def test_the_operating_checks_answer_as_the_full_questions_at_every_state(name):
         if g.round["kind"] != "operating":
             return
         for cid in floated:
+            board = g.rules.route_board(g, cid)
+            assert trains.route_available(g, cid) == any(chains_from(board, ref) for ref in board.token_nodes(cid))
             cash = g.corp(cid)["cash"]
             assert trains.can_buy_train(g, cid) == (
                 bool(trains.trade_ins(g, cid, below_zero=True))

@@ -173,7 +173,10 @@ def route_available(g: G, cid: str) -> bool:
     """Whether the corporation has a route at all: one of its tokened cities has track to another stop (a route of
     two stops, the least there is; all_routes(board, cid, 2) would list them all, after every action)."""
     board = g.rules.route_board(g, cid)  # 1890's Osaka Railway runs from Osaka Electric Railroad's token
-    return any(chains_from(board, ref) for ref in board.token_nodes(cid))
+    # board.token_nodes(cid)'s cities one at a time, in its order: the first with a chain answers (the list looked
+    # at every hex's tokens, asked at every routes step)
+    return any(chains_from(board, (coord, i)) for coord, per_node in board.tokens.items()
+               for i, slots in enumerate(per_node) if cid in slots)
 
 
 def must_buy(g: G, cid: str) -> bool:
