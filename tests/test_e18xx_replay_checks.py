@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from engines.e18xx import operating, trains
-from engines.e18xx.companies import certificate_count
+from engines.e18xx.companies import certificate_count, load_title
 from engines.e18xx.g1867 import bidding, loans
 from engines.e18xx.g1867 import stock as stock1867
-from engines.e18xx.game import Canada1867
+from engines.e18xx.game import Canada1867, Shikoku1889
 from engines.e18xx.replay import replay_export
 from engines.e18xx.route import chains_from
 from engines.e18xx.state import G
@@ -153,7 +153,6 @@ def test_the_certificate_count_is_the_companies_count_at_every_state(name):
     replay_export(recorded(name), on_action=after)
     g = G(Canada1867().setup({}, 3))
     assert g.title.market.every_cell_counts
-    from engines.e18xx.game import Shikoku1889
     assert not G(Shikoku1889().setup({}, 3)).title.market.every_cell_counts
 
 
@@ -170,3 +169,26 @@ def test_a_bidder_short_of_cash_is_dropped_without_counting_his_certificates(mon
     bidding.bid(g, auction, 0, 100, stock1867.MIN_BID, stock1867._bid_cash(g))
     assert auction["bidders"] == [0]
     assert 1 not in counted and 2 in counted
+
+
+# ---- the privates' abilities ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("title", ["1889", "1867", "1890", "1807"])
+def test_a_privates_ability_looked_up_is_its_first_of_that_kind(title):
+    """Private.ability reads a table made once (it was a search of the abilities at each question): the first
+    ability of each kind, None for a kind it lacks."""
+    privates = load_title(title).privates
+    kinds = {a["kind"] for p in privates for a in p.abilities} | {"no_such_kind"}
+    for p in privates:
+        for kind in kinds:
+            assert p.ability(kind) == next(iter(p.abilities_of(kind)), None)
+
+
+@pytest.mark.parametrize("engine", [Shikoku1889, Canada1867])
+def test_a_closed_private_has_no_ability(engine):
+    g = G(engine().setup({}, 3))
+    pid = next(pid for pid in g.s["privates"] if g.pdef(pid).abilities)
+    first = g.pdef(pid).abilities[0]
+    assert g.ability(pid, first["kind"]) == first
+    g.s["privates"][pid]["closed"] = True
+    assert g.ability(pid, first["kind"]) is None

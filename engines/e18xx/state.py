@@ -381,7 +381,8 @@ class G:
 
     def ability(self, pid: str, kind: str):
         """A private's ability, or None: closed privates and the Beginner Game's privates have none."""
-        if self.beginner or not self.private_open(pid):
+        p = self.s["privates"].get(pid)  # private_open and beginner inlined: asked for each private at every track step
+        if p is None or p["closed"] or self.s["opts"].get("beginner_game"):
             return None
         return self.pdef(pid).ability(kind)
 
