@@ -121,7 +121,15 @@ class Private:
         return Name(self.name, self.name_ja, self.kana)
 
     def ability(self, kind: str) -> Mapping[str, Any] | None:
-        return next((a for a in self.abilities if a["kind"] == kind), None)
+        """Its first ability of that kind, or None (asked for each private at every track step: looked up)."""
+        return self._first_ability.get(kind)
+
+    @cached_property
+    def _first_ability(self) -> dict[str, Mapping[str, Any]]:
+        first: dict[str, Mapping[str, Any]] = {}
+        for a in self.abilities:
+            first.setdefault(a["kind"], a)
+        return first
 
     def abilities_of(self, kind: str) -> list[Mapping[str, Any]]:
         return [a for a in self.abilities if a["kind"] == kind]

@@ -59,8 +59,8 @@ class Cell:
     types: frozenset[str] = frozenset()  # names from CELL_TYPES
     par_kinds: frozenset[str] = frozenset()  # empty on a par cell: open to every kind
 
-    @property
-    def id(self) -> str:
+    @cached_property
+    def id(self) -> str:  # kept (a cell is frozen): asked at every price move and every par
         return f"{self.price},{self.row},{self.col}"
 
     @property
@@ -154,6 +154,11 @@ class Market:
         if 0 <= row < len(self.rows) and 0 <= col < len(self.rows[row]):
             return self.rows[row][col]
         return None
+
+    @cached_property
+    def every_cell_counts(self) -> bool:
+        """Whether a certificate counts toward the certificate limit at every price (G.cert_count's shortcut)."""
+        return all(cell.counts_for_cert_limit for cell in self.cells)
 
     @cached_property
     def _by_id(self) -> dict[str, Cell]:
@@ -265,37 +270,45 @@ class Market:
     def with_par(self, stacks: Mapping[str, Sequence[str]], corporation: str, cell: Cell) -> Stacks:
         if self.position(stacks, corporation) is not None:
             raise ValueError(f"{corporation} already has a share price.")
-        new = _copy(stacks)
-        new.setdefault(cell.id, []).append(corporation)
+        new = dict(stacks)  # as with_move: only the list that changes is new
+        new[cell.id] = [*new.get(cell.id, ()), corporation]
         return new
 
-    def with_move(self, stacks: Mapping[str, Sequence[str]], corporation: str, to: Cell) -> Stacks:
+    def with_move(self, stacks: Mapping[str, Sequence[str]], corporation: str, to: Cell,
+                  here: Cell | None = None) -> Stacks:
         """Move a corporation's marker; arriving on a cell puts it behind those already there.
-        Staying on the same cell keeps its place."""
-        here = self.position(stacks, corporation)
+        Staying on the same cell keeps its place. `here`: its `position`, if the caller has read it.
+        The new stacks share the lists of the cells the move leaves alone (stacks are replaced, never changed in
+        place: each move asks this, and copying every list was most of its cost)."""
         if here is None:
-            raise ValueError(f"{corporation} has no share price yet.")
+            here = self.position(stacks, corporation)
+            if here is None:
+                raise ValueError(f"{corporation} has no share price yet.")
+        new = dict(stacks)
         if here == to:
-            return _copy(stacks)
-        new = _copy(stacks)
-        new[here.id].remove(corporation)
-        if not new[here.id]:
+            return new
+        left = list(new[here.id])
+        left.remove(corporation)
+        if left:
+            new[here.id] = left
+        else:
             del new[here.id]
-        new.setdefault(to.id, []).append(corporation)
+        new[to.id] = [*new.get(to.id, ()), corporation]
         return new
 
-    def operating_order(self, stacks: Mapping[str, Sequence[str]], corporations: Iterable[str]) -> list[str]:
+    def operating_order(self, stacks: Mapping[str, Sequence[str]], corporations: Iterable[str],
+                        where: Mapping[str, Cell] | None = None) -> list[str]:
         """Highest price first, then the rightmost column, then the top row, then first arrival on the
-        cell, then the id (the last two keys never tie in practice)."""
+        cell, then the id (the last two keys never tie in practice). `where`: `positions(stacks)`, if the caller
+        has it (read once, not a scan of the stacks per corporation)."""
+        if where is None:
+            where = self.positions(stacks)
 
         def key(corp: str) -> tuple:
-            cell = self.position(stacks, corp)
+            cell = where.get(corp)
             if cell is None:
                 raise ValueError(f"{corp} has no share price yet.")
             return (-cell.price, -cell.col, cell.row, list(stacks[cell.id]).index(corp), corp)
 
         return sorted(corporations, key=key)
 
-
-def _copy(stacks: Mapping[str, Sequence[str]]) -> Stacks:
-    return {cell_id: list(corps) for cell_id, corps in stacks.items()}

@@ -124,7 +124,8 @@ def settle(g: G) -> None:
                      revenue=None, runs=[], acted=False)
             continue
         step = r["step"]
-        if step == "routes" and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
+        # once the trains have run (the revenue is counted) whether they could is not asked again
+        if step == "routes" and r["revenue"] is None and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
             r["revenue"] = 0
         if not _by_itself(g, cid) and step_open(g, cid, step):
             return
@@ -198,8 +199,9 @@ def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
     if r["laid"]:
         return []
     slots = g.rules.lays_allowed(g, cid, r.get("lays", []))
-    if not any(slot["cost"] for slot in slots):
-        return slots  # a buying power is never below nothing (asked at every settle of a track step: not priced)
+    cash = g.corp(cid)["cash"]
+    if all(slot["cost"] <= cash for slot in slots):
+        return slots  # a buying power is never below the cash (asked at every settle of a track step: not priced)
     power = g.rules.buying_power(g, cid)
     return [slot for slot in slots if slot["cost"] <= power]
 

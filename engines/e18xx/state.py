@@ -235,12 +235,17 @@ class G:
     def cert_count(self, seat: int) -> int:
         # companies.certificate_count, without its mappings (asked many times a move)
         key = self.key(seat)
-        cells = self.cells()
         n = 0
-        for cid, c in self.s["corps"].items():
-            if held := c["shares"].get(key):  # counts_for_cert_limit inlined: asked only of the few he holds
-                if (cell := cells.get(cid)) is None or cell.counts_for_cert_limit:
+        if self.title.market.every_cell_counts:  # 1867: no price makes a certificate not count (no cell asked)
+            for c in self.s["corps"].values():
+                if held := c["shares"].get(key):
                     n += len(held)
+        else:
+            cells = self.cells()
+            for cid, c in self.s["corps"].items():
+                if held := c["shares"].get(key):  # counts_for_cert_limit inlined: asked only of the few he holds
+                    if (cell := cells.get(cid)) is None or cell.counts_for_cert_limit:
+                        n += len(held)
         if self.title.rules.get("cert_limit_counts_privates", True):
             n += self.rules.privates_counted(self, key)
         return n
@@ -300,7 +305,14 @@ class G:
     def move_price(self, cid: str, to: Cell) -> None:
         if self.rules.prices_frozen(self):
             return
-        self.s["market"] = self.title.market.with_move(self.s["market"], cid, to)
+        market, cells = self.s["market"], self.cells()
+        here = cells.get(cid)
+        if here is None:
+            raise ValueError(f"{cid} has no share price yet.")  # as with_move
+        self.s["market"] = new = self.title.market.with_move(market, cid, to, here)
+        # the cells read anew but for this one (a price is read right after most moves: reading the whole market
+        # again cost as much as the move)
+        self._market, self._cells = new, {**cells, cid: to}
 
     def president(self, cid: str) -> int | None:
         key = self.corp(cid)["president"]
@@ -310,7 +322,7 @@ class G:
         return [cid for cid, c in self.s["corps"].items() if c["floated"]]
 
     def operating_order(self, corps: list[str]) -> list[str]:
-        return self.title.market.operating_order(self.s["market"], corps)
+        return self.title.market.operating_order(self.s["market"], corps, self.cells())
 
     def percent(self, cid: str, holder: str) -> int:
         return self.cdef(cid).bundle_percent(self.corp(cid)["shares"].get(holder, ()))
@@ -369,7 +381,8 @@ class G:
 
     def ability(self, pid: str, kind: str):
         """A private's ability, or None: closed privates and the Beginner Game's privates have none."""
-        if self.beginner or not self.private_open(pid):
+        p = self.s["privates"].get(pid)  # private_open and beginner inlined: asked for each private at every track step
+        if p is None or p["closed"] or self.s["opts"].get("beginner_game"):
             return None
         return self.pdef(pid).ability(kind)
 

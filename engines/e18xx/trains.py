@@ -173,7 +173,10 @@ def route_available(g: G, cid: str) -> bool:
     """Whether the corporation has a route at all: one of its tokened cities has track to another stop (a route of
     two stops, the least there is; all_routes(board, cid, 2) would list them all, after every action)."""
     board = g.rules.route_board(g, cid)  # 1890's Osaka Railway runs from Osaka Electric Railroad's token
-    return any(chains_from(board, ref) for ref in board.token_nodes(cid))
+    # board.token_nodes(cid)'s cities one at a time, in its order: the first with a chain answers (the list looked
+    # at every hex's tokens, asked at every routes step)
+    return any(chains_from(board, (coord, i)) for coord, per_node in board.tokens.items()
+               for i, slots in enumerate(per_node) if cid in slots)
 
 
 def must_buy(g: G, cid: str) -> bool:
@@ -198,7 +201,9 @@ def trade_ins(g: G, cid: str, *, below_zero: bool = False) -> list[tuple[str, st
     if not g.rules.trade_ins_allowed(g, cid):
         return found
     for t in depot_offer(g):
-        if not g.rules.may_buy_train(g, cid, t):
+        # a train with no trade-in prices takes none (list_price refuses every one, by an exception each: asked at
+        # every settle of a train step, for each train held)
+        if not g.train_def(t).trade_in or not g.rules.may_buy_train(g, cid, t):
             continue
         for old in g.corp(cid)["trains"]:
             try:
@@ -218,9 +223,10 @@ def can_buy_train(g: G, cid: str) -> bool:
     if not room(g, cid):
         return False
     cash = g.corp(cid)["cash"]
-    if any(list_price(g, t) <= cash for t in depot_offer(g) if g.rules.may_buy_train(g, cid, t)):
+    # another corporation's train first: found at once after the first sale, where the depot's are each priced
+    if cash >= 1 and any(c["trains"] for other, c in g.s["corps"].items() if other != cid):  # other_trains
         return True
-    return cash >= 1 and any(c["trains"] for other, c in g.s["corps"].items() if other != cid)  # other_trains
+    return any(list_price(g, t) <= cash for t in depot_offer(g) if g.rules.may_buy_train(g, cid, t))
 
 
 def emergency(g: G, cid: str) -> bool:

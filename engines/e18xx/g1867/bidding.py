@@ -35,7 +35,8 @@ def least_bid(auction: dict[str, Any], opening: int) -> int:
 
 
 def bid(g: G, auction: dict[str, Any], seat: int, price: Any, opening: int, cash_of) -> None:
-    """Take a bid (checked), then drop the bidders who cannot pay the least next one."""
+    """Take a bid (checked), then drop the bidders who cannot pay the least next one. `cash_of(seat)`: the most
+    he may bid, never more than his cash (his cash is looked at first: cash_of counts his certificates)."""
     least = least_bid(auction, opening)
     if not isinstance(price, int) or isinstance(price, bool) or price < least:
         raise RuleError("The least bid is {least}.", least=g.amount(least))
@@ -45,7 +46,8 @@ def bid(g: G, auction: dict[str, Any], seat: int, price: Any, opening: int, cash
         raise RuleError("You have {cash}; you cannot bid {price}.", cash=g.amount(cash_of(seat)), price=g.amount(price))
     auction["bids"] = [b for b in auction["bids"] if b[0] != seat] + [[seat, price]]
     nxt = price + INCREMENT
-    auction["bidders"] = [s for s in auction["bidders"] if s == seat or cash_of(s) >= nxt]
+    cash = g.s["cash"]
+    auction["bidders"] = [s for s in auction["bidders"] if s == seat or (cash[s] >= nxt and cash_of(s) >= nxt)]
 
 
 def drop(auction: dict[str, Any], seat: int) -> None:

@@ -342,8 +342,8 @@ class Rules1867(Rules):
         """A corporation with no train must buy one, when it can with its cash and every loan it may still take."""
         if g.corp(cid)["trains"]:
             return False  # asked after every operating move: the depot's offer is read only for a trainless one
-        low = self.cheapest_train_price(g)
-        return low is not None and loans.buying_power(g, cid) >= low
+        low = self.cheapest_train_price(g)  # the cash first: a buying power is never below it
+        return low is not None and (g.corp(cid)["cash"] >= low or loans.buying_power(g, cid) >= low)
 
     def buying_power(self, g: G, cid: str) -> int:
         return loans.buying_power(g, cid)

@@ -1,0 +1,194 @@
+"""The rules' questions asked after every move, made cheaper (bench/README.md, the eleventh round): each shortcut
+gives the answer the full question gives, at every state of a recorded game, and what it keeps or skips is what
+it says it keeps or skips."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engines.e18xx import operating, trains
+from engines.e18xx.companies import certificate_count, load_title
+from engines.e18xx.g1867 import bidding, loans
+from engines.e18xx.g1867 import stock as stock1867
+from engines.e18xx.game import Canada1867, Shikoku1889
+from engines.e18xx.replay import replay_export
+from engines.e18xx.route import chains_from
+from engines.e18xx.state import G
+
+FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx" / "fixtures"
+
+
+def recorded(name: str) -> dict:
+    if not FIXTURES.is_dir():
+        pytest.skip("../shared/data/18xx is absent: the recorded games are not here.")
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+# ---- the market -----------------------------------------------------------------------------------------------
+
+def test_a_price_move_leaves_the_old_stacks_and_reads_only_the_moved_cell_anew():
+    """G.move_price keeps the market's reading but for the corporation moved (the next price read does not read
+    the whole market again); the reading is the one the market itself gives, the stacks it left are as they were,
+    and the new stacks share only the lists of cells the move did not touch."""
+    g = G(Canada1867().setup({}, 3))
+    market = g.title.market
+    cells = market.par_cells_for("minor")
+    for cid, cell in (("A", cells[0]), ("B", cells[0]), ("C", cells[1])):
+        g.s["market"] = market.with_par(g.s["market"], cid, cell)
+    before = g.s["market"]
+    frozen = {k: list(v) for k, v in before.items()}
+    g.cells()  # read: the move below keeps this reading
+    to = next(c for c in market.cells if c not in (cells[0], cells[1]))
+    g.move_price("A", to)
+    after = g.s["market"]
+    assert before == frozen  # the stacks the move left are unchanged
+    assert g.cells() == market.positions(after) and g.cell("A") == to
+    assert after[cells[0].id] == ["B"] and after[to.id] == ["A"]
+    assert after[cells[1].id] is before[cells[1].id]  # a cell the move left alone: its list is shared
+    g.move_price("B", to)  # behind A on the cell it comes to
+    assert g.s["market"][to.id] == ["A", "B"] and cells[0].id not in g.s["market"]
+    assert g.cells() == market.positions(g.s["market"])
+
+
+# ---- the operating round's checks, against the full questions, at every state of a recorded game -------------
+
+def _full_lays_open(g: G, cid: str) -> list:
+    r = g.round
+    if r["laid"]:
+        return []
+    slots = g.rules.lays_allowed(g, cid, r.get("lays", []))
+    power = g.rules.buying_power(g, cid)
+    return [slot for slot in slots if slot["cost"] <= power]
+
+
+def _full_trade_ins(g: G, cid: str, below_zero: bool) -> list:
+    found = []
+    if not g.rules.trade_ins_allowed(g, cid):
+        return found
+    for t in trains.depot_offer(g):
+        if not g.rules.may_buy_train(g, cid, t):
+            continue
+        for old in g.corp(cid)["trains"]:
+            try:
+                price = trains.list_price(g, t, old)
+            except ValueError:
+                continue
+            if price <= g.corp(cid)["cash"] and (below_zero or price >= 0):
+                found.append((t, old, price))
+    return found
+
+
+@pytest.mark.parametrize("name", ["1867-21268.json", "1889-314.json"])
+def test_the_operating_checks_answer_as_the_full_questions_at_every_state(name):
+    """lays_open and 1867's must_buy_train look at the cash before the buying power, trade_ins skips depot trains
+    with no trade-in prices, can_buy_train looks at other corporations' trains before the depot's prices,
+    route_available looks at the tokened cities one at a time, the operating order reads G's kept cells: at every
+    state of a recorded game, for every floated corporation, each answers as the full question (every lay priced,
+    every trade-in tried, every tokened city listed, the market read anew)."""
+    seen = {"lays": 0, "trade": 0, "must": 0}
+
+    def after(action, state):
+        g = G(state)
+        floated = g.floated()  # the order read with G's kept cells, as with the market's own reading
+        assert g.operating_order(floated) == g.title.market.operating_order(g.s["market"], floated)
+        if g.round["kind"] != "operating":
+            return
+        for cid in floated:
+            board = g.rules.route_board(g, cid)
+            assert trains.route_available(g, cid) == any(chains_from(board, ref) for ref in board.token_nodes(cid))
+            cash = g.corp(cid)["cash"]
+            assert trains.can_buy_train(g, cid) == (
+                bool(trains.trade_ins(g, cid, below_zero=True))
+                or (trains.room(g, cid) and (any(trains.list_price(g, t) <= cash for t in trains.depot_offer(g)
+                                                 if g.rules.may_buy_train(g, cid, t))
+                                             or (cash >= 1 and bool(trains.other_trains(g, cid))))))
+            assert operating.lays_open(g, cid) == _full_lays_open(g, cid)
+            for below_zero in (False, True):
+                full = _full_trade_ins(g, cid, below_zero)
+                assert trains.trade_ins(g, cid, below_zero=below_zero) == full
+                seen["trade"] += bool(full)
+            seen["lays"] += bool(_full_lays_open(g, cid))
+            if g.title.id == "1867":
+                low = g.rules.cheapest_train_price(g)
+                full = not g.corp(cid)["trains"] and low is not None and loans.buying_power(g, cid) >= low
+                assert g.rules.must_buy_train(g, cid) == full
+                seen["must"] += full
+
+    replay_export(recorded(name), on_action=after)
+    assert seen["lays"] > 100 and seen["trade"] > 0 and (seen["must"] > 0 or name.startswith("1889")), seen
+
+
+def test_once_the_trains_have_run_settle_does_not_ask_whether_they_could(monkeypatch):
+    """At the routes step operating.settle asks route_available only while no revenue is counted: after the
+    trains ran (the revenue is set) the answer could only undo what they earned, and is not asked."""
+    real, asked = trains.route_available, []
+
+    def counted(g, cid):
+        asked.append(g.round["revenue"])
+        return real(g, cid)
+
+    monkeypatch.setattr(trains, "route_available", counted)
+    replay_export(recorded("1867-hs_ahjzadkh_19792.json"))
+    assert asked and all(revenue is None for revenue in asked)
+
+
+# ---- the stock round's counts ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
+def test_the_certificate_count_is_the_companies_count_at_every_state(name):
+    """G.cert_count skips the price cells where every cell counts (1867), and reads them where some do not (1889's
+    coloured zones): both give companies.certificate_count at every state, for every player."""
+    def after(action, state):
+        g = G(state)
+        for seat in range(g.n):
+            key = g.key(seat)
+            full = certificate_count(key, {cid: c["shares"] for cid, c in g.s["corps"].items()},
+                                     {cid: g.cell(cid) for cid in g.s["corps"]},
+                                     g.rules.privates_counted(g, key),
+                                     g.title.rules.get("cert_limit_counts_privates", True))
+            assert g.cert_count(seat) == full
+
+    replay_export(recorded(name), on_action=after)
+    g = G(Canada1867().setup({}, 3))
+    assert g.title.market.every_cell_counts
+    assert not G(Shikoku1889().setup({}, 3)).title.market.every_cell_counts
+
+
+def test_a_bidder_short_of_cash_is_dropped_without_counting_his_certificates(monkeypatch):
+    """After a bid, a bidder who cannot pay the next one is dropped: one short of cash without his certificates
+    counted, one with the cash but at the certificate limit (he may bid nothing) by the count."""
+    g = G(Canada1867().setup({}, 3))
+    g.s["cash"] = [500, 50, 500]
+    counted = []
+    real = G.cert_count
+    monkeypatch.setattr(G, "cert_count", lambda self, seat: counted.append(seat) or (99 if seat == 2 else
+                                                                                      real(self, seat)))
+    auction = bidding.open_auction("A", [0, 1, 2])
+    bidding.bid(g, auction, 0, 100, stock1867.MIN_BID, stock1867._bid_cash(g))
+    assert auction["bidders"] == [0]
+    assert 1 not in counted and 2 in counted
+
+
+# ---- the privates' abilities ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("title", ["1889", "1867", "1890", "1807"])
+def test_a_privates_ability_looked_up_is_its_first_of_that_kind(title):
+    """Private.ability reads a table made once (it was a search of the abilities at each question): the first
+    ability of each kind, None for a kind it lacks."""
+    privates = load_title(title).privates
+    kinds = {a["kind"] for p in privates for a in p.abilities} | {"no_such_kind"}
+    for p in privates:
+        for kind in kinds:
+            assert p.ability(kind) == next(iter(p.abilities_of(kind)), None)
+
+
+@pytest.mark.parametrize("engine", [Shikoku1889, Canada1867])
+def test_a_closed_private_has_no_ability(engine):
+    g = G(engine().setup({}, 3))
+    pid = next(pid for pid in g.s["privates"] if g.pdef(pid).abilities)
+    first = g.pdef(pid).abilities[0]
+    assert g.ability(pid, first["kind"]) == first
+    g.s["privates"][pid]["closed"] = True
+    assert g.ability(pid, first["kind"]) is None
