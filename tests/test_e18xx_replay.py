@@ -392,6 +392,19 @@ def test_on_1867s_densest_boards_the_new_track_rule_answers_as_a_full_walk_too()
     assert by_variant[True] > 10 and by_variant[False] > 10, by_variant
 
 
+def _new_track_asked_together(g: G, board, corp: str):
+    """The "new track" question of every upgrade open to `corp`, asked together as legal_lays asks them, with the
+    variants' walks they share kept where a test reads them (legal_lays keeps them for its call only)."""
+    from engines.e18xx.board import Lay, _uses_new_track, _Walks, lay_problem
+    walks = _Walks()
+    for coord in sorted(board.reachable(corp).edges):
+        for name in board.map.tiles if coord in board.laid else ():
+            for rotation in range(6):
+                if lay_problem(board, Lay(coord, name, rotation), g.colours, None) is None:
+                    _uses_new_track(board, Lay(coord, name, rotation), corp, walks)
+    return walks
+
+
 def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
     """A variant's walk (_VariantWalk) does not walk its converging parts: at each fork, a search of where its chains
     could come to the hex (_fork_reach) rules out the gained paths with neither end there, and a search per gained
@@ -399,21 +412,13 @@ def test_a_variant_walks_forks_are_answered_as_walking_them_answers():
     every fork asked: its walk looks at the hex only by ends the reach search found, and each told answer is the
     walk's."""
     from engines.e18xx import operating
-    from engines.e18xx.board import Lay, _uses_new_track, _Walks, lay_problem
     states = track_steps("1867-21268.json")
     told = {True: 0, False: 0, None: 0}
     ruled_out = 0
     for state in (states[145], states[154], states[160]):
         g = G(state)
         corp, board = operating.current(g), g.board
-        # the "new track" question of every upgrade open to the corporation, asked together as legal_lays asks them,
-        # with the variants' walks they share kept where the test reads them (legal_lays keeps them for its call)
-        walks = _Walks()
-        for coord in sorted(board.reachable(corp).edges):
-            for name in board.map.tiles if coord in board.laid else ():
-                for rotation in range(6):
-                    if lay_problem(board, Lay(coord, name, rotation), g.colours, None) is None:
-                        _uses_new_track(board, Lay(coord, name, rotation), corp, walks)
+        walks = _new_track_asked_together(g, board, corp)
         for walk in walks.values():
             for i, fork in enumerate(walk.forks):
                 if i not in walk._reach:
@@ -436,18 +441,13 @@ def test_a_variants_walk_started_where_it_first_comes_to_its_hex_looks_as_the_wh
     On three of 21268's late boards, every variant's walk made so looks at its hex as the whole walk of a board with
     no trace, keeps forks of that walk, fewer, and each fork left out, walked, never looks at the hex."""
     from engines.e18xx import operating
-    from engines.e18xx.board import Board, Lay, _Steps, _uses_new_track, _Walks, lay_problem
+    from engines.e18xx.board import Board, _Steps
     states = track_steps("1867-21268.json")
     kept = left_out = resumed = 0
     for state in (states[145], states[154], states[160]):
         g = G(state)
         corp, board = operating.current(g), g.board
-        walks = _Walks()
-        for coord in sorted(board.reachable(corp).edges):
-            for name in board.map.tiles if coord in board.laid else ():
-                for rotation in range(6):
-                    if lay_problem(board, Lay(coord, name, rotation), g.colours, None) is None:
-                        _uses_new_track(board, Lay(coord, name, rotation), corp, walks)
+        walks = _new_track_asked_together(g, board, corp)
         touches = board._traces[corp].prefix.touches
         # the searches' steps the walks share are the board's own (each walk's hex has steps of its own)
         own = _Steps(board._track, board._paths_at, board.map._steps,
