@@ -134,6 +134,33 @@ def test_once_the_trains_have_run_settle_does_not_ask_whether_they_could(monkeyp
     assert asked and all(revenue is None for revenue in asked)
 
 
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json", "1889-314.json"])
+def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it(monkeypatch, name):
+    """A replay's operating.settle after a lay, a token, a run or a dividend with nobody over the train limit takes
+    that answer (kept by E18xxGame._apply) instead of asking again: at every settle the kept answer is the one asked
+    anew, it is kept only after operating.TRAINLESS_MOVES, and settle leaves nothing kept for later questions."""
+    engine = Canada1867 if name.startswith("1867") else Shikoku1889
+    real_settle, real_apply, moves, kept_after = operating.settle, engine.apply, [], []
+
+    def checked(g):
+        kept, g.crowd_kept = g.crowd_kept, None
+        if kept is not None:
+            assert kept == trains.crowded(g) == [], (g.round, moves[-1])
+            kept_after.append(moves[-1])
+        g.crowd_kept = kept
+        real_settle(g)
+        assert g.crowd_kept is None
+
+    def noted(self, state, seat, action, **kw):
+        moves.append(action["type"])
+        return real_apply(self, state, seat, action, **kw)
+
+    monkeypatch.setattr(operating, "settle", checked)
+    monkeypatch.setattr(engine, "apply", noted)
+    replay_export(recorded(name))
+    assert {"lay_tile", "run_routes"} <= set(kept_after) <= operating.TRAINLESS_MOVES and len(kept_after) > 30
+
+
 # ---- the stock round's counts ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
