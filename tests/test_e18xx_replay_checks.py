@@ -10,7 +10,7 @@ import pytest
 
 from engines.e18xx import operating, trains
 from engines.e18xx.companies import certificate_count, load_title
-from engines.e18xx.g1867 import bidding, loans
+from engines.e18xx.g1867 import bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
 from engines.e18xx.game import Canada1867, Shikoku1889
 from engines.e18xx.replay import replay_export
@@ -159,6 +159,32 @@ def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it
     monkeypatch.setattr(engine, "apply", noted)
     replay_export(recorded(name))
     assert {"lay_tile", "run_routes"} <= set(kept_after) <= operating.TRAINLESS_MOVES and len(kept_after) > 30
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
+def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monkeypatch, name):
+    """merger.apply's first question (the stage) is the one who_acts asked in the same E18xxGame.apply, nothing
+    written between: it takes that answer (G.stage_kept), which is the stage asked anew, and nothing is left kept
+    after a move (a later question would read a stage of a state since changed)."""
+    real_apply, real_move, taken = Canada1867.apply, merger.apply, []
+
+    def checked(g, seat, action):
+        if g.stage_kept is not None:
+            kept, g.stage_kept = g.stage_kept, None
+            assert kept == merger._stage(g), (g.round, action)
+            taken.append(kept[0])
+            g.stage_kept = kept
+        real_move(g, seat, action)
+
+    def applied(self, state, seat, action, **kw):
+        after = real_apply(self, state, seat, action, **kw)
+        assert G(after).stage_kept is None
+        return after
+
+    monkeypatch.setattr(merger, "apply", checked)
+    monkeypatch.setattr(Canada1867, "apply", applied)
+    replay_export(recorded(name))
+    assert {"minor", "deal", "reduce"} <= set(taken)
 
 
 # ---- the stock round's counts ---------------------------------------------------------------------------------

@@ -155,7 +155,7 @@ class E18xxGame(Engine):
         try:
             return super().apply(state, seat, action, in_place=in_place)
         finally:
-            g.crowd_keeping, g.crowd_kept = False, None
+            g.crowd_keeping, g.crowd_kept, g.stage_kept = False, None, None
 
     def _apply(self, state: State, seat: int, action: Action) -> None:
         g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
