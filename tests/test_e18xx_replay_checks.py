@@ -10,7 +10,7 @@ import pytest
 
 from engines.e18xx import operating, trains
 from engines.e18xx.companies import certificate_count, load_title
-from engines.e18xx.g1867 import bidding, loans
+from engines.e18xx.g1867 import bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
 from engines.e18xx.game import Canada1867, Shikoku1889
 from engines.e18xx.replay import replay_export
@@ -132,6 +132,59 @@ def test_once_the_trains_have_run_settle_does_not_ask_whether_they_could(monkeyp
     monkeypatch.setattr(trains, "route_available", counted)
     replay_export(recorded("1867-hs_ahjzadkh_19792.json"))
     assert asked and all(revenue is None for revenue in asked)
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json", "1889-314.json"])
+def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it(monkeypatch, name):
+    """A replay's operating.settle after a lay, a token, a run or a dividend with nobody over the train limit takes
+    that answer (kept by E18xxGame._apply) instead of asking again: at every settle the kept answer is the one asked
+    anew, it is kept only after operating.TRAINLESS_MOVES, and settle leaves nothing kept for later questions."""
+    engine = Canada1867 if name.startswith("1867") else Shikoku1889
+    real_settle, real_apply, moves, kept_after = operating.settle, engine.apply, [], []
+
+    def checked(g):
+        kept, g.crowd_kept = g.crowd_kept, None
+        if kept is not None:
+            assert kept == trains.crowded(g) == [], (g.round, moves[-1])
+            kept_after.append(moves[-1])
+        g.crowd_kept = kept
+        real_settle(g)
+        assert g.crowd_kept is None
+
+    def noted(self, state, seat, action, **kw):
+        moves.append(action["type"])
+        return real_apply(self, state, seat, action, **kw)
+
+    monkeypatch.setattr(operating, "settle", checked)
+    monkeypatch.setattr(engine, "apply", noted)
+    replay_export(recorded(name))
+    assert {"lay_tile", "run_routes"} <= set(kept_after) <= operating.TRAINLESS_MOVES and len(kept_after) > 30
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
+def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monkeypatch, name):
+    """merger.apply's first question (the stage) is the one who_acts asked in the same E18xxGame.apply, nothing
+    written between: it takes that answer (G.stage_kept), which is the stage asked anew, and nothing is left kept
+    after a move (a later question would read a stage of a state since changed)."""
+    real_apply, real_move, taken = Canada1867.apply, merger.apply, []
+
+    def checked(g, seat, action):
+        if g.stage_kept is not None:
+            kept, g.stage_kept = g.stage_kept, None
+            assert kept == merger._stage(g), (g.round, action)
+            taken.append(kept[0])
+            g.stage_kept = kept
+        real_move(g, seat, action)
+
+    def applied(self, state, seat, action, **kw):
+        after = real_apply(self, state, seat, action, **kw)
+        assert G(after).stage_kept is None
+        return after
+
+    monkeypatch.setattr(merger, "apply", checked)
+    monkeypatch.setattr(Canada1867, "apply", applied)
+    replay_export(recorded(name))
+    assert {"minor", "deal", "reduce"} <= set(taken)
 
 
 # ---- the stock round's counts ---------------------------------------------------------------------------------

@@ -155,7 +155,7 @@ class E18xxGame(Engine):
         try:
             return super().apply(state, seat, action, in_place=in_place)
         finally:
-            g.crowd_keeping, g.crowd_kept = False, None
+            g.crowd_keeping, g.crowd_kept, g.stage_kept = False, None, None
 
     def _apply(self, state: State, seat: int, action: Action) -> None:
         g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
@@ -185,6 +185,10 @@ class E18xxGame(Engine):
             privates.lay_with_private(g, seat, action, in_track_of=None)
         elif kind == "operating":
             operating.apply(g, seat, action, crowd)
+            if crowd == [] and action["type"] in operating.TRAINLESS_MOVES:
+                # nobody was over the limit before a move that moves no train: operating.settle takes this answer
+                # instead of asking again (E18xxGame.apply's `finally` drops it if settle never comes to it)
+                g.crowd_kept = crowd
         elif kind in g.rules.modules:
             g.rules.modules[kind].apply(g, seat, action)
         else:

@@ -105,10 +105,18 @@ def _next_step(g: G) -> None:
     g.rules.operating_turn_done(g, cid)
 
 
+#: Moves that never give or take a train nor change the phase (so whether anyone is over the train limit after
+#: one is what it was before it): E18xxGame._apply keeps the answer asked before the move for `settle`.
+TRAINLESS_MOVES = frozenset(("lay_tile", "place_token", "run_routes", "dividend"))
+
+
 def settle(g: G) -> None:
     """Skip every step that offers nothing, and do the automatic ones (a withhold of nothing)."""
     r = g.round
-    if trains.crowded(g):
+    crowd, g.crowd_kept = g.crowd_kept, None  # E18xxGame._apply's answer from before a move that left it so
+    if crowd is None:
+        crowd = trains.crowded(g)
+    if crowd:
         return
     # asked once, not at every step skipped below: the steps done here without a move (a dividend, the loans, a
     # nationalisation or closing, a skipped train step) never give a corporation a train nor change the phase, so

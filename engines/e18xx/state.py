@@ -94,6 +94,7 @@ class G:
         g._cells = {}
         g.crowd_keeping = False
         g.crowd_kept = None
+        g.stage_kept = None
         G._last = g
         return g
 
@@ -110,6 +111,9 @@ class G:
     # `who_acts` to the start of `_apply` (which takes the answer and stops the keeping before any write)
     crowd_keeping: bool
     crowd_kept: list[str] | None
+    # 1867's merger round's stage (merger._stage), asked by `who_acts` in that span: the move's own first question
+    # (merger.apply reads it, before any write; E18xxGame.apply drops it at the end)
+    stage_kept: tuple[str, int | None] | None
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 

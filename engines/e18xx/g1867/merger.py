@@ -95,7 +95,10 @@ def _stage(g: G) -> tuple[str, int | None]:
 
 
 def acting(g: G) -> frozenset[int]:
-    return _acting(g, *_stage(g))
+    now = _stage(g)
+    if g.crowd_keeping:  # who_acts inside E18xxGame.apply, before its move: apply's first question is this one
+        g.stage_kept = now
+    return _acting(g, *now)
 
 
 def _acting(g: G, now: str, dealer: int | None) -> frozenset[int]:
@@ -203,7 +206,8 @@ def has_move(g: G, cid: str) -> bool:
 
 def apply(g: G, seat: int, action: Action) -> None:
     r = g.round
-    now, dealer = _stage(g)
+    now, dealer = g.stage_kept or _stage(g)  # nothing written since who_acts asked it (G.stage_kept)
+    g.stage_kept = None
     if seat not in _acting(g, now, dealer):
         raise RuleError("It is not your turn.")
     kind = action["type"]
