@@ -1,6 +1,10 @@
-"""Building 1889 positions for rule tests: a quick auction, corporations floated by hand, operating rounds."""
+"""Building 1889 positions for rule tests: a quick auction, corporations floated by hand, operating rounds; and
+1807 exports loaded by the site's engine."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -14,6 +18,8 @@ from engines.e18xx.state import BANK, G, total_money
 
 E = Shikoku1889()
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx"  # facts gathered beside the repo (CI)
+REF = SHARED.parents[1] / "tools" / "ref18xx"  # 18xx.games's engine (Ruby), beside the repo as in CI
+FIXES_1807 = Path(__file__).resolve().parents[1] / "bench" / "ref_1807_fixes.rb"  # its prealpha 1807's defects patched
 YELLOW, GREEN, BROWN = ("yellow",), ("yellow", "green"), ("yellow", "green", "brown")  # the tiles of a phase
 
 
@@ -125,3 +131,14 @@ def presenter_table(engine, state) -> Table:
     """A table of `engine` at `state`, as the presenter sees one."""
     return Table(PresenterGame(state["n"]), engine, state, 1)
 
+
+
+def site_replays_1807(paths: list[Path]) -> list[dict[str, Any]]:
+    """18xx.games's engine (with bench/ref_1807_fixes.rb) loading these 1807 exports: its replay.rb line for each
+    (exception, actions, result, matches_recorded...)."""
+    out = subprocess.run(["ruby", f"-I{REF / 'shims'}", f"-I{REF / 'lib'}", f"-r{FIXES_1807}", str(REF / "replay.rb"),
+                          *map(str, paths)], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "ONLY_TITLES": "g_1867,g_1807", "ENGINE_LOG_LEVEL": "5"})
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(lines) == len(paths), out.stderr
+    return lines

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -18,10 +16,9 @@ from engines.e18xx.board import load_map
 from engines.e18xx.companies import load_title
 from engines.e18xx.export import export_game
 from engines.e18xx.state import G
+from tests.e18xx_helpers import REF, site_replays_1807
 
 ENGINE = engines.get("1807")
-REF = Path(__file__).resolve().parents[2] / "shared" / "tools" / "ref18xx"
-FIXES = Path(__file__).resolve().parents[1] / "bench" / "ref_1807_fixes.rb"
 
 
 def dealt(seed: int, players: int = 4) -> dict:
@@ -128,10 +125,7 @@ def test_reference_engine_draws_the_same_setup_and_takes_the_private_auction(tmp
     doc = export_game("1807", {}, ["P1", "P2", "P3", "P4"], opening)
     path = tmp_path / "opening.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    out = subprocess.run(["ruby", f"-I{REF / 'shims'}", f"-I{REF / 'lib'}", f"-r{FIXES}", str(REF / "replay.rb"),
-                          str(path)], capture_output=True, text=True,
-                         env={"ONLY_TITLES": "g_1867,g_1807", "ENGINE_LOG_LEVEL": "5", "PATH": "/usr/bin:/bin"})
-    line = json.loads(out.stdout.splitlines()[-1])
+    (line,) = site_replays_1807([path])
     assert line["exception"] is None, line
     assert line["actions"] == len(doc["actions"])
     assert line["result"] == doc["result"]
@@ -275,10 +269,7 @@ def test_reference_engine_with_the_fixes_agrees_a_ferry_auction_unpasses_its_ope
     doc = export_game("1807", {}, ["P1", "P2", "P3", "P4"], log)
     path = tmp_path / "ferry.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    out = subprocess.run(["ruby", f"-I{REF / 'shims'}", f"-I{REF / 'lib'}", f"-r{FIXES}", str(REF / "replay.rb"),
-                          str(path)], capture_output=True, text=True,
-                         env={"ONLY_TITLES": "g_1867,g_1807", "ENGINE_LOG_LEVEL": "5", "PATH": "/usr/bin:/bin"})
-    line = json.loads(out.stdout.splitlines()[-1])
+    (line,) = site_replays_1807([path])
     assert line["exception"] is None and line["actions"] == len(doc["actions"]), line
     assert line["result"] == doc["result"]
 

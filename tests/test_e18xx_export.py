@@ -16,6 +16,7 @@ import pytest
 from bot.selfplay import play_one, site_unplayed
 from engines.e18xx.export import OURS_ONLY, NotExportable, export_game
 from engines.e18xx.replay import replay_export
+from tests.e18xx_helpers import site_replays_1807
 from tests.service_helpers import open_service
 
 REPO = Path(__file__).resolve().parents[1]
@@ -80,18 +81,13 @@ def test_exported_1807_games_load_in_the_sites_engine_with_the_same_scores(tmp_p
     """1807 (issue 17): whole selfplay games forming no system (SITE_UNPLAYED), loaded by the site's prealpha 1807
     with bench/ref_1807_fixes.rb (its defects patched), accept every action and end with our scores.
     bench/e18xx_agreement.py --title 1807 runs more."""
-    ref = REF18XX.parent
     for seed, players in AGREEING_1807:
         played = play_one("1807", players, random.Random(seed), max_actions=20_000, unplayed=site_unplayed("1807"))
         doc = export_game("1807", {}, [f"p{i}" for i in range(players)],
                           [(e["seat"], e["action"]) for e in played["log"]], game_id=seed)
         (tmp_path / f"g{seed}.json").write_text(json.dumps(doc), encoding="utf-8")
-    out = subprocess.run(["ruby", f"-I{ref / 'shims'}", f"-I{ref / 'lib'}", f"-r{REPO / 'bench' / 'ref_1807_fixes.rb'}",
-                          str(ref / "replay.rb"), *sorted(map(str, tmp_path.glob("*.json")))], capture_output=True,
-                         text=True, env={**os.environ, "ONLY_TITLES": "g_1867,g_1807", "ENGINE_LOG_LEVEL": "5"},
-                         timeout=600)
-    lines = [json.loads(line) for line in out.stdout.splitlines()]
-    assert len(lines) == len(AGREEING_1807), out.stderr
+    lines = site_replays_1807(sorted(tmp_path.glob("*.json")))
+    assert len(lines) == len(AGREEING_1807)
     for line in lines:
         assert (line["exception"], line["matches_recorded"], line["finished"]) == (None, True, True), line
 
