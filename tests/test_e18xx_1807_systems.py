@@ -302,10 +302,33 @@ def test_the_odd_shares_choice_is_told_once_as_the_system_pays(choice, told, amo
     state = act(state, 3, choice)
     new = [e for e in state["events"] if e["no"] > seen]
     lines = [event_line(e, names, "en") for e in new]
-    assert [line for line in lines if names[3] in line] == [told]
+    assert [line for line in lines if names[3] in line and "odd shares" in line] == [told]
     assert lines.index(told) < lines.index("CR, GER, GNR form LMS at £165; ann is its president.")
     ja = next(event_line(e, names, "ja") for e in new if e["seats"] == [3])
     assert english_left(ja, [*names, "LMS"]) == [] and amount in ja
+
+
+@pytest.mark.parametrize("choice, dan", [(SHARE, "15%"), (MONEY, "10%")])
+def test_every_holder_is_told_his_share_of_the_system_it_forms(choice, dan):
+    """After the forming line, one line a player who holds the new system: the payers and the payees of odd shares
+    as well as the chooser (seat 0 4 units, seat 1 3, seat 2 4, seat 3 3 or 2 by his choice: 5% each), seat
+    order; in Japanese too."""
+    from cogs.e18xx.words import event_line
+    from tests.e18xx_helpers import NAMES
+    from tests.i18n_helpers import english_left
+    names = list(NAMES[:4])
+    _, state, _ = three_with_a_poor_player()
+    state = act(state, 0, FORM_LMS)
+    seen = state["event_no"]
+    state = act(state, 3, choice)
+    new = [e for e in state["events"] if e["no"] > seen]
+    lines = [event_line(e, names, "en") for e in new]
+    formed = lines.index("CR, GER, GNR form LMS at £165; ann is its president.")
+    held = [f"{names[0]} now holds 20% of LMS.", f"{names[1]} now holds 15% of LMS.",
+            f"{names[2]} now holds 20% of LMS.", f"{names[3]} now holds {dan} of LMS."]
+    assert lines[formed + 1:formed + 5] == held
+    ja = [event_line(e, names, "ja") for e in new[formed + 1:formed + 5]]
+    assert all(english_left(line, [*names, "LMS"]) == [] for line in ja) and dan in ja[3]
 
 
 def test_new_shares_running_short_give_a_player_who_can_pay_the_choice_too():

@@ -517,6 +517,8 @@ def form(g: G, publics: list[str], system: str, choices: dict[str, str] | None =
         _restart(g, cid)
     g.event("{corps} form {system} at {price}; [0] is its president.", int(deal["president"]),
             corps=", ".join(publics), system=system, price=g.amount(cell.price))
+    for key in sorted((k for k in deal["units"] if k.isdigit() and deal["units"][k]), key=int):
+        g.event("[0] now holds {percent}% of {system}.", int(key), percent=g.percent(system, key), system=system)
     if len(g.board.token_nodes(system)) > capacity(g, system):
         g.round["reducing"] = system
     else:
