@@ -201,21 +201,23 @@ class E18xxGame(Engine):
         "corporation" or left out), or a private company of it (`entity_type` "company") for the moves a private
         makes."""
         entity, entity_type = action.get("entity"), action.get("entity_type")
-        if entity_type not in (None, *ENTITY_TYPES):
+        if entity is None and entity_type is None:  # a player's own move (most of a game's)
+            return
+        if entity_type is not None and entity_type not in ENTITY_TYPES:
             raise RuleError("A move is made for a corporation or a company, not a {kind}.", kind=repr(entity_type[:20]))
-        if entity_type is not None and entity is None:
+        if entity is None:
             raise RuleError("A move for a {kind} names it in entity.", kind=entity_type)
         if entity_type == "company":
             if entity not in g.s["privates"]:
                 raise RuleError("There is no private company {private} in this game.", private=repr(entity[:20]))
             if action["type"] not in COMPANY_MOVES:
                 raise RuleError("A private company only exchanges itself for a share, lays a tile or passes.")
-        elif entity is not None:
+        else:
             if entity not in g.s["corps"]:
                 raise RuleError("There is no corporation {corp} in this game.", corp=repr(entity[:20]))
-            # buying back its shares (operating round); 1807: a minor taken over for a share (merger round)
-            redeems = action["type"] == "buy_shares" and g.round["kind"] in ("operating", "merger")
-            if action["type"] not in CORPORATION_MOVES or (action["type"] == "buy_shares" and not redeems):
+            # it buys shares only back (operating round); 1807: a minor taken over for a share (merger round)
+            move = action["type"]
+            if move not in CORPORATION_MOVES or move == "buy_shares" and g.round["kind"] not in ("operating", "merger"):
                 raise RuleError("A corporation does not make that move; its president does, as a player.")
 
     def _deal(self, g: G, action: Action) -> None:

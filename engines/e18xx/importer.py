@@ -32,8 +32,8 @@ BOOKKEEPING = frozenset({"created_at", "user", "original_id", "skip", "auto_acti
 def has_no_effect(action: Mapping[str, Any]) -> bool:
     """Chat, and standing orders (``program_*``): the moves made because of an order are recorded as
     ``auto_actions`` of later actions, so the order itself is a no-op for replay."""
-    kind = str(action.get("type", ""))
-    return kind == "message" or kind.startswith("program_")
+    kind = action.get("type")
+    return kind == "message" or isinstance(kind, str) and kind.startswith("program_")
 
 
 @dataclass(frozen=True)
@@ -124,18 +124,19 @@ def _undo_start(actions: Sequence[Mapping[str, Any]], slots: Sequence[Mapping[st
 def normalise_action(action: Mapping[str, Any], title: Title | None = None) -> dict[str, Any]:
     """A plain dict of ours: the site's fields without bookkeeping; share trades get ``percent``."""
     out = dict(action)  # copied whole and cut (cheaper than a filtered copy; the same order)
-    for key in BOOKKEEPING:
-        out.pop(key, None)
+    for key in BOOKKEEPING.intersection(action):  # the one or two an action has
+        del out[key]
     out.setdefault("id", None)  # auto actions carry no id
-    if out.get("type") in ("buy_share", "sell_share") and "share" in out:  # the 2020 form: one certificate
-        out["type"] += "s"
+    kind = out.get("type")
+    if kind in ("buy_share", "sell_share") and "share" in out:  # the 2020 form: one certificate
+        kind = out["type"] = kind + "s"
         out["shares"] = [out.pop("share")]
-    if out.get("type") in ("buy_shares", "sell_shares") and out.get("percent") is None and title is not None:
+    if kind in ("buy_shares", "sell_shares") and out.get("percent") is None and title is not None:
         try:
             out["percent"] = _bundle_percent(out["shares"], title)
         except (KeyError, ValueError, TypeError):
             pass  # not a real certificate: left for the replay to refuse, naming the action
-    if out.get("type") == "run_routes":
+    elif kind == "run_routes":
         out["routes"] = [dict(route) for route in out.get("routes", [])]
     return out
 
@@ -192,13 +193,14 @@ def read_recorded(doc: Mapping[str, Any]) -> Recorded:
 
     private_id = {p.name: p.id for p in title.privates} if title is not None else {}
     actions = replay_actions(kept, title)
-    for action in actions:
-        if action.get("entity_type") == "player":
+    for action in actions:  # older exports name a player, and a private company, by name
+        entity_type = action.get("entity_type")
+        if entity_type == "player":
             action["entity"] = player_id(action.get("entity"))
-        if isinstance(action.get("company"), str):
-            action["company"] = private_id.get(action["company"], action["company"])
-        if action.get("entity_type") == "company" and isinstance(action.get("entity"), str):
-            action["entity"] = private_id.get(action["entity"], action["entity"])
+        elif entity_type == "company" and isinstance(entity := action.get("entity"), str):
+            action["entity"] = private_id.get(entity, entity)
+        if "company" in action and isinstance(company := action["company"], str):
+            action["company"] = private_id.get(company, company)
     return Recorded(
         title=title_id,
         players=players,

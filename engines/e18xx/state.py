@@ -156,12 +156,17 @@ class G:
     def event(self, text: str, *seats: int, **values: Any) -> None:
         """A public line of what happened: a message template (engines/text.py) and its values, stored as JSON;
         [0], [1] stand for the names of the seats given."""
-        self.s["event_no"] += 1
-        entry = {"no": self.s["event_no"], "text": text, "seats": list(seats)}
-        if values:
-            entry["values"] = {k: to_json(v) for k, v in values.items()}
-        self.s["events"].append(entry)
-        del self.s["events"][:-EVENTS_KEPT]
+        s = self.s
+        no = s["event_no"] = s["event_no"] + 1
+        entry = {"no": no, "text": text, "seats": list(seats)}
+        if values:  # this call's own dict (keyword arguments always are): its values made JSON in place
+            for key, value in values.items():
+                values[key] = to_json(value)
+            entry["values"] = values
+        events = s["events"]
+        events.append(entry)
+        if len(events) > EVENTS_KEPT:
+            del events[:-EVENTS_KEPT]
 
     # ---- the board ------------------------------------------------------------------------------------
 
