@@ -74,7 +74,10 @@ def check_action(action: Action, spec: Spec) -> None:
     fields = spec.get(action["type"])
     if fields is None:
         raise RuleError("That is not a move this game knows.")
-    types, required = _declared(fields)
+    known = _DECLARED.get(id(fields))
+    if known is None or known[0] is not fields:
+        known = _declare(fields)
+    _, types, required = known
     for key, value in action.items():
         if types.get(key) is not type(value):  # most fields hold a value of their plain kind's type: nothing to ask
             _check_field(action["type"], fields, key, value)
@@ -113,15 +116,13 @@ def _check_field(kind: str, fields: dict[str, str], key: str, value: Any) -> Non
 _DECLARED: dict[int, tuple[dict[str, str], dict[str, type], tuple[str, ...]]] = {}
 
 
-def _declared(fields: dict[str, str]) -> tuple[dict[str, type], tuple[str, ...]]:
+def _declare(fields: dict[str, str]) -> tuple[dict[str, str], dict[str, type], tuple[str, ...]]:
     """The type of each field of a plain kind ("int", "str?"; "type" is a name) and the fields a move of this type
-    must have (those not marked "?"), worked out once per table."""
-    known = _DECLARED.get(id(fields))
-    if known is None or known[0] is not fields:
-        types = {key: _TYPES[f.rstrip("?")] for key, f in fields.items() if f.rstrip("?") in _TYPES}
-        types["type"] = str
-        known = _DECLARED[id(fields)] = (fields, types, tuple(k for k, f in fields.items() if not f.endswith("?")))
-    return known[1], known[2]
+    must have (those not marked "?"), kept in _DECLARED."""
+    types = {key: _TYPES[f.rstrip("?")] for key, f in fields.items() if f.rstrip("?") in _TYPES}
+    types["type"] = str
+    known = _DECLARED[id(fields)] = (fields, types, tuple(k for k, f in fields.items() if not f.endswith("?")))
+    return known
 
 
 #: A chance outcome, as the game waiting for one names it.

@@ -153,14 +153,15 @@ class E18xxGame(Engine):
         g = G(state)
         g.crowd_keeping = True
         try:
-            return super().apply(state, seat, action, in_place=in_place)
+            return Engine.apply(self, state, seat, action, in_place=in_place)
         finally:
             g.crowd_keeping, g.crowd_kept, g.stage_kept = False, None, None
 
     def _apply(self, state: State, seat: int, action: Action) -> None:
         g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
         crowd, g.crowd_kept, g.crowd_keeping = g.crowd_kept, None, False  # from here on the move writes
-        kind = g.round["kind"]
+        round_ = g.s["round"]
+        kind = round_["kind"]
         if seat == CHANCE:
             if g.rules.chance_request(g) is not None:
                 g.rules.apply_chance(g, action)
@@ -171,21 +172,22 @@ class E18xxGame(Engine):
         if g.rules.chance_request(g) is not None:
             raise RuleError("The game waits for a die roll first.")
         self._check_entity(g, action)
-        if action["type"] == "end_game":
+        move = action["type"]
+        if move == "end_game":
             if not g.trusted:
                 raise RuleError("A game here ends when a player goes bankrupt or after the bank breaks.")
             g.s["over"] = "manually_ended"
         elif g.rules.interrupt(g) is not None:
             g.rules.apply_interrupt(g, seat, action)
-        elif g.round.get("offer"):
+        elif round_.get("offer"):
             operating.apply(g, seat, action, crowd)  # only the offer's answer is taken now
-        elif action["type"] == "buy_shares" and action.get("entity_type") == "company":
+        elif move == "buy_shares" and action.get("entity_type") == "company":
             self._exchange(g, seat, action)
-        elif action["type"] == "lay_tile" and action.get("entity_type") == "company" and kind == "stock":
+        elif move == "lay_tile" and action.get("entity_type") == "company" and kind == "stock":
             privates.lay_with_private(g, seat, action, in_track_of=None)
         elif kind == "operating":
             operating.apply(g, seat, action, crowd)
-            if crowd == [] and action["type"] in operating.TRAINLESS_MOVES:
+            if crowd == [] and move in operating.TRAINLESS_MOVES:
                 # nobody was over the limit before a move that moves no train: operating.settle takes this answer
                 # instead of asking again (E18xxGame.apply's `finally` drops it if settle never comes to it)
                 g.crowd_kept = crowd

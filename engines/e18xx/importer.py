@@ -97,7 +97,8 @@ def filter_undone(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
         elif kind == "message":
             slots[index] = action
         else:
-            undone.clear()
+            if undone:
+                undone.clear()
             slots[index] = action
     return [a for a in slots if a is not None]
 
@@ -196,7 +197,8 @@ def read_recorded(doc: Mapping[str, Any]) -> Recorded:
     for action in actions:  # older exports name a player, and a private company, by name
         entity_type = action.get("entity_type")
         if entity_type == "player":
-            action["entity"] = player_id(action.get("entity"))
+            entity = action.get("entity")
+            action["entity"] = by_name.get(entity, entity) if isinstance(entity, str) else entity
         elif entity_type == "company" and isinstance(entity := action.get("entity"), str):
             action["entity"] = private_id.get(entity, entity)
         if "company" in action and isinstance(company := action["company"], str):
@@ -210,7 +212,7 @@ def read_recorded(doc: Mapping[str, Any]) -> Recorded:
         result={int(player_id(k)): int(v) for k, v in (doc.get("result") or {}).items()},
         game_id=doc.get("id"),
         game_end_reason=doc.get("game_end_reason"),
-        kept_ids=tuple(a["id"] for a in kept if a.get("id") is not None),
+        kept_ids=tuple([a["id"] for a in kept if a.get("id") is not None]),
     )
 
 

@@ -35,7 +35,7 @@ from engines.e18xx.companies import (
 )
 from engines.e18xx.market import Cell
 from engines.e18xx.rules import Rules, rules_for
-from engines.text import Money, Msg, Name, msg, to_json
+from engines.text import PLAIN_JSON, Money, Msg, Name, msg, to_json
 
 BANK = "bank"
 EVENTS_KEPT = 60
@@ -161,7 +161,8 @@ class G:
         entry = {"no": no, "text": text, "seats": list(seats)}
         if values:  # this call's own dict (keyword arguments always are): its values made JSON in place
             for key, value in values.items():
-                values[key] = to_json(value)
+                if type(value) not in PLAIN_JSON:  # a name or a number is stored as it is
+                    values[key] = to_json(value)
             entry["values"] = values
         events = s["events"]
         events.append(entry)
