@@ -188,18 +188,13 @@ WITH_PLAIN = frozenset((*PLAIN, "buy_train"))
 def _drop_plain(state: State, kind: str, ours: dict[str, Any], entity: Any) -> None:
     """Remove from ``ours`` the site's fields that say nothing in 1889 (PLAIN, and a few that repeat the move:
     the token's placer, the train's variant, the share's price); a field saying more is refused."""
-    def plain(key: str, value: Any, allowed: tuple) -> None:
-        if value is not None and value not in allowed:
-            raise RuleError("The {field} of {value} in this {kind} has no rule in 1889.", field=key,
-                            value=repr(str(value)[:20]), kind=kind)
-
     for key, allowed in PLAIN.get(kind, {}).items():
         if key in ours:
-            plain(key, ours.pop(key), allowed)
+            _plain(kind, key, ours.pop(key), allowed)
     if kind == "place_token" and "tokener" in ours:
-        plain("tokener", ours.pop("tokener"), (entity,))
+        _plain(kind, "tokener", ours.pop("tokener"), (entity,))
     if kind == "buy_train" and "variant" in ours:
-        plain("variant", ours.pop("variant"), (tile_name(str(ours.get("train", ""))),))
+        _plain(kind, "variant", ours.pop("variant"), (tile_name(str(ours.get("train", ""))),))
     if kind == "buy_shares" and "share_price" in ours:
         shares = ours.get("shares") or [""]
         cid = str(shares[0]).rpartition("_")[0]
@@ -207,13 +202,19 @@ def _drop_plain(state: State, kind: str, ours: dict[str, Any], entity: Any) -> N
         g = G(state)
         if cid in g.s["corps"] and g.cell(cid) is not None:  # the price this purchase pays anyway
             prices = (g.corp(cid)["par"], g.price(cid))
-        plain("share_price", ours.pop("share_price"), prices)
+        _plain(kind, "share_price", ours.pop("share_price"), prices)
     if kind == "run_routes" and type(ours.get("routes")) is list:
         ours["routes"] = [dict(route) if type(route) is dict else route for route in ours["routes"]]  # ours to change
         for route in ours["routes"]:
             for key, allowed in ROUTE_PLAIN.items():
                 if type(route) is dict and key in route:
-                    plain(key, route.pop(key), allowed)
+                    _plain(kind, key, route.pop(key), allowed)
+
+
+def _plain(kind: str, key: str, value: Any, allowed: tuple) -> None:
+    if value is not None and value not in allowed:
+        raise RuleError("The {field} of {value} in this {kind} has no rule in 1889.", field=key,
+                        value=repr(str(value)[:20]), kind=kind)
 
 
 def tile_name(copy_id: str) -> str:

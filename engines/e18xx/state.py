@@ -271,7 +271,7 @@ class G:
         """18xx.games's score: cash, shares of parred corporations at their price, privates at face value."""
         key = self.key(seat)
         certs = {cid: c["shares"].get(key, []) for cid, c in self.s["corps"].items()}
-        prices = {cid: self.cell(cid).price for cid in self.s["corps"] if self.cell(cid) is not None}
+        prices = {cid: cell.price for cid, cell in self.cells().items()}
         faces = [self.s["privates"][pid]["value"] for pid in self.privates_of(key)]
         return player_value(self.s["cash"][seat], certs, prices, faces, self.title)
 
