@@ -125,8 +125,8 @@ def _undo_start(actions: Sequence[Mapping[str, Any]], slots: Sequence[Mapping[st
 def normalise_action(action: Mapping[str, Any], title: Title | None = None) -> dict[str, Any]:
     """A plain dict of ours: the site's fields without bookkeeping; share trades get ``percent``."""
     out = dict(action)  # copied whole and cut (cheaper than a filtered copy; the same order)
-    for key in BOOKKEEPING.intersection(action):  # the one or two an action has
-        del out[key]
+    for key in BOOKKEEPING:
+        out.pop(key, None)
     out.setdefault("id", None)  # auto actions carry no id
     kind = out.get("type")
     if kind in ("buy_share", "sell_share") and "share" in out:  # the 2020 form: one certificate
