@@ -67,6 +67,13 @@ def new_state(title_id: str, seats: int, beginner: bool, opts: dict[str, Any] | 
     }
 
 
+#: The G made last (it holds its state, so no other dict can take that state's id). A module variable, not an
+#: attribute of the class: writing a class's attribute renews its version, and every attribute read of a G that
+#: the interpreter had specialised for the old one goes the slow way until it is specialised again (a copied
+#: state, as a live table's every move makes, writes it each move; a replay's cold start, a few times: 3.5%).
+_last_g: G | None = None
+
+
 class G:
     """The state with its title, map and board at hand; writes go straight to the dict.
 
@@ -76,10 +83,9 @@ class G:
     the state's: the board it read from the dict it was read from, the price cells from the market dict (both
     always replaced, never changed in place)."""
 
-    _last: G | None = None  # the G made last (it holds its state, so no other dict can take that state's id)
-
     def __new__(cls, state: dict[str, Any]) -> G:
-        last = G._last
+        global _last_g
+        last = _last_g
         if last is not None and last.s is state and type(last) is cls:
             return last
         g = super().__new__(cls)
@@ -95,7 +101,7 @@ class G:
         g.crowd_keeping = False
         g.crowd_kept = None
         g.stage_kept = None
-        G._last = g
+        _last_g = g
         return g
 
     s: dict[str, Any]
