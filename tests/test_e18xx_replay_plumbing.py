@@ -69,3 +69,17 @@ def test_an_event_stores_its_values_as_json_and_leaves_the_callers_mapping_as_it
     assert last["values"] == {"price": {"$money": 80, "currency": "yen"},
                               "private": {"$name": ["Takamatsu", "高松", ""]}, "corp": "IR", "n": 2}
     json.dumps(g.s)  # the state stays plain JSON
+
+
+def test_a_g_is_made_once_per_state_and_making_one_leaves_the_class_as_it_was():
+    """G(state) of the state the last G was made for is that G (a replay asks several questions of each state);
+    the last G is kept outside the class, whose attributes a new G never writes (a write renews the class's
+    version, and the interpreter's specialised reads of every G's attributes start again)."""
+    engine = Shikoku1889()
+    first, second = engine.setup({}, 3), engine.setup({}, 3)
+    before = dict(vars(G))
+    g = G(first)
+    assert G(first) is g
+    assert G(second) is not g and G(second).s is second
+    assert G(first) is not g and G(first).s is first  # a G for another state came between
+    assert dict(vars(G)) == before
