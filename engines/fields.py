@@ -64,8 +64,9 @@ def _fits_for(kind: str):
     return _ONE[kind]
 
 
-#: Field kinds that any string fits (check_action's shortcut for them).
-_STR_FIELDS = frozenset(("str", "str?"))
+#: A plain kind's one type: a value of exactly that type fits it, and a value of another type only if null where
+#: the field may be.
+_TYPES = {"int": int, "str": str, "bool": bool, "list": list, "dict": dict}
 
 
 def check_action(action: Action, spec: Spec) -> None:
@@ -73,45 +74,55 @@ def check_action(action: Action, spec: Spec) -> None:
     fields = spec.get(action["type"])
     if fields is None:
         raise RuleError("That is not a move this game knows.")
-    # "a move", or "a bet move": the action's type is its name in the game's data, said as it is
-    kind = action["type"]
-    plain = kind == "move"
-    for key, value in action.items():
-        if key == "type":
-            continue
-        field = fields.get(key)
-        if field is None:
-            name = repr(str(key)[:20])
-            if plain:
-                raise RuleError("A move has no {field}.", field=name)
-            raise RuleError("A {kind} move has no {field}.", kind=kind, field=name)
-        if type(value) is str and field in _STR_FIELDS:  # the commonest field, checked without a call
-            continue
-        optional, field_kind, fits_kind = _kind(field)
-        if value is None and optional:
-            continue
-        if not fits_kind(value):
-            what = words(field_kind)
-            if plain:
-                raise RuleError("The {field} of a move must be {what}.", field=key, what=what)
-            raise RuleError("The {field} of a {kind} move must be {what}.", field=key, kind=kind, what=what)
-    for key in _required(fields):
-        if key not in action:
-            if plain:
-                raise RuleError("A move needs its {field}.", field=key)
-            raise RuleError("A {kind} move needs its {field}.", kind=kind, field=key)
-
-
-#: id of an action type's fields -> (those fields, the keys it must have): an engine's spec is a constant table
-_REQUIRED: dict[int, tuple[dict[str, str], tuple[str, ...]]] = {}
-
-
-def _required(fields: dict[str, str]) -> tuple[str, ...]:
-    """The fields a move of this type must have (those not marked "?"), worked out once per table."""
-    known = _REQUIRED.get(id(fields))
+    known = _DECLARED.get(id(fields))
     if known is None or known[0] is not fields:
-        known = _REQUIRED[id(fields)] = (fields, tuple(k for k, f in fields.items() if not f.endswith("?")))
-    return known[1]
+        known = _declare(fields)
+    _, types, required = known
+    for key, value in action.items():
+        if types.get(key) is not type(value):  # most fields hold a value of their plain kind's type: nothing to ask
+            _check_field(action["type"], fields, key, value)
+    for key in required:
+        if key not in action:
+            if action["type"] == "move":
+                raise RuleError("A move needs its {field}.", field=key)
+            raise RuleError("A {kind} move needs its {field}.", kind=action["type"], field=key)
+
+
+def _check_field(kind: str, fields: dict[str, str], key: str, value: Any) -> None:
+    """A field whose value is not of its plain kind's type: the type itself, null where the field may be, or a
+    value of a kind that looks further (a list of names, a number or a name); anything else is refused."""
+    if key == "type":
+        return
+    # "a move", or "a bet move": the action's type is its name in the game's data, said as it is
+    plain = kind == "move"
+    field = fields.get(key)
+    if field is None:
+        name = repr(str(key)[:20])
+        if plain:
+            raise RuleError("A move has no {field}.", field=name)
+        raise RuleError("A {kind} move has no {field}.", kind=kind, field=name)
+    optional, field_kind, fits_kind = _kind(field)
+    if value is None and optional:
+        return
+    if not fits_kind(value):
+        what = words(field_kind)
+        if plain:
+            raise RuleError("The {field} of a move must be {what}.", field=key, what=what)
+        raise RuleError("The {field} of a {kind} move must be {what}.", field=key, kind=kind, what=what)
+
+
+#: id of an action type's fields -> (those fields, the type of each field of a plain kind, the keys it must have):
+#: an engine's spec is a constant table, read once per action type
+_DECLARED: dict[int, tuple[dict[str, str], dict[str, type], tuple[str, ...]]] = {}
+
+
+def _declare(fields: dict[str, str]) -> tuple[dict[str, str], dict[str, type], tuple[str, ...]]:
+    """The type of each field of a plain kind ("int", "str?"; "type" is a name) and the fields a move of this type
+    must have (those not marked "?"), kept in _DECLARED."""
+    types = {key: _TYPES[f.rstrip("?")] for key, f in fields.items() if f.rstrip("?") in _TYPES}
+    types["type"] = str
+    known = _DECLARED[id(fields)] = (fields, types, tuple(k for k, f in fields.items() if not f.endswith("?")))
+    return known
 
 
 #: A chance outcome, as the game waiting for one names it.

@@ -137,13 +137,13 @@ def placeholders(template: str) -> set[str]:
 # ---- kept in a stored state ----------------------------------------------------------------------------
 
 #: Types stored as they are (exactly these types: a subclass of str or int may be a message's value type).
-_PLAIN = frozenset((str, int, bool, float, type(None)))
+PLAIN_JSON = frozenset((str, int, bool, float, type(None)))
 
 
 def to_json(value: Any) -> Any:
     """A message and its values as JSON (tagged objects), for a state that is stored."""
     kind = type(value)
-    if kind in _PLAIN:  # most values of an event (a corporation's id, a count): as they are
+    if kind in PLAIN_JSON:  # most values of an event (a corporation's id, a count): as they are
         return value
     if kind is Money:  # the next commonest (an event's amounts), before the checks by class
         return {"$money": value.amount, "currency": value.currency}

@@ -153,14 +153,15 @@ class E18xxGame(Engine):
         g = G(state)
         g.crowd_keeping = True
         try:
-            return super().apply(state, seat, action, in_place=in_place)
+            return Engine.apply(self, state, seat, action, in_place=in_place)
         finally:
             g.crowd_keeping, g.crowd_kept, g.stage_kept = False, None, None
 
     def _apply(self, state: State, seat: int, action: Action) -> None:
         g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
         crowd, g.crowd_kept, g.crowd_keeping = g.crowd_kept, None, False  # from here on the move writes
-        kind = g.round["kind"]
+        round_ = g.s["round"]
+        kind = round_["kind"]
         if seat == CHANCE:
             if g.rules.chance_request(g) is not None:
                 g.rules.apply_chance(g, action)
@@ -171,21 +172,22 @@ class E18xxGame(Engine):
         if g.rules.chance_request(g) is not None:
             raise RuleError("The game waits for a die roll first.")
         self._check_entity(g, action)
-        if action["type"] == "end_game":
+        move = action["type"]
+        if move == "end_game":
             if not g.trusted:
                 raise RuleError("A game here ends when a player goes bankrupt or after the bank breaks.")
             g.s["over"] = "manually_ended"
         elif g.rules.interrupt(g) is not None:
             g.rules.apply_interrupt(g, seat, action)
-        elif g.round.get("offer"):
+        elif round_.get("offer"):
             operating.apply(g, seat, action, crowd)  # only the offer's answer is taken now
-        elif action["type"] == "buy_shares" and action.get("entity_type") == "company":
+        elif move == "buy_shares" and action.get("entity_type") == "company":
             self._exchange(g, seat, action)
-        elif action["type"] == "lay_tile" and action.get("entity_type") == "company" and kind == "stock":
+        elif move == "lay_tile" and action.get("entity_type") == "company" and kind == "stock":
             privates.lay_with_private(g, seat, action, in_track_of=None)
         elif kind == "operating":
             operating.apply(g, seat, action, crowd)
-            if crowd == [] and action["type"] in operating.TRAINLESS_MOVES:
+            if crowd == [] and move in operating.TRAINLESS_MOVES:
                 # nobody was over the limit before a move that moves no train: operating.settle takes this answer
                 # instead of asking again (E18xxGame.apply's `finally` drops it if settle never comes to it)
                 g.crowd_kept = crowd
@@ -201,21 +203,23 @@ class E18xxGame(Engine):
         "corporation" or left out), or a private company of it (`entity_type` "company") for the moves a private
         makes."""
         entity, entity_type = action.get("entity"), action.get("entity_type")
-        if entity_type not in (None, *ENTITY_TYPES):
+        if entity is None and entity_type is None:  # a player's own move (most of a game's)
+            return
+        if entity_type is not None and entity_type not in ENTITY_TYPES:
             raise RuleError("A move is made for a corporation or a company, not a {kind}.", kind=repr(entity_type[:20]))
-        if entity_type is not None and entity is None:
+        if entity is None:
             raise RuleError("A move for a {kind} names it in entity.", kind=entity_type)
         if entity_type == "company":
             if entity not in g.s["privates"]:
                 raise RuleError("There is no private company {private} in this game.", private=repr(entity[:20]))
             if action["type"] not in COMPANY_MOVES:
                 raise RuleError("A private company only exchanges itself for a share, lays a tile or passes.")
-        elif entity is not None:
+        else:
             if entity not in g.s["corps"]:
                 raise RuleError("There is no corporation {corp} in this game.", corp=repr(entity[:20]))
-            # buying back its shares (operating round); 1807: a minor taken over for a share (merger round)
-            redeems = action["type"] == "buy_shares" and g.round["kind"] in ("operating", "merger")
-            if action["type"] not in CORPORATION_MOVES or (action["type"] == "buy_shares" and not redeems):
+            # it buys shares only back (operating round); 1807: a minor taken over for a share (merger round)
+            move = action["type"]
+            if move not in CORPORATION_MOVES or move == "buy_shares" and g.round["kind"] not in ("operating", "merger"):
                 raise RuleError("A corporation does not make that move; its president does, as a player.")
 
     def _deal(self, g: G, action: Action) -> None:

@@ -32,8 +32,8 @@ BOOKKEEPING = frozenset({"created_at", "user", "original_id", "skip", "auto_acti
 def has_no_effect(action: Mapping[str, Any]) -> bool:
     """Chat, and standing orders (``program_*``): the moves made because of an order are recorded as
     ``auto_actions`` of later actions, so the order itself is a no-op for replay."""
-    kind = str(action.get("type", ""))
-    return kind == "message" or kind.startswith("program_")
+    kind = action.get("type")
+    return kind == "message" or isinstance(kind, str) and kind.startswith("program_")
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,8 @@ def filter_undone(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
         elif kind == "message":
             slots[index] = action
         else:
-            undone.clear()
+            if undone:
+                undone.clear()
             slots[index] = action
     return [a for a in slots if a is not None]
 
@@ -127,15 +128,16 @@ def normalise_action(action: Mapping[str, Any], title: Title | None = None) -> d
     for key in BOOKKEEPING:
         out.pop(key, None)
     out.setdefault("id", None)  # auto actions carry no id
-    if out.get("type") in ("buy_share", "sell_share") and "share" in out:  # the 2020 form: one certificate
-        out["type"] += "s"
+    kind = out.get("type")
+    if kind in ("buy_share", "sell_share") and "share" in out:  # the 2020 form: one certificate
+        kind = out["type"] = kind + "s"
         out["shares"] = [out.pop("share")]
-    if out.get("type") in ("buy_shares", "sell_shares") and out.get("percent") is None and title is not None:
+    if kind in ("buy_shares", "sell_shares") and out.get("percent") is None and title is not None:
         try:
             out["percent"] = _bundle_percent(out["shares"], title)
         except (KeyError, ValueError, TypeError):
             pass  # not a real certificate: left for the replay to refuse, naming the action
-    if out.get("type") == "run_routes":
+    elif kind == "run_routes":
         out["routes"] = [dict(route) for route in out.get("routes", [])]
     return out
 
@@ -192,13 +194,15 @@ def read_recorded(doc: Mapping[str, Any]) -> Recorded:
 
     private_id = {p.name: p.id for p in title.privates} if title is not None else {}
     actions = replay_actions(kept, title)
-    for action in actions:
-        if action.get("entity_type") == "player":
-            action["entity"] = player_id(action.get("entity"))
-        if isinstance(action.get("company"), str):
-            action["company"] = private_id.get(action["company"], action["company"])
-        if action.get("entity_type") == "company" and isinstance(action.get("entity"), str):
-            action["entity"] = private_id.get(action["entity"], action["entity"])
+    for action in actions:  # older exports name a player, and a private company, by name
+        entity_type = action.get("entity_type")
+        if entity_type == "player":
+            entity = action.get("entity")
+            action["entity"] = by_name.get(entity, entity) if isinstance(entity, str) else entity
+        elif entity_type == "company" and isinstance(entity := action.get("entity"), str):
+            action["entity"] = private_id.get(entity, entity)
+        if "company" in action and isinstance(company := action["company"], str):
+            action["company"] = private_id.get(company, company)
     return Recorded(
         title=title_id,
         players=players,
@@ -208,7 +212,7 @@ def read_recorded(doc: Mapping[str, Any]) -> Recorded:
         result={int(player_id(k)): int(v) for k, v in (doc.get("result") or {}).items()},
         game_id=doc.get("id"),
         game_end_reason=doc.get("game_end_reason"),
-        kept_ids=tuple(a["id"] for a in kept if a.get("id") is not None),
+        kept_ids=tuple([a["id"] for a in kept if a.get("id") is not None]),
     )
 
 

@@ -121,35 +121,33 @@ def replay_recorded(
                     len(recorded.actions))
 
 
-#: A recorded action's fields that are not ours as they are: bookkeeping, and who acts (a seat, or set again below).
-NOT_OURS = frozenset(("id", "auto_of", "entity", "entity_type"))
-
-
 def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats: Mapping[int, int],
               copies: Mapping[str, str]) -> tuple[int, dict[str, Any]]:
-    """The seat that acts and our action for one recorded action."""
-    g = G(state)
+    """The seat that acts and our action for one recorded action: the recorded one less its bookkeeping (id,
+    auto_of), less who acts when that is a player (the seat says it), and in our words where the site's differ."""
     kind = action["type"]
     entity, entity_type = action.get("entity"), action.get("entity_type")
-    ours = dict(action)  # a copy without NOT_OURS (copied whole and cut: cheaper than a filtered copy)
-    for key in NOT_OURS:
-        ours.pop(key, None)
     if type(entity) not in (int, str):
         raise RuleError("The entity {entity} names no player, corporation or company.", entity=repr(str(entity)[:20]))
+    ours = dict(action)  # copied whole and cut (cheaper than a filtered copy); the recorded action stays the site's
+    ours.pop("id", None)
+    ours.pop("auto_of", None)
     if entity_type == "player":
-        if entity not in seats:
+        seat = seats.get(entity)
+        if seat is None:
             raise RuleError("Player {player} is not in this game.", player=entity)
-        seat = seats[entity]
+        del ours["entity"], ours["entity_type"]
     elif entity_type == "corporation":
-        if entity not in state["corps"]:
+        corp = state["corps"].get(entity)
+        if corp is None:
             raise RuleError("There is no corporation {corp} in this game.", corp=entity)
-        seat = g.president(entity)
-        if seat is None:  # a minor's home token before it has an owner: the player who opened its auction
+        if corp["president"] is not None:
+            seat = int(corp["president"])
+        else:  # a minor's home token before it has an owner: the player who opened its auction
             awaited = engine.awaiting(state).seats
             if len(awaited) != 1:
                 raise RuleError("Corporation {corp} has no president.", corp=entity)
             seat = next(iter(awaited))
-        ours.update(entity=entity, entity_type="corporation")
     elif entity_type == "company":
         p = state["privates"].get(entity)
         if p is None:
@@ -161,14 +159,14 @@ def translate(engine: E18xxGame, state: State, action: Mapping[str, Any], seats:
             if len(awaited) != 1:
                 raise RuleError("Nobody can act for {entity} now.", entity=entity)
             seat = next(iter(awaited))
-        ours.update(entity=entity, entity_type="company")
     else:
         raise RuleError("Unknown entity type {kind}.", kind=repr(entity_type))
-    _drop_plain(g, kind, ours, entity)
+    if kind in WITH_PLAIN:
+        _drop_plain(state, kind, ours, entity)
     if kind == "lay_tile":
         ours["tile"] = tile_name(str(action.get("tile", "")))
     elif kind in ("place_token", "remove_token"):
-        ours["hex"], ours["city"] = city_of(g, str(action.get("city", "")), copies)
+        ours["hex"], ours["city"] = city_of(G(state), str(action.get("city", "")), copies)
         ours.pop("slot", None)
     return seat, ours
 
@@ -183,39 +181,40 @@ PLAIN = {
     "lay_tile": {"combo_entities": ([],)},
 }
 ROUTE_PLAIN = {"subsidy": (0,), "halts": (), "abilities": ([],)}
+#: The moves that may carry such fields (most moves, passes, bids and dividends, carry none of them).
+WITH_PLAIN = frozenset((*PLAIN, "buy_train"))
 
 
-def _drop_plain(g: G, kind: str, ours: dict[str, Any], entity: Any) -> None:
+def _drop_plain(state: State, kind: str, ours: dict[str, Any], entity: Any) -> None:
     """Remove from ``ours`` the site's fields that say nothing in 1889 (PLAIN, and a few that repeat the move:
     the token's placer, the train's variant, the share's price); a field saying more is refused."""
-    if kind not in PLAIN and kind != "buy_train":  # most moves (passes, bids, dividends) carry none of them
-        return
-
-    def plain(key: str, value: Any, allowed: tuple) -> None:
-        if value is not None and value not in allowed:
-            raise RuleError("The {field} of {value} in this {kind} has no rule in 1889.", field=key,
-                            value=repr(str(value)[:20]), kind=kind)
-
     for key, allowed in PLAIN.get(kind, {}).items():
         if key in ours:
-            plain(key, ours.pop(key), allowed)
+            _plain(kind, key, ours.pop(key), allowed)
     if kind == "place_token" and "tokener" in ours:
-        plain("tokener", ours.pop("tokener"), (entity,))
+        _plain(kind, "tokener", ours.pop("tokener"), (entity,))
     if kind == "buy_train" and "variant" in ours:
-        plain("variant", ours.pop("variant"), (tile_name(str(ours.get("train", ""))),))
+        _plain(kind, "variant", ours.pop("variant"), (tile_name(str(ours.get("train", ""))),))
     if kind == "buy_shares" and "share_price" in ours:
         shares = ours.get("shares") or [""]
         cid = str(shares[0]).rpartition("_")[0]
         prices = ()
+        g = G(state)
         if cid in g.s["corps"] and g.cell(cid) is not None:  # the price this purchase pays anyway
             prices = (g.corp(cid)["par"], g.price(cid))
-        plain("share_price", ours.pop("share_price"), prices)
+        _plain(kind, "share_price", ours.pop("share_price"), prices)
     if kind == "run_routes" and type(ours.get("routes")) is list:
         ours["routes"] = [dict(route) if type(route) is dict else route for route in ours["routes"]]  # ours to change
         for route in ours["routes"]:
             for key, allowed in ROUTE_PLAIN.items():
                 if type(route) is dict and key in route:
-                    plain(key, route.pop(key), allowed)
+                    _plain(kind, key, route.pop(key), allowed)
+
+
+def _plain(kind: str, key: str, value: Any, allowed: tuple) -> None:
+    if value is not None and value not in allowed:
+        raise RuleError("The {field} of {value} in this {kind} has no rule in 1889.", field=key,
+                        value=repr(str(value)[:20]), kind=kind)
 
 
 def tile_name(copy_id: str) -> str:

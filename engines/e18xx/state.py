@@ -35,7 +35,7 @@ from engines.e18xx.companies import (
 )
 from engines.e18xx.market import Cell
 from engines.e18xx.rules import Rules, rules_for
-from engines.text import Money, Msg, Name, msg, to_json
+from engines.text import PLAIN_JSON, Money, Msg, Name, msg, to_json
 
 BANK = "bank"
 EVENTS_KEPT = 60
@@ -67,6 +67,13 @@ def new_state(title_id: str, seats: int, beginner: bool, opts: dict[str, Any] | 
     }
 
 
+#: The G made last (it holds its state, so no other dict can take that state's id). A module variable, not an
+#: attribute of the class: writing a class's attribute renews its version, and every attribute read of a G that
+#: the interpreter had specialised for the old one goes the slow way until it is specialised again (a copied
+#: state, as a live table's every move makes, writes it each move; a replay's cold start, a few times: 3.5%).
+_last_g: G | None = None
+
+
 class G:
     """The state with its title, map and board at hand; writes go straight to the dict.
 
@@ -76,10 +83,9 @@ class G:
     the state's: the board it read from the dict it was read from, the price cells from the market dict (both
     always replaced, never changed in place)."""
 
-    _last: G | None = None  # the G made last (it holds its state, so no other dict can take that state's id)
-
     def __new__(cls, state: dict[str, Any]) -> G:
-        last = G._last
+        global _last_g
+        last = _last_g
         if last is not None and last.s is state and type(last) is cls:
             return last
         g = super().__new__(cls)
@@ -95,7 +101,7 @@ class G:
         g.crowd_keeping = False
         g.crowd_kept = None
         g.stage_kept = None
-        G._last = g
+        _last_g = g
         return g
 
     s: dict[str, Any]
@@ -156,12 +162,18 @@ class G:
     def event(self, text: str, *seats: int, **values: Any) -> None:
         """A public line of what happened: a message template (engines/text.py) and its values, stored as JSON;
         [0], [1] stand for the names of the seats given."""
-        self.s["event_no"] += 1
-        entry = {"no": self.s["event_no"], "text": text, "seats": list(seats)}
-        if values:
-            entry["values"] = {k: to_json(v) for k, v in values.items()}
-        self.s["events"].append(entry)
-        del self.s["events"][:-EVENTS_KEPT]
+        s = self.s
+        no = s["event_no"] = s["event_no"] + 1
+        entry = {"no": no, "text": text, "seats": list(seats)}
+        if values:  # this call's own dict (keyword arguments always are): its values made JSON in place
+            for key, value in values.items():
+                if type(value) not in PLAIN_JSON:  # a name or a number is stored as it is
+                    values[key] = to_json(value)
+            entry["values"] = values
+        events = s["events"]
+        events.append(entry)
+        if len(events) > EVENTS_KEPT:
+            del events[:-EVENTS_KEPT]
 
     # ---- the board ------------------------------------------------------------------------------------
 
@@ -265,7 +277,7 @@ class G:
         """18xx.games's score: cash, shares of parred corporations at their price, privates at face value."""
         key = self.key(seat)
         certs = {cid: c["shares"].get(key, []) for cid, c in self.s["corps"].items()}
-        prices = {cid: self.cell(cid).price for cid in self.s["corps"] if self.cell(cid) is not None}
+        prices = {cid: cell.price for cid, cell in self.cells().items()}
         faces = [self.s["privates"][pid]["value"] for pid in self.privates_of(key)]
         return player_value(self.s["cash"][seat], certs, prices, faces, self.title)
 
