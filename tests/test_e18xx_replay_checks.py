@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.e18xx import operating, trains
+from engines.e18xx import operating, stock, trains
 from engines.e18xx.companies import certificate_count, load_title
 from engines.e18xx.g1867 import bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
@@ -207,6 +207,54 @@ def test_the_certificate_count_is_the_companies_count_at_every_state(name):
     g = G(Canada1867().setup({}, 3))
     assert g.title.market.every_cell_counts
     assert not G(Shikoku1889().setup({}, 3)).title.market.every_cell_counts
+
+
+def _full_has_move_1867(g: G, seat: int) -> bool:
+    """1867's stock turn holds more than pass, asked in full: the shared turn's purchases (pars included) or sales,
+    else, with no purchase this turn and room under the certificate limit, a bid or a par offered."""
+    if stock.has_move(g, seat):
+        return True
+    room = "buy" not in g.round["did"] and g.cert_count(seat) < g.cert_limit
+    return room and ((g.s["cash"][seat] >= stock1867.MIN_BID and bool(stock1867.available_minors(g)))
+                     or stock1867._any_par(g, seat))
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-21268.json"])
+def test_1867s_stock_turn_has_a_move_exactly_when_the_full_question_finds_one(name):
+    """1867's settle asks whether a stock turn holds a move with the certificates counted once and without the
+    shared turn's pars (a par it offers is one `_any_par` finds): the answer is the full question's, for every
+    player at every stock-round state, among them states where a par is open."""
+    seen, pars = set(), []
+
+    def after(action, state):
+        g = G(state)
+        r = g.round
+        if r["kind"] != "stock" or r.get("auction") or r.get("home"):
+            return
+        for seat in range(g.n):
+            has = stock1867._has_move(g, seat)
+            assert has == _full_has_move_1867(g, seat), (action, seat)
+            seen.add(has)
+            pars.extend(m for m in stock._purchases(g, seat) if m["type"] == "par")
+
+    replay_export(recorded(name), on_action=after)
+    assert seen == {True, False}
+    assert pars  # the pars left out of the shared question were there to be found
+
+
+def test_1867s_stock_turn_whose_only_moves_are_pars_has_a_move():
+    """From phase 4 with the minors closed and nothing yet started, a player's only moves are pars: the turn has a
+    move (the shared question, asked without its pars, finds nothing), and none once he is at the limit."""
+    g = G(Canada1867().setup({}, 3))
+    stock1867.start(g, 2)
+    g.s["depot"]["phase"] = "4"
+    g.s["flags"]["minors_closed"] = True
+    g.s["cash"] = [1000, 1000, 1000]
+    assert {m["type"] for m in stock1867.legal(g, 0)} == {"par", "pass"}
+    assert not stock.has_move(g, 0, pars=False)
+    assert stock1867._has_move(g, 0) and _full_has_move_1867(g, 0)
+    g.s["cash"][0] = 99  # less than any par: no move
+    assert not stock1867._has_move(g, 0) and not _full_has_move_1867(g, 0)
 
 
 def test_a_bidder_short_of_cash_is_dropped_without_counting_his_certificates(monkeypatch):

@@ -393,9 +393,10 @@ def end_turn(g: G, passed: bool) -> None:
     r["pos"] = (r["pos"] + 1) % g.n
 
 
-def has_move(g: G, seat: int) -> bool:
-    """Whether turn_moves holds more than pass, without listing them: the first purchase, par or sale found."""
-    return next(_purchases(g, seat), None) is not None or next(_sales(g, seat), None) is not None
+def has_move(g: G, seat: int, counts: tuple[int, int] | None = None, pars: bool = True) -> bool:
+    """Whether turn_moves holds more than pass, without listing them: the first purchase, par or sale found.
+    `counts` and `pars` as _purchases takes them."""
+    return next(_purchases(g, seat, counts, pars), None) is not None or next(_sales(g, seat), None) is not None
 
 
 def settle(g: G) -> None:
@@ -439,16 +440,20 @@ def turn_moves(g: G, seat: int) -> list[Action]:
     return [*_purchases(g, seat), *sells, {"type": "pass"}]
 
 
-def _purchases(g: G, seat: int) -> Iterator[Action]:
+def _purchases(g: G, seat: int, counts: tuple[int, int] | None = None, pars: bool = True) -> Iterator[Action]:
     """Every par and share purchase open to `seat` now, one at a time (a player over a limit is offered only
-    sales by turn_moves, but may still have purchases here: has_move asks whether there is any move at all)."""
+    sales by turn_moves, but may still have purchases here: has_move asks whether there is any move at all).
+    `counts`: his certificate count and limit, when the caller has counted them; `pars` False: the share purchases
+    alone (1867's has_move looks for a par its own way)."""
     if "buy" in g.round["did"]:
         return
-    counts = None  # his certificate count and limit: the same for every purchase, counted at the first
+    # his certificate count and limit: the same for every purchase, counted at the first unless given
     cash = g.s["cash"][seat]
     priced = g.cells()
     for cid in g.s["corps"]:
         if cid not in priced:
+            if not pars:
+                continue
             cells = g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ()
             if not cells:
                 continue

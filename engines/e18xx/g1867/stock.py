@@ -157,12 +157,17 @@ def settle(g: G) -> None:
 
 
 def _has_move(g: G, seat: int) -> bool:
-    if shared.has_move(g, seat):
-        return True
-    # a bid and a par offered both want no purchase this turn and room under the certificate limit: counted once
-    if not _room_to_start(g, seat):
-        return False
-    return (g.s["cash"][seat] >= MIN_BID and next(_open_minors(g), None) is not None) or _any_par(g, seat)
+    """Whether the turn holds more than pass: a share purchase or sale (the shared turn's), a bid or a par."""
+    if "buy" in g.round["did"]:
+        return shared.has_move(g, seat)  # a sale at most: no purchase, bid or par after a purchase
+    # the certificate count, the same for every purchase, bid and par, counted once; and the shared turn's pars
+    # left out: the par it would offer (a major that may start and has a home city, its cheapest par price in hand,
+    # room under the limit) is a par _any_par finds too (its least price is no dearer than a major's cheapest)
+    counts = (g.cert_count(seat), g.cert_limit)
+    room = counts[0] < counts[1]
+    if room and g.s["cash"][seat] >= MIN_BID and next(_open_minors(g), None) is not None:
+        return True  # a bid (asked first: the cheapest question, and the answer in most early turns)
+    return shared.has_move(g, seat, counts, pars=False) or (room and _any_par(g, seat))
 
 
 def _may_bid_at_all(g: G, seat: int) -> bool:
