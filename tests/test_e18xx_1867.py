@@ -116,6 +116,24 @@ def test_a_minor_is_auctioned_from_its_home_token_and_starts_at_half_the_bid():
     assert acting(s) == g.order[(g.order.index(bidder) + 1) % 4]
 
 
+def test_a_replays_home_token_goes_on_any_printed_city_with_a_free_slot_and_nowhere_else():
+    """A recorded game's minor may start on any printed city with a free slot (place_token finds the slot): one
+    whose slots are full, or a hex not printed, is refused with the home token's sentence."""
+    from engines.e18xx.game import trusted
+    s = after_auction()
+    seat = acting(s)
+    s = trusted(play(s, seat, {"type": "bid", "corporation": "CV", "price": 100}))
+    full = next(coord for coord in G(s).map.printed
+                if tuple(G(s).board.tile(coord).city_indexes()) == (0,) and len(G(s).board.slots(coord, 0)) == 1
+                and coord != "E15")
+    s["board"] = G(s).board.place_token(full, "CA", 0).to_json()
+    for where in ({"hex": full, "city": 0}, {"hex": "A1", "city": 0}):
+        with pytest.raises(RuleError, match="cannot place its home token"):
+            play(s, seat, {"type": "place_token", **where})
+    s = play(s, seat, {"type": "place_token", "hex": "E15", "city": 0})
+    assert G(s).board.token_nodes("CV") == [("E15", 0)]
+
+
 def test_a_minor_certificate_is_two_shares_in_the_score():
     s = after_auction()
     seat = acting(s)

@@ -105,12 +105,17 @@ def _home(g: G, cid: str, action: Action) -> None:
     coord, node = action.get("hex"), action.get("city", 0)
     if not isinstance(coord, str) or not isinstance(node, int):
         raise RuleError("A home token goes on a hex's city.")
-    if g.trusted:
-        if coord not in g.map.printed or g.board.free_slot(coord, cid, node) is None:
-            raise RuleError("{corp} cannot place its home token on {where}.", corp=cid, where=coord)
-    elif (coord, node) not in g.rules.home_cities(g, cid):
+    if not g.trusted and (coord, node) not in g.rules.home_cities(g, cid):
         raise RuleError("{corp}'s home token goes on a city with no token in it.", corp=cid)
-    g.set_board(g.board.place_token(coord, cid, node))
+    board = None  # a replay's city: any printed one with a free slot (place_token looks for it, once)
+    if coord in g.map.printed:
+        try:
+            board = g.board.place_token(coord, cid, node)
+        except RuleError:  # no free slot there
+            pass
+    if board is None:
+        raise RuleError("{corp} cannot place its home token on {where}.", corp=cid, where=coord)
+    g.set_board(board)
     g.rules.token_placed(g, cid, coord, node)
     g.round["home"] = None
     g.event("{corp} puts its home token on {where}.", corp=cid, where=g.place(coord))
