@@ -257,6 +257,36 @@ def test_1867s_stock_turn_whose_only_moves_are_pars_has_a_move():
     assert not stock1867._has_move(g, 0) and not _full_has_move_1867(g, 0)
 
 
+@pytest.mark.parametrize("title", ["1889", "1867", "1890", "1807"])
+def test_a_titles_corporations_of_a_kind_are_the_states_of_that_kind_in_its_order(title):
+    """Title.of_kind (read by the stock turn's loops over minors or majors) lists, for each kind, the corporations
+    of a new game's state of that kind, in the state's order (the order legal() offers them in)."""
+    from engines.e18xx.state import new_state
+    state = new_state(title, 3, False)
+    g = G(state)
+    kinds = {g.cdef(cid).kind for cid in state["corps"]}
+    assert {k: list(v) for k, v in g.title.of_kind.items()} == {
+        kind: [cid for cid in state["corps"] if g.cdef(cid).kind == kind] for kind in kinds}
+
+
+def test_a_bid_names_an_open_minor_exactly_when_it_is_among_the_available_minors():
+    """The bid's check of the minor it names (one corporation asked) answers as the list of available minors does,
+    at every stock-round state of a recorded game, for every corporation and for names that are none."""
+    seen = set()
+
+    def after(action, state):
+        g = G(state)
+        if g.round["kind"] != "stock":
+            return
+        available = stock1867.available_minors(g)
+        for cid in [*g.s["corps"], "XX", None, 7]:
+            assert stock1867._minor_open(g, cid) == (cid in available), (action, cid)
+            seen.add(cid in available)
+
+    replay_export(recorded("1867-nationalization_cash.json"), on_action=after)
+    assert seen == {True, False}
+
+
 def test_a_bidder_short_of_cash_is_dropped_without_counting_his_certificates(monkeypatch):
     """After a bid, a bidder who cannot pay the next one is dropped: one short of cash without his certificates
     counted, one with the cash but at the certificate limit (he may bid nothing) by the count."""

@@ -232,6 +232,15 @@ class Title:
         return {c.id: c.kind for c in self.corporations}
 
     @cached_property
+    def of_kind(self) -> dict[str, tuple[str, ...]]:
+        """kind -> its corporations, in the title's order (a stock turn's loops over one kind's corporations, asked
+        after every stock move, read them here instead of passing over the others)."""
+        found: dict[str, list[str]] = {}
+        for c in self.corporations:
+            found.setdefault(c.kind, []).append(c.id)
+        return {kind: tuple(ids) for kind, ids in found.items()}
+
+    @cached_property
     def phase_indexes(self) -> dict[str, int]:
         """phase -> its place in the order (a depot's offer compares phases for each train, after every action)."""
         return {p.name: i for i, p in enumerate(self.phases)}

@@ -191,8 +191,8 @@ def _any_candidate(g: G, cid: str) -> bool:
 
 
 def majors_free(g: G) -> list[str]:
-    kinds, priced = g.title.kind_of, g.cells()
-    return [cid for cid in g.s["corps"] if kinds[cid] == "major" and cid not in priced
+    priced = g.cells()
+    return [cid for cid in g.title.of_kind.get("major", ()) if cid not in priced
             and g.rules.may_start(g, cid, by_merger=True)]
 
 

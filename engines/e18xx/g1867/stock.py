@@ -48,8 +48,14 @@ def available_minors(g: G) -> list[str]:
 
 def _open_minors(g: G) -> Iterator[str]:
     """available_minors one at a time: whether there is any is asked after every stock move (settle)."""
-    kinds, priced = g.title.kind_of, g.cells()
-    return (cid for cid in g.s["corps"] if kinds[cid] == "minor" and cid not in priced and g.rules.may_start(g, cid))
+    priced = g.cells()
+    return (cid for cid in g.title.of_kind.get("minor", ()) if cid not in priced and g.rules.may_start(g, cid))
+
+
+def _minor_open(g: G, cid: str) -> bool:
+    """Whether `cid` is one of available_minors (asked of the one a bid names)."""
+    return isinstance(cid, str) and g.title.kind_of.get(cid) == "minor" and g.cell(cid) is None \
+        and g.rules.may_start(g, cid)
 
 
 def _bid_cash(g: G):
@@ -86,7 +92,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         cid = action.get("corporation")
         if "buy" in r["did"]:
             raise RuleError("You have already bought this turn.")
-        if cid not in available_minors(g):
+        if not _minor_open(g, cid):
             raise RuleError("{corp} is not a minor that can be started now.", corp=str(cid)[:20])
         auction = bidding.open_auction(cid, list(g.order))
         bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g))  # drops who cannot raise it
@@ -194,10 +200,10 @@ def _par_offered(g: G, seat: int) -> bool:
 def _any_par(g: G, seat: int) -> bool:
     """_par_offered but for the player's room to start one."""
     least = min(cell.price for cell in g.title.market.par_cells)  # the site prices an unstarted share so
-    kinds, priced = g.title.kind_of, g.cells()
-    return any(kinds[cid] == "major" and cid not in priced and g.rules.may_start(g, cid)
+    priced = g.cells()
+    return any(cid not in priced and g.rules.may_start(g, cid)
                and g.s["cash"][seat] >= least * g.cdef(cid).president_percent // g.cdef(cid).share_unit
-               for cid in g.s["corps"])
+               for cid in g.title.of_kind.get("major", ()))
 
 
 def _bids(g: G, seat: int) -> list[Action]:
