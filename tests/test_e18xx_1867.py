@@ -134,6 +134,26 @@ def test_a_replays_home_token_goes_on_any_printed_city_with_a_free_slot_and_nowh
     assert G(s).board.token_nodes("CV") == [("E15", 0)]
 
 
+def test_a_raise_in_a_minors_auction_counts_no_certificates(monkeypatch):
+    """The opening bid counts the bidders' certificates (one at the limit may not bid); a raise does not count them
+    again (none moves during the bidding): the raise takes the bidder's cash as what he may bid."""
+    s = after_auction()
+    seat = acting(s)
+    counted = []
+    real = G.cert_count
+    monkeypatch.setattr(G, "cert_count", lambda self, who: counted.append(who) or real(self, who))
+    s = play(s, seat, {"type": "bid", "corporation": "CV", "price": 100})
+    assert counted  # the opening bid counted
+    s = play(s, seat, next(m for m in E.legal(s, seat) if m["type"] == "place_token"))
+    bidder = acting(s)
+    counted.clear()
+    s = play(s, bidder, {"type": "bid", "corporation": "CV", "price": 105})
+    assert s["round"]["auction"]["bids"][-1] == [bidder, 105] and counted == []
+    nxt = acting(s)
+    with pytest.raises(RuleError, match="you cannot bid"):  # his cash is still all he may bid
+        play(s, nxt, {"type": "bid", "corporation": "CV", "price": s["cash"][nxt] + 5})
+
+
 def test_a_minor_certificate_is_two_shares_in_the_score():
     s = after_auction()
     seat = acting(s)

@@ -287,6 +287,25 @@ def test_a_bid_names_an_open_minor_exactly_when_it_is_among_the_available_minors
     assert seen == {True, False}
 
 
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
+def test_a_raise_in_a_minors_auction_finds_every_bidder_left_under_the_certificate_limit(name):
+    """A raise in a minor's auction takes each bidder's cash as what he may bid, uncounted: the opening bid dropped
+    whoever was at the limit and no certificate moves during the bidding. At every state of a recorded game with
+    a bid made, every bidder left may bid his cash by the count too."""
+    raises = []
+
+    def after(action, state):
+        g = G(state)
+        auction = g.round.get("auction") if g.round["kind"] == "stock" else None
+        if auction and auction["bids"]:
+            may_bid = stock1867._bid_cash(g)
+            assert all(may_bid(s) == g.s["cash"][s] for s in auction["bidders"]), action
+            raises.append(action)
+
+    replay_export(recorded(name), on_action=after)
+    assert raises
+
+
 def test_a_bidder_short_of_cash_is_dropped_without_counting_his_certificates(monkeypatch):
     """After a bid, a bidder who cannot pay the next one is dropped: one short of cash without his certificates
     counted, one with the cash but at the certificate limit (he may bid nothing) by the count."""

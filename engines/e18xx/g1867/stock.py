@@ -79,7 +79,9 @@ def apply(g: G, seat: int, action: Action) -> None:
         if kind == "bid":
             if action.get("corporation") != auction["item"]:
                 raise RuleError("{corp} is up for auction now.", corp=auction["item"])
-            bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g))
+            # a raise: each bidder left was under the certificate limit when the bidding opened (the opening bid
+            # dropped the others) and no certificate moves during it, so what he may bid is his cash, uncounted
+            bidding.bid(g, auction, seat, action.get("price"), MIN_BID, lambda s: g.s["cash"][s])
             g.event("[0] bids {price} for {corp}.", seat, price=g.amount(action["price"]), corp=auction["item"])
         elif kind == "pass":
             bidding.drop(auction, seat)
