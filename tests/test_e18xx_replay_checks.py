@@ -209,6 +209,40 @@ def test_the_certificate_count_is_the_companies_count_at_every_state(name):
     assert not G(Shikoku1889().setup({}, 3)).title.market.every_cell_counts
 
 
+def _full_sales(g: G, seat: int) -> list:
+    """Every stock-round sale open to the player, asked in full: each bundle of each corporation he holds that
+    stock_sale_problem lets him sell, the first of each percent."""
+    from engines.e18xx.companies import sale_bundles
+    found = []
+    for cid, corp in g.s["corps"].items():
+        held, seen = corp["shares"].get(g.key(seat)), set()
+        for certs, percent in sale_bundles(g.cdef(cid), held) if held else ():
+            if percent not in seen and stock.stock_sale_problem(g, seat, cid, certs, percent) is None:
+                seen.add(percent)
+                found.append({"type": "sell_shares", "shares": certs, "percent": percent})
+    return found
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1889-314.json"])
+def test_the_stock_turns_sales_are_the_sales_the_full_question_allows(name):
+    """The stock turn lists its sales corporation by corporation, skipping what it knows every bundle is refused
+    for (a one-certificate holding no other player could take the presidency of, among others): the list is the
+    full question's, for every player at every stock-round state."""
+    seen = set()
+
+    def after(action, state):
+        g = G(state)
+        if g.round["kind"] != "stock" or g.round.get("auction") or g.round.get("home"):
+            return
+        for seat in range(g.n):
+            sales = stock.sales(g, seat)
+            assert sales == _full_sales(g, seat), (action, seat)
+            seen.add(bool(sales))
+
+    replay_export(recorded(name), on_action=after)
+    assert seen == {True, False}
+
+
 def _full_has_move_1867(g: G, seat: int) -> bool:
     """1867's stock turn holds more than pass, asked in full: the shared turn's purchases (pars included) or sales,
     else, with no purchase this turn and room under the certificate limit, a bid or a par offered."""
