@@ -102,7 +102,8 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
         if after_operating and not corp.get("has_operated"):
             continue  # sale_problem refuses every bundle of it
         cdef, seen = g.cdef(cid), set()
-        if held == [cdef.president_cert] and not may_sell_president_cert(cdef, corp["shares"], key):
+        if len(held) == 1 and held[0] == cdef.president_cert \
+                and not may_sell_president_cert(cdef, corp["shares"], key):
             continue  # every bundle holds his one certificate, the president's (the loop below would break at once)
         for certs, percent in sale_bundles(cdef, held):
             if percent in seen:
