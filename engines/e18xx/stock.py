@@ -64,10 +64,10 @@ def may_sell_now(g: G) -> bool:
     return not ("buy" in did and "sell" in did[: did.index("buy")])  # no sell-buy-sell
 
 
-def over_limit(g: G, seat: int) -> Msg | None:
+def over_limit(g: G, seat: int, count: int | None = None) -> Msg | None:
     """Why the player holds too much (over the certificate limit, or over 60% of a corporation outside the orange
-    area), or None."""
-    count, limit = g.cert_count(seat), g.cert_limit
+    area), or None. `count`: his certificate count, when the caller has counted them."""
+    count, limit = g.cert_count(seat) if count is None else count, g.cert_limit
     if count > limit:
         return msg("You hold {count} certificates, over the limit of {limit}", count=count, limit=limit)
     key = g.key(seat)
@@ -115,9 +115,10 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
                 yield {"type": "sell_shares", "shares": certs, "percent": percent}
 
 
-def must_sell(g: G, seat: int) -> Msg | None:
-    """Why the player must sell before anything else (over a limit, and some sale is open to him), or None."""
-    why = over_limit(g, seat)
+def must_sell(g: G, seat: int, count: int | None = None) -> Msg | None:
+    """Why the player must sell before anything else (over a limit, and some sale is open to him), or None.
+    `count` as over_limit takes it."""
+    why = over_limit(g, seat, count)
     return why if why and sales(g, seat) else None
 
 
@@ -291,8 +292,11 @@ def apply(g: G, seat: int, action: Action) -> None:
         raise RuleError("It is not your turn.")
     kind = action["type"]
     key = g.key(seat)
-    if kind in ("pass", "par", "buy_shares") and (why := must_sell(g, seat)):
-        raise RuleError("{why}: sell shares first.", why=why)
+    count = None  # his certificate count: asked by must_sell, then by a purchase's check (nothing moves between)
+    if kind in ("pass", "par", "buy_shares"):
+        count = g.cert_count(seat)
+        if why := must_sell(g, seat, count):
+            raise RuleError("{why}: sell shares first.", why=why)
     if kind == "pass":
         if r["did"]:
             g.event("[0] is done.", seat)
@@ -309,7 +313,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         _did(g, seat, "buy")
     elif kind == "buy_shares":
         cid, cert, source = _one_share(g, action)
-        problem = buy_problem(g, seat, cid, cert, source)
+        problem = buy_problem(g, seat, cid, cert, source, (count, g.cert_limit))
         if problem:
             raise RuleError(problem)
         buy(g, seat, cid, cert, source)
