@@ -479,7 +479,8 @@ def _purchases(g: G, seat: int, counts: tuple[int, int] | None = None, pars: boo
                 if cell.price * percent // SHARE_PERCENT <= cash:
                     yield {"type": "par", "corporation": cid, "share_price": cell.id}
             continue
-        for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
+        shares = g.s["corps"][cid]["shares"]  # most have nothing in the IPO or the pool: not asked for a certificate
+        for source, cert in ((IPO, shares.get(IPO) and g.ipo_cert(cid)), (POOL, shares.get(POOL) and g.pool_cert(cid))):
             if cert and counts is None:
                 counts = (g.cert_count(seat), g.cert_limit)
             if cert and buy_problem(g, seat, cid, cert, source, counts, worded=False) is None:
