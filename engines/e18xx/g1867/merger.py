@@ -371,7 +371,8 @@ def _finish_merge(g: G, cid: str, target: str) -> None:
         board = _absorb(g, minor, target, board, still)
         del still[minor]
     g.set_board(board)
-    if not _tokens_to_remove_for(g, target):
+    reducing = _tokens_to_remove_for(g, target)  # the board is not changed again below
+    if not reducing:
         charter.fill_up(g, target)
     g.event("{minors} merge into {major} at {price}.", minors=", ".join(merging), major=target,
             price=g.amount(cell.price))
@@ -379,7 +380,7 @@ def _finish_merge(g: G, cid: str, target: str) -> None:
     r["index"] = r["minors"].index(cid)
     r["minors"][r["index"]] = target
     r.update(target=target, choosing=None, merging=[], dealers=players, multiple=list(players), merged=True,
-             reducing=_tokens_to_remove_for(g, target))
+             reducing=reducing)
     _settle_dealing(g)
 
 
