@@ -358,6 +358,17 @@ def test_a_bidder_short_of_cash_is_dropped_without_counting_his_certificates(mon
 # ---- the privates' abilities ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("title", ["1889", "1867", "1890", "1807"])
+def test_a_companys_full_name_is_made_once_and_is_its_name_in_both_languages(title):
+    """A corporation's and a private's full name (asked for most events) is made once and shared (a Name is
+    frozen), and it is the name, the Japanese name and the reading of its data."""
+    from engines.text import Name
+    t = load_title(title)
+    for company in (*t.corporations, *t.privates):
+        assert company.full_name == Name(company.name, company.name_ja, company.kana)
+        assert company.full_name is company.full_name
+
+
+@pytest.mark.parametrize("title", ["1889", "1867", "1890", "1807"])
 def test_a_privates_ability_looked_up_is_its_first_of_that_kind(title):
     """Private.ability reads a table made once (it was a search of the abilities at each question): the first
     ability of each kind, None for a kind it lacks."""

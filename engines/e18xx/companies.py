@@ -49,9 +49,9 @@ class Corporation:
     name_ja: str = ""  # its name in Japanese, and the reading (kana) for autocomplete
     kana: str = ""
 
-    @property
+    @cached_property
     def full_name(self) -> Name:
-        """Its name in both languages, for a message (engines/text.py)."""
+        """Its name in both languages, for a message (engines/text.py); made once (a Name is frozen: shared)."""
         return Name(self.name, self.name_ja, self.kana)
 
     @property
@@ -115,9 +115,9 @@ class Private:
     name_ja: str = ""  # its name in Japanese, and the reading (kana) for autocomplete
     kana: str = ""
 
-    @property
+    @cached_property
     def full_name(self) -> Name:
-        """Its name in both languages, for a message (engines/text.py)."""
+        """Its name in both languages, for a message (engines/text.py); made once (a Name is frozen: shared)."""
         return Name(self.name, self.name_ja, self.kana)
 
     def ability(self, kind: str) -> Mapping[str, Any] | None:
