@@ -116,6 +116,44 @@ def test_a_minor_is_auctioned_from_its_home_token_and_starts_at_half_the_bid():
     assert acting(s) == g.order[(g.order.index(bidder) + 1) % 4]
 
 
+def test_a_replays_home_token_goes_on_any_printed_city_with_a_free_slot_and_nowhere_else():
+    """A recorded game's minor may start on any printed city with a free slot (place_token finds the slot): one
+    whose slots are full, or a hex not printed, is refused with the home token's sentence."""
+    from engines.e18xx.game import trusted
+    s = after_auction()
+    seat = acting(s)
+    s = trusted(play(s, seat, {"type": "bid", "corporation": "CV", "price": 100}))
+    full = next(coord for coord in G(s).map.printed
+                if tuple(G(s).board.tile(coord).city_indexes()) == (0,) and len(G(s).board.slots(coord, 0)) == 1
+                and coord != "E15")
+    s["board"] = G(s).board.place_token(full, "CA", 0).to_json()
+    for where in ({"hex": full, "city": 0}, {"hex": "A1", "city": 0}):
+        with pytest.raises(RuleError, match="cannot place its home token"):
+            play(s, seat, {"type": "place_token", **where})
+    s = play(s, seat, {"type": "place_token", "hex": "E15", "city": 0})
+    assert G(s).board.token_nodes("CV") == [("E15", 0)]
+
+
+def test_a_raise_in_a_minors_auction_counts_no_certificates(monkeypatch):
+    """The opening bid counts the bidders' certificates (one at the limit may not bid); a raise does not count them
+    again (none moves during the bidding): the raise takes the bidder's cash as what he may bid."""
+    s = after_auction()
+    seat = acting(s)
+    counted = []
+    real = G.cert_count
+    monkeypatch.setattr(G, "cert_count", lambda self, who: counted.append(who) or real(self, who))
+    s = play(s, seat, {"type": "bid", "corporation": "CV", "price": 100})
+    assert counted  # the opening bid counted
+    s = play(s, seat, next(m for m in E.legal(s, seat) if m["type"] == "place_token"))
+    bidder = acting(s)
+    counted.clear()
+    s = play(s, bidder, {"type": "bid", "corporation": "CV", "price": 105})
+    assert s["round"]["auction"]["bids"][-1] == [bidder, 105] and counted == []
+    nxt = acting(s)
+    with pytest.raises(RuleError, match="you cannot bid"):  # his cash is still all he may bid
+        play(s, nxt, {"type": "bid", "corporation": "CV", "price": s["cash"][nxt] + 5})
+
+
 def test_a_minor_certificate_is_two_shares_in_the_score():
     s = after_auction()
     seat = acting(s)

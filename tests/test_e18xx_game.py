@@ -747,6 +747,27 @@ def test_a_price_leaving_the_yellow_area_forces_a_sale_before_anything_else():
     assert turn(s) == 2
 
 
+def test_a_purchase_counts_the_buyers_certificates_once_and_refuses_him_at_the_limit(monkeypatch):
+    """A purchase asks whether the buyer must sell first and whether he has room under the certificate limit:
+    his certificates are counted once for both (nothing moves between). At the limit he is refused."""
+    s = after_auction(3)  # seat 1 holds MF and DR
+    float_corp(s, "KO", 0)
+    fill(s, 1, 16)
+    give_shares(s, "KO", 1, ["KO_6"])  # one he could sell: his turn is not passed over
+    assert G(s).cert_count(1) == G(s).cert_limit == 19
+    s = start_sr(s, 2)
+    s = act(s, 0, "pass")
+    with pytest.raises(RuleError, match="at the certificate limit of 19"):
+        act(s, 1, "buy_shares", shares=["KO_5"])
+    ar = s["corps"]["AR"]["shares"]
+    ar["ipo"].append(ar["1"].pop())  # one under the limit
+    counted = []
+    real = G.cert_count
+    monkeypatch.setattr(G, "cert_count", lambda self, seat: counted.append(seat) or real(self, seat))
+    s = act(s, 1, "buy_shares", shares=["KO_5"])
+    assert "KO_5" in s["corps"]["KO"]["shares"]["1"] and counted.count(1) == 1
+
+
 def test_a_presidency_lost_can_put_the_old_president_over_the_limit():
     s = after_auction(3)  # seat 0: TR and SMR
     float_corp(s, "KO", 0, percent=20)  # KO_0 only

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.e18xx import operating, trains
+from engines.e18xx import operating, stock, trains
 from engines.e18xx.companies import certificate_count, load_title
 from engines.e18xx.g1867 import bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
@@ -209,6 +209,137 @@ def test_the_certificate_count_is_the_companies_count_at_every_state(name):
     assert not G(Shikoku1889().setup({}, 3)).title.market.every_cell_counts
 
 
+def _full_sales(g: G, seat: int) -> list:
+    """Every stock-round sale open to the player, asked in full: each bundle of each corporation he holds that
+    stock_sale_problem lets him sell, the first of each percent."""
+    from engines.e18xx.companies import sale_bundles
+    found = []
+    for cid, corp in g.s["corps"].items():
+        held, seen = corp["shares"].get(g.key(seat)), set()
+        for certs, percent in sale_bundles(g.cdef(cid), held) if held else ():
+            if percent not in seen and stock.stock_sale_problem(g, seat, cid, certs, percent) is None:
+                seen.add(percent)
+                found.append({"type": "sell_shares", "shares": certs, "percent": percent})
+    return found
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1889-314.json"])
+def test_the_stock_turns_sales_are_the_sales_the_full_question_allows(name):
+    """The stock turn lists its sales corporation by corporation, skipping what it knows every bundle is refused
+    for (a one-certificate holding no other player could take the presidency of, among others): the list is the
+    full question's, for every player at every stock-round state."""
+    seen = set()
+
+    def after(action, state):
+        g = G(state)
+        if g.round["kind"] != "stock" or g.round.get("auction") or g.round.get("home"):
+            return
+        for seat in range(g.n):
+            sales = stock.sales(g, seat)
+            assert sales == _full_sales(g, seat), (action, seat)
+            seen.add(bool(sales))
+
+    replay_export(recorded(name), on_action=after)
+    assert seen == {True, False}
+
+
+def _full_has_move_1867(g: G, seat: int) -> bool:
+    """1867's stock turn holds more than pass, asked in full: the shared turn's purchases (pars included) or sales,
+    else, with no purchase this turn and room under the certificate limit, a bid or a par offered."""
+    if stock.has_move(g, seat):
+        return True
+    room = "buy" not in g.round["did"] and g.cert_count(seat) < g.cert_limit
+    return room and ((g.s["cash"][seat] >= stock1867.MIN_BID and bool(stock1867.available_minors(g)))
+                     or stock1867._any_par(g, seat))
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-21268.json"])
+def test_1867s_stock_turn_has_a_move_exactly_when_the_full_question_finds_one(name):
+    """1867's settle asks whether a stock turn holds a move with the certificates counted once and without the
+    shared turn's pars (a par it offers is one `_any_par` finds): the answer is the full question's, for every
+    player at every stock-round state, among them states where a par is open."""
+    seen, pars = set(), []
+
+    def after(action, state):
+        g = G(state)
+        r = g.round
+        if r["kind"] != "stock" or r.get("auction") or r.get("home"):
+            return
+        for seat in range(g.n):
+            has = stock1867._has_move(g, seat)
+            assert has == _full_has_move_1867(g, seat), (action, seat)
+            seen.add(has)
+            pars.extend(m for m in stock._purchases(g, seat) if m["type"] == "par")
+
+    replay_export(recorded(name), on_action=after)
+    assert seen == {True, False}
+    assert pars  # the pars left out of the shared question were there to be found
+
+
+def test_1867s_stock_turn_whose_only_moves_are_pars_has_a_move():
+    """From phase 4 with the minors closed and nothing yet started, a player's only moves are pars: the turn has a
+    move (the shared question, asked without its pars, finds nothing), and none once he is at the limit."""
+    g = G(Canada1867().setup({}, 3))
+    stock1867.start(g, 2)
+    g.s["depot"]["phase"] = "4"
+    g.s["flags"]["minors_closed"] = True
+    g.s["cash"] = [1000, 1000, 1000]
+    assert {m["type"] for m in stock1867.legal(g, 0)} == {"par", "pass"}
+    assert not stock.has_move(g, 0, pars=False)
+    assert stock1867._has_move(g, 0) and _full_has_move_1867(g, 0)
+    g.s["cash"][0] = 99  # less than any par: no move
+    assert not stock1867._has_move(g, 0) and not _full_has_move_1867(g, 0)
+
+
+@pytest.mark.parametrize("title", ["1889", "1867", "1890", "1807"])
+def test_a_titles_corporations_of_a_kind_are_the_states_of_that_kind_in_its_order(title):
+    """Title.of_kind (read by the stock turn's loops over minors or majors) lists, for each kind, the corporations
+    of a new game's state of that kind, in the state's order (the order legal() offers them in)."""
+    from engines.e18xx.state import new_state
+    state = new_state(title, 3, False)
+    g = G(state)
+    kinds = {g.cdef(cid).kind for cid in state["corps"]}
+    assert {k: list(v) for k, v in g.title.of_kind.items()} == {
+        kind: [cid for cid in state["corps"] if g.cdef(cid).kind == kind] for kind in kinds}
+
+
+def test_a_bid_names_an_open_minor_exactly_when_it_is_among_the_available_minors():
+    """The bid's check of the minor it names (one corporation asked) answers as the list of available minors does,
+    at every stock-round state of a recorded game, for every corporation and for names that are none."""
+    seen = set()
+
+    def after(action, state):
+        g = G(state)
+        if g.round["kind"] != "stock":
+            return
+        available = stock1867.available_minors(g)
+        for cid in [*g.s["corps"], "XX", None, 7]:
+            assert stock1867._minor_open(g, cid) == (cid in available), (action, cid)
+            seen.add(cid in available)
+
+    replay_export(recorded("1867-nationalization_cash.json"), on_action=after)
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
+def test_a_raise_in_a_minors_auction_finds_every_bidder_left_under_the_certificate_limit(name):
+    """A raise in a minor's auction takes each bidder's cash as what he may bid, uncounted: the opening bid dropped
+    whoever was at the limit and no certificate moves during the bidding. At every state of a recorded game with
+    a bid made, every bidder left may bid his cash by the count too."""
+    raises = []
+
+    def after(action, state):
+        g = G(state)
+        auction = g.round.get("auction") if g.round["kind"] == "stock" else None
+        if auction and auction["bids"]:
+            may_bid = stock1867._bid_cash(g)
+            assert all(may_bid(s) == g.s["cash"][s] for s in auction["bidders"]), action
+            raises.append(action)
+
+    replay_export(recorded(name), on_action=after)
+    assert raises
+
+
 def test_a_bidder_short_of_cash_is_dropped_without_counting_his_certificates(monkeypatch):
     """After a bid, a bidder who cannot pay the next one is dropped: one short of cash without his certificates
     counted, one with the cash but at the certificate limit (he may bid nothing) by the count."""
@@ -225,6 +356,17 @@ def test_a_bidder_short_of_cash_is_dropped_without_counting_his_certificates(mon
 
 
 # ---- the privates' abilities ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("title", ["1889", "1867", "1890", "1807"])
+def test_a_companys_full_name_is_made_once_and_is_its_name_in_both_languages(title):
+    """A corporation's and a private's full name (asked for most events) is made once and shared (a Name is
+    frozen), and it is the name, the Japanese name and the reading of its data."""
+    from engines.text import Name
+    t = load_title(title)
+    for company in (*t.corporations, *t.privates):
+        assert company.full_name == Name(company.name, company.name_ja, company.kana)
+        assert company.full_name is company.full_name
+
 
 @pytest.mark.parametrize("title", ["1889", "1867", "1890", "1807"])
 def test_a_privates_ability_looked_up_is_its_first_of_that_kind(title):

@@ -49,9 +49,9 @@ class Corporation:
     name_ja: str = ""  # its name in Japanese, and the reading (kana) for autocomplete
     kana: str = ""
 
-    @property
+    @cached_property
     def full_name(self) -> Name:
-        """Its name in both languages, for a message (engines/text.py)."""
+        """Its name in both languages, for a message (engines/text.py); made once (a Name is frozen: shared)."""
         return Name(self.name, self.name_ja, self.kana)
 
     @property
@@ -115,9 +115,9 @@ class Private:
     name_ja: str = ""  # its name in Japanese, and the reading (kana) for autocomplete
     kana: str = ""
 
-    @property
+    @cached_property
     def full_name(self) -> Name:
-        """Its name in both languages, for a message (engines/text.py)."""
+        """Its name in both languages, for a message (engines/text.py); made once (a Name is frozen: shared)."""
         return Name(self.name, self.name_ja, self.kana)
 
     def ability(self, kind: str) -> Mapping[str, Any] | None:
@@ -230,6 +230,15 @@ class Title:
         """corporation -> its kind (minor, major...): loops over the corporations that want one kind read it here
         instead of each corporation's definition (asked for every corporation several times a stock turn)."""
         return {c.id: c.kind for c in self.corporations}
+
+    @cached_property
+    def of_kind(self) -> dict[str, tuple[str, ...]]:
+        """kind -> its corporations, in the title's order (a stock turn's loops over one kind's corporations, asked
+        after every stock move, read them here instead of passing over the others)."""
+        found: dict[str, list[str]] = {}
+        for c in self.corporations:
+            found.setdefault(c.kind, []).append(c.id)
+        return {kind: tuple(ids) for kind, ids in found.items()}
 
     @cached_property
     def phase_indexes(self) -> dict[str, int]:

@@ -64,10 +64,10 @@ def may_sell_now(g: G) -> bool:
     return not ("buy" in did and "sell" in did[: did.index("buy")])  # no sell-buy-sell
 
 
-def over_limit(g: G, seat: int) -> Msg | None:
+def over_limit(g: G, seat: int, count: int | None = None) -> Msg | None:
     """Why the player holds too much (over the certificate limit, or over 60% of a corporation outside the orange
-    area), or None."""
-    count, limit = g.cert_count(seat), g.cert_limit
+    area), or None. `count`: his certificate count, when the caller has counted them."""
+    count, limit = g.cert_count(seat) if count is None else count, g.cert_limit
     if count > limit:
         return msg("You hold {count} certificates, over the limit of {limit}", count=count, limit=limit)
     key = g.key(seat)
@@ -102,6 +102,9 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
         if after_operating and not corp.get("has_operated"):
             continue  # sale_problem refuses every bundle of it
         cdef, seen = g.cdef(cid), set()
+        if len(held) == 1 and held[0] == cdef.president_cert \
+                and not may_sell_president_cert(cdef, corp["shares"], key):
+            continue  # every bundle holds his one certificate, the president's (the loop below would break at once)
         for certs, percent in sale_bundles(cdef, held):
             if percent in seen:
                 continue
@@ -112,9 +115,10 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
                 yield {"type": "sell_shares", "shares": certs, "percent": percent}
 
 
-def must_sell(g: G, seat: int) -> Msg | None:
-    """Why the player must sell before anything else (over a limit, and some sale is open to him), or None."""
-    why = over_limit(g, seat)
+def must_sell(g: G, seat: int, count: int | None = None) -> Msg | None:
+    """Why the player must sell before anything else (over a limit, and some sale is open to him), or None.
+    `count` as over_limit takes it."""
+    why = over_limit(g, seat, count)
     return why if why and sales(g, seat) else None
 
 
@@ -288,8 +292,11 @@ def apply(g: G, seat: int, action: Action) -> None:
         raise RuleError("It is not your turn.")
     kind = action["type"]
     key = g.key(seat)
-    if kind in ("pass", "par", "buy_shares") and (why := must_sell(g, seat)):
-        raise RuleError("{why}: sell shares first.", why=why)
+    count = None  # his certificate count: asked by must_sell, then by a purchase's check (nothing moves between)
+    if kind in ("pass", "par", "buy_shares"):
+        count = g.cert_count(seat)
+        if why := must_sell(g, seat, count):
+            raise RuleError("{why}: sell shares first.", why=why)
     if kind == "pass":
         if r["did"]:
             g.event("[0] is done.", seat)
@@ -306,7 +313,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         _did(g, seat, "buy")
     elif kind == "buy_shares":
         cid, cert, source = _one_share(g, action)
-        problem = buy_problem(g, seat, cid, cert, source)
+        problem = buy_problem(g, seat, cid, cert, source, (count, g.cert_limit))
         if problem:
             raise RuleError(problem)
         buy(g, seat, cid, cert, source)
@@ -393,9 +400,10 @@ def end_turn(g: G, passed: bool) -> None:
     r["pos"] = (r["pos"] + 1) % g.n
 
 
-def has_move(g: G, seat: int) -> bool:
-    """Whether turn_moves holds more than pass, without listing them: the first purchase, par or sale found."""
-    return next(_purchases(g, seat), None) is not None or next(_sales(g, seat), None) is not None
+def has_move(g: G, seat: int, counts: tuple[int, int] | None = None, pars: bool = True) -> bool:
+    """Whether turn_moves holds more than pass, without listing them: the first purchase, par or sale found.
+    `counts` and `pars` as _purchases takes them."""
+    return next(_purchases(g, seat, counts, pars), None) is not None or next(_sales(g, seat), None) is not None
 
 
 def settle(g: G) -> None:
@@ -439,16 +447,20 @@ def turn_moves(g: G, seat: int) -> list[Action]:
     return [*_purchases(g, seat), *sells, {"type": "pass"}]
 
 
-def _purchases(g: G, seat: int) -> Iterator[Action]:
+def _purchases(g: G, seat: int, counts: tuple[int, int] | None = None, pars: bool = True) -> Iterator[Action]:
     """Every par and share purchase open to `seat` now, one at a time (a player over a limit is offered only
-    sales by turn_moves, but may still have purchases here: has_move asks whether there is any move at all)."""
+    sales by turn_moves, but may still have purchases here: has_move asks whether there is any move at all).
+    `counts`: his certificate count and limit, when the caller has counted them; `pars` False: the share purchases
+    alone (1867's has_move looks for a par its own way)."""
     if "buy" in g.round["did"]:
         return
-    counts = None  # his certificate count and limit: the same for every purchase, counted at the first
+    # his certificate count and limit: the same for every purchase, counted at the first unless given
     cash = g.s["cash"][seat]
     priced = g.cells()
     for cid in g.s["corps"]:
         if cid not in priced:
+            if not pars:
+                continue
             cells = g.rules.par_cells(g, cid) if g.rules.may_par(g, cid) else ()
             if not cells:
                 continue
@@ -467,7 +479,8 @@ def _purchases(g: G, seat: int) -> Iterator[Action]:
                 if cell.price * percent // SHARE_PERCENT <= cash:
                     yield {"type": "par", "corporation": cid, "share_price": cell.id}
             continue
-        for source, cert in ((IPO, g.ipo_cert(cid)), (POOL, g.pool_cert(cid))):
+        shares = g.s["corps"][cid]["shares"]  # most have nothing in the IPO or the pool: not asked for a certificate
+        for source, cert in ((IPO, shares.get(IPO) and g.ipo_cert(cid)), (POOL, shares.get(POOL) and g.pool_cert(cid))):
             if cert and counts is None:
                 counts = (g.cert_count(seat), g.cert_limit)
             if cert and buy_problem(g, seat, cid, cert, source, counts, worded=False) is None:

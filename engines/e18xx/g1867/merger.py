@@ -24,6 +24,7 @@ from typing import Any
 
 from engines.base import Action, RuleError
 from engines.e18xx import trains
+from engines.e18xx.board import Board
 from engines.e18xx.companies import IPO
 from engines.e18xx.g1867 import charter
 from engines.e18xx.state import G
@@ -190,8 +191,8 @@ def _any_candidate(g: G, cid: str) -> bool:
 
 
 def majors_free(g: G) -> list[str]:
-    kinds, priced = g.title.kind_of, g.cells()
-    return [cid for cid in g.s["corps"] if kinds[cid] == "major" and cid not in priced
+    priced = g.cells()
+    return [cid for cid in g.title.of_kind.get("major", ()) if cid not in priced
             and g.rules.may_start(g, cid, by_merger=True)]
 
 
@@ -281,21 +282,21 @@ def _free_share(g: G, seat: int, target: str) -> None:
         corp["president"] = g.key(seat)
 
 
-def _absorb(g: G, minor: str, target: str, still: list[str] = ()) -> None:
+def _absorb(g: G, minor: str, target: str, board: Board, still: dict[str, list] | None = None) -> Board:
     """The minor's tokens, cash, privates, loans and trains go to the major; the minor closes. First the major
-    takes back any token of its own in a city where a minor still to merge (`still`, this one included) has one;
-    then each of the minor's tokens becomes the major's next free token (charter.py), in the same place."""
-    board = g.board
-    theirs = {ref for other in still for ref in board.token_nodes(other)}
-    for coord, node in board.token_nodes(target):
-        if (coord, node) in theirs:
-            board = board.remove_token(coord, node, target)
-            charter.release(g, target, coord, node)
-    for coord, node in board.token_nodes(minor):
+    takes back any token of its own in a city where a minor still to merge has one (`still`: each such minor's
+    cities, this one's included); then each of the minor's tokens becomes the major's next free token
+    (charter.py), in the same place. Returns the board after, for the caller to set (once, after every minor)."""
+    if still:
+        theirs = {ref for nodes in still.values() for ref in nodes}
+        for coord, node in board.token_nodes(target):
+            if (coord, node) in theirs:
+                board = board.remove_token(coord, node, target)
+                charter.release(g, target, coord, node)
+    for coord, node in still[minor] if still else board.token_nodes(minor):
         board = board.remove_token(coord, node, minor)
         board = board.place_token(coord, target, node, second_on_tile=True)
         charter.take(g, target, coord, node)
-    g.set_board(board)
     hand_over(g, minor, target)
     m = g.corp(minor)
     m.update(floated=False, closed=True)
@@ -304,6 +305,7 @@ def _absorb(g: G, minor: str, target: str, still: list[str] = ()) -> None:
     m["shares"] = {IPO: list(g.cdef(minor).share_ids)}
     m["president"] = None
     g.event("{minor} merges into {major}.", int(owner), minor=minor, major=target)
+    return board
 
 
 
@@ -325,7 +327,7 @@ def _finish_convert(g: G, cid: str, target: str) -> None:
     _start_major(g, target, _par_at_most(g, g.price(cid)))
     g.transfer(target, [g.cdef(target).president_cert], IPO, g.key(owner))  # the president's 20%, for free
     g.corp(target)["president"] = g.key(owner)
-    _absorb(g, cid, target)
+    g.set_board(_absorb(g, cid, target, g.board))
     g.event("{minor} converts into {major} at {price}.", minor=cid, major=target, price=g.amount(g.price(target)))
     r["minors"][r["index"]] = target
     r.update(target=target, choosing=None, merging=[])
@@ -346,23 +348,31 @@ def _merge_terms(g: G) -> tuple[list[str], object, list[int]]:
     return merging, cell, players[players.index(owners[0]):] + players[:players.index(owners[0])]
 
 
-def merge_possible(g: G) -> bool:
-    """Some owner can become president: he owns two of the minors, or can pay for a second share."""
-    merging, cell, players = _merge_terms(g)
+def merge_possible(g: G, terms: tuple[list[str], object, list[int]] | None = None) -> bool:
+    """Some owner can become president: he owns two of the minors, or can pay for a second share. `terms`:
+    _merge_terms's, when the caller has them."""
+    merging, cell, players = terms or _merge_terms(g)
     owners = [g.president(c) for c in merging]
     return any(g.s["cash"][s] >= cell.price or owners.count(s) >= 2 for s in players)
 
 
 def _finish_merge(g: G, cid: str, target: str) -> None:
     r = g.round
-    merging, cell, players = _merge_terms(g)
-    if not merge_possible(g):
+    terms = merging, cell, players = _merge_terms(g)
+    if not merge_possible(g, terms):
         raise RuleError("No owner could become president of the new major: this merger is impossible.")
     _start_major(g, target, cell)
-    for k, minor in enumerate(merging):
+    # the minors' cities read once (a minor's tokens stay where they are until it is absorbed), and the board set
+    # once, after them all
+    board = g.board
+    still = {minor: board.token_nodes(minor) for minor in merging}
+    for minor in merging:
         _free_share(g, g.president(minor), target)
-        _absorb(g, minor, target, merging[k:])
-    if not _tokens_to_remove_for(g, target):
+        board = _absorb(g, minor, target, board, still)
+        del still[minor]
+    g.set_board(board)
+    reducing = _tokens_to_remove_for(g, target)  # the board is not changed again below
+    if not reducing:
         charter.fill_up(g, target)
     g.event("{minors} merge into {major} at {price}.", minors=", ".join(merging), major=target,
             price=g.amount(cell.price))
@@ -370,7 +380,7 @@ def _finish_merge(g: G, cid: str, target: str) -> None:
     r["index"] = r["minors"].index(cid)
     r["minors"][r["index"]] = target
     r.update(target=target, choosing=None, merging=[], dealers=players, multiple=list(players), merged=True,
-             reducing=_tokens_to_remove_for(g, target))
+             reducing=reducing)
     _settle_dealing(g)
 
 

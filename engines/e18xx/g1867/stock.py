@@ -48,8 +48,14 @@ def available_minors(g: G) -> list[str]:
 
 def _open_minors(g: G) -> Iterator[str]:
     """available_minors one at a time: whether there is any is asked after every stock move (settle)."""
-    kinds, priced = g.title.kind_of, g.cells()
-    return (cid for cid in g.s["corps"] if kinds[cid] == "minor" and cid not in priced and g.rules.may_start(g, cid))
+    priced = g.cells()
+    return (cid for cid in g.title.of_kind.get("minor", ()) if cid not in priced and g.rules.may_start(g, cid))
+
+
+def _minor_open(g: G, cid: str) -> bool:
+    """Whether `cid` is one of available_minors (asked of the one a bid names)."""
+    return isinstance(cid, str) and g.title.kind_of.get(cid) == "minor" and g.cell(cid) is None \
+        and g.rules.may_start(g, cid)
 
 
 def _bid_cash(g: G):
@@ -73,7 +79,9 @@ def apply(g: G, seat: int, action: Action) -> None:
         if kind == "bid":
             if action.get("corporation") != auction["item"]:
                 raise RuleError("{corp} is up for auction now.", corp=auction["item"])
-            bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g))
+            # a raise: each bidder left was under the certificate limit when the bidding opened (the opening bid
+            # dropped the others) and no certificate moves during it, so what he may bid is his cash, uncounted
+            bidding.bid(g, auction, seat, action.get("price"), MIN_BID, lambda s: g.s["cash"][s])
             g.event("[0] bids {price} for {corp}.", seat, price=g.amount(action["price"]), corp=auction["item"])
         elif kind == "pass":
             bidding.drop(auction, seat)
@@ -86,7 +94,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         cid = action.get("corporation")
         if "buy" in r["did"]:
             raise RuleError("You have already bought this turn.")
-        if cid not in available_minors(g):
+        if not _minor_open(g, cid):
             raise RuleError("{corp} is not a minor that can be started now.", corp=str(cid)[:20])
         auction = bidding.open_auction(cid, list(g.order))
         bidding.bid(g, auction, seat, action.get("price"), MIN_BID, _bid_cash(g))  # drops who cannot raise it
@@ -105,12 +113,17 @@ def _home(g: G, cid: str, action: Action) -> None:
     coord, node = action.get("hex"), action.get("city", 0)
     if not isinstance(coord, str) or not isinstance(node, int):
         raise RuleError("A home token goes on a hex's city.")
-    if g.trusted:
-        if coord not in g.map.printed or g.board.free_slot(coord, cid, node) is None:
-            raise RuleError("{corp} cannot place its home token on {where}.", corp=cid, where=coord)
-    elif (coord, node) not in g.rules.home_cities(g, cid):
+    if not g.trusted and (coord, node) not in g.rules.home_cities(g, cid):
         raise RuleError("{corp}'s home token goes on a city with no token in it.", corp=cid)
-    g.set_board(g.board.place_token(coord, cid, node))
+    board = None  # a replay's city: any printed one with a free slot (place_token looks for it, once)
+    if coord in g.map.printed:
+        try:
+            board = g.board.place_token(coord, cid, node)
+        except RuleError:  # no free slot there
+            pass
+    if board is None:
+        raise RuleError("{corp} cannot place its home token on {where}.", corp=cid, where=coord)
+    g.set_board(board)
     g.rules.token_placed(g, cid, coord, node)
     g.round["home"] = None
     g.event("{corp} puts its home token on {where}.", corp=cid, where=g.place(coord))
@@ -157,12 +170,17 @@ def settle(g: G) -> None:
 
 
 def _has_move(g: G, seat: int) -> bool:
-    if shared.has_move(g, seat):
-        return True
-    # a bid and a par offered both want no purchase this turn and room under the certificate limit: counted once
-    if not _room_to_start(g, seat):
-        return False
-    return (g.s["cash"][seat] >= MIN_BID and next(_open_minors(g), None) is not None) or _any_par(g, seat)
+    """Whether the turn holds more than pass: a share purchase or sale (the shared turn's), a bid or a par."""
+    if "buy" in g.round["did"]:
+        return shared.has_move(g, seat)  # a sale at most: no purchase, bid or par after a purchase
+    # the certificate count, the same for every purchase, bid and par, counted once; and the shared turn's pars
+    # left out: the par it would offer (a major that may start and has a home city, its cheapest par price in hand,
+    # room under the limit) is a par _any_par finds too (its least price is no dearer than a major's cheapest)
+    counts = (g.cert_count(seat), g.cert_limit)
+    room = counts[0] < counts[1]
+    if room and g.s["cash"][seat] >= MIN_BID and next(_open_minors(g), None) is not None:
+        return True  # a bid (asked first: the cheapest question, and the answer in most early turns)
+    return shared.has_move(g, seat, counts, pars=False) or (room and _any_par(g, seat))
 
 
 def _may_bid_at_all(g: G, seat: int) -> bool:
@@ -184,10 +202,10 @@ def _par_offered(g: G, seat: int) -> bool:
 def _any_par(g: G, seat: int) -> bool:
     """_par_offered but for the player's room to start one."""
     least = min(cell.price for cell in g.title.market.par_cells)  # the site prices an unstarted share so
-    kinds, priced = g.title.kind_of, g.cells()
-    return any(kinds[cid] == "major" and cid not in priced and g.rules.may_start(g, cid)
+    priced = g.cells()
+    return any(cid not in priced and g.rules.may_start(g, cid)
                and g.s["cash"][seat] >= least * g.cdef(cid).president_percent // g.cdef(cid).share_unit
-               for cid in g.s["corps"])
+               for cid in g.title.of_kind.get("major", ()))
 
 
 def _bids(g: G, seat: int) -> list[Action]:
