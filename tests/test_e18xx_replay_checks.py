@@ -136,9 +136,9 @@ def test_once_the_trains_have_run_settle_does_not_ask_whether_they_could(monkeyp
 
 @pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json", "1889-314.json"])
 def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it(monkeypatch, name):
-    """A replay's operating.settle after a lay, a token, a run or a dividend with nobody over the train limit takes
-    that answer (kept by E18xxGame._apply) instead of asking again: at every settle the kept answer is the one asked
-    anew, it is kept only after operating.TRAINLESS_MOVES, and settle leaves nothing kept for later questions."""
+    """A replay's operating.settle after a lay, a token, a run, a dividend or a pass with nobody over the train limit
+    takes that answer (kept by E18xxGame._apply) instead of asking again: at every settle the kept answer is the one
+    asked anew, it is kept only after operating.TRAINLESS_MOVES, and settle leaves nothing kept for later questions."""
     engine = Canada1867 if name.startswith("1867") else Shikoku1889
     real_settle, real_apply, moves, kept_after = operating.settle, engine.apply, [], []
 
@@ -158,7 +158,7 @@ def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it
     monkeypatch.setattr(operating, "settle", checked)
     monkeypatch.setattr(engine, "apply", noted)
     replay_export(recorded(name))
-    assert {"lay_tile", "run_routes"} <= set(kept_after) <= operating.TRAINLESS_MOVES and len(kept_after) > 30
+    assert {"lay_tile", "run_routes", "pass"} <= set(kept_after) <= operating.TRAINLESS_MOVES and len(kept_after) > 30
 
 
 @pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])

@@ -132,7 +132,7 @@ class E18xxGame(Engine):
         # runs); the words cost more: a stock turn's ask whether he must sell, an operating turn's build messages
         # (apply asks this before every move, a replay's included)
         g = G(state)
-        module = g.rules.modules.get(g.round["kind"])
+        module = g.rules.modules.get(g.s["round"]["kind"])
         if module is None or g.rules.chance_request(g) is not None or g.rules.interrupt(g) is not None:
             return self.awaiting(state)  # a draw (1890's Tigers die) or a decision outside the round's turns
         seats = module.acting(g)
@@ -160,7 +160,8 @@ class E18xxGame(Engine):
     def _apply(self, state: State, seat: int, action: Action) -> None:
         g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
         crowd, g.crowd_kept, g.crowd_keeping = g.crowd_kept, None, False  # from here on the move writes
-        kind = g.round["kind"]
+        r = g.s["round"]  # the round before the move (G.round, a property, is a call)
+        kind = r["kind"]
         if seat == CHANCE:
             if g.rules.chance_request(g) is not None:
                 g.rules.apply_chance(g, action)
@@ -177,7 +178,7 @@ class E18xxGame(Engine):
             g.s["over"] = "manually_ended"
         elif g.rules.interrupt(g) is not None:
             g.rules.apply_interrupt(g, seat, action)
-        elif g.round.get("offer"):
+        elif r.get("offer"):
             operating.apply(g, seat, action, crowd)  # only the offer's answer is taken now
         elif action["type"] == "buy_shares" and action.get("entity_type") == "company":
             self._exchange(g, seat, action)
@@ -345,7 +346,7 @@ class E18xxGame(Engine):
 
     def public(self, state: State) -> dict[str, Any]:
         g = G(state)
-        module = g.rules.modules.get(g.round["kind"])
+        module = g.rules.modules.get(g.s["round"]["kind"])
         round_view = module.describe(g) if module else dict(g.round)
         corps = {}
         for cid, c in state["corps"].items():

@@ -61,7 +61,7 @@ def start(g: G, turn: int, number: int, of: int) -> None:
 
 
 def current(g: G) -> str | None:
-    r = g.round
+    r = g.s["round"]
     return r["order"][r["index"]] if r["index"] < len(r["order"]) else None
 
 
@@ -77,7 +77,7 @@ def finished(g: G) -> bool:
 
 
 def acting(g: G) -> frozenset[int]:
-    r = g.round
+    r = g.s["round"]
     crowd = trains.crowded(g)
     if crowd:
         return frozenset(g.president(cid) for cid in crowd)
@@ -90,7 +90,7 @@ def acting(g: G) -> frozenset[int]:
 
 
 def _next_step(g: G) -> None:
-    r = g.round
+    r = g.s["round"]
     steps = g.rules.operating_steps
     i = steps.index(r["step"])
     if r["step"] == "trains":  # passed or skipped (1867: a corporation left without a train is nationalised)
@@ -106,8 +106,9 @@ def _next_step(g: G) -> None:
 
 
 #: Moves that never give or take a train nor change the phase (so whether anyone is over the train limit after
-#: one is what it was before it): E18xxGame._apply keeps the answer asked before the move for `settle`.
-TRAINLESS_MOVES = frozenset(("lay_tile", "place_token", "run_routes", "dividend"))
+#: one is what it was before it): E18xxGame._apply keeps the answer asked before the move for `settle`. A pass
+#: only ends a step, as `settle` ends the steps it skips (the title's end of a train step or of a turn included).
+TRAINLESS_MOVES = frozenset(("lay_tile", "place_token", "run_routes", "dividend", "pass"))
 
 
 def settle(g: G) -> None:
@@ -143,7 +144,7 @@ def settle(g: G) -> None:
 def _by_itself(g: G, cid: str) -> bool:
     """Do the step if it happens without a move: a dividend of nothing (or one the title pays without asking), the
     interest on loans. Returns whether it did."""
-    r = g.round
+    r = g.s["round"]
     if r["step"] == "dividend" and (not r["revenue"] or not g.rules.dividend_kinds(g, cid)):
         g.rules.pay_dividend(g, cid, "payout" if r["revenue"] else "withhold", r["revenue"] or 0)
         return True
@@ -154,7 +155,7 @@ def _by_itself(g: G, cid: str) -> bool:
 
 
 def step_open(g: G, cid: str, step: str) -> bool:
-    r = g.round
+    r = g.s["round"]
     if step == "track":
         return bool(lays_open(g, cid)) or privates.mf_pending(g, cid) or g.rules.track_held(g, cid)
     if step == "token":
@@ -174,10 +175,13 @@ def step_open(g: G, cid: str, step: str) -> bool:
 
 # ---- what a corporation can do ------------------------------------------------------------------------
 
-def lay_slot(g: G, cid: str, coord: str) -> dict[str, Any] | None:
-    """The open lay a tile on `coord` would use (an upgrade only where the slot allows one), or None."""
+def lay_slot(g: G, cid: str, coord: str, open_lays: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The open lay a tile on `coord` would use (an upgrade only where the slot allows one), or None. `open_lays`:
+    lays_open's answer if the caller has it."""
     upgrade = g.board.tile(coord).colour != "white"
-    fitting = [s for s in lays_open(g, cid) if (s["upgrade"] or not upgrade) and s.get("not_on") != coord
+    if open_lays is None:
+        open_lays = lays_open(g, cid)
+    fitting = [s for s in open_lays if (s["upgrade"] or not upgrade) and s.get("not_on") != coord
                and coord in s.get("hexes", (coord,))]
     # a lay kept for named hexes (1890's Arima) goes first where it may
     return next((s for s in fitting if "hexes" in s), fitting[0] if fitting else None)
@@ -203,7 +207,7 @@ def redeemable(g: G, cid: str) -> list[str]:
 
 def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
     """The tile lays `cid` may still make this turn (the title's `lays_allowed`)."""
-    r = g.round
+    r = g.s["round"]
     if r["laid"]:
         return []
     slots = g.rules.lays_allowed(g, cid, r.get("lays", []))
@@ -307,9 +311,7 @@ def apply(g: G, seat: int, action: Action, crowd: list[str] | None = None) -> No
                 _next_step(g)
         else:
             raise RuleError(_step_hint(step))
-    {"buy_shares": _redeem, "lay_tile": _lay, "place_token": _token, "run_routes": _run, "dividend": _dividend,
-     "buy_train": _buy_train, "sell_shares": emergency.emergency_sale, "bankrupt": emergency.bankrupt}[kind](
-        g, seat, cid, action)
+    _STEP_MOVES[kind](g, seat, cid, action)
 
 
 def _step_hint(step: str) -> Msg:
@@ -330,7 +332,7 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
     coord, tile, rotation = lays.read_lay(action)
     board = g.board
     upgrade = board.tile(coord).colour != "white"
-    slot = lay_slot(g, cid, coord)
+    slot = lay_slot(g, cid, coord, open_lays)
     if slot is None:
         if any(s.get("not_on") == coord for s in open_lays):
             raise RuleError("That lay is not open now: the second tile may not go on the same hex.")
@@ -604,6 +606,12 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
             g.event("{corp} buys train {train} from {seller}.", corp=cid, train=train_id, seller=seller)
     if not step_open(g, cid, "trains"):
         _next_step(g)
+
+
+#: The moves of a step, by type (STEP_OF says which step each belongs to).
+_STEP_MOVES = {"buy_shares": _redeem, "lay_tile": _lay, "place_token": _token, "run_routes": _run,
+               "dividend": _dividend, "buy_train": _buy_train, "sell_shares": emergency.emergency_sale,
+               "bankrupt": emergency.bankrupt}
 
 
 def _discard(g: G, seat: int, action: Action, crowd: list[str]) -> None:
