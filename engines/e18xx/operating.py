@@ -403,13 +403,14 @@ ROUTE_FIELDS = {"train": N_("a train id"), "connections": N_("a list of lists of
 
 
 def _is_strs(value: Any) -> bool:
-    return type(value) is list and all(type(v) is str for v in value)
+    return type(value) is list and {*map(type, value)} <= _STR  # every item a str (the types gathered in C)
 
 
+_STR = frozenset((str,))
 _ROUTE_FIELD_OK = {
     "train": lambda v: type(v) is str, "revenue_str": lambda v: type(v) is str,
     "revenue": lambda v: type(v) is int and v >= 0, "hexes": _is_strs, "nodes": _is_strs,
-    "connections": lambda v: type(v) is list and all(_is_strs(c) and c for c in v),
+    "connections": lambda v: type(v) is list and all(map(_is_strs, v)) and all(v),  # lists of hexes, none empty
 }
 
 
@@ -418,6 +419,7 @@ def read_routes(g: G, routes: Any) -> list[dict[str, Any]]:
     map; whether the track is there and the routes legal is _run's to judge."""
     if type(routes) is not list or not all(type(x) is dict for x in routes):
         raise RuleError("Send the routes your trains run: a train and its connections for each.")
+    printed = g.map.printed
     for x in routes:
         for key, value in x.items():
             if key not in ROUTE_FIELDS:
@@ -428,8 +430,10 @@ def read_routes(g: G, routes: Any) -> list[dict[str, Any]]:
             raise RuleError("Each route names the train that runs it.")
         for hex_list in x.get("connections", ()):
             for coord in hex_list:
+                if coord in printed:  # most name the hex alone; some add words after it
+                    continue
                 words = coord.split()
-                if not words or words[0] not in g.map.printed:
+                if not words or words[0] not in printed:
                     raise RuleError("{hex} is not a hex of the map.", hex=repr(coord[:20]))
     return routes
 
