@@ -34,11 +34,11 @@ STEP_PROMPTS = {"redeem": N_("{corp} operates: redeem"), "track": N_("{corp} ope
 _ENTITY = {"entity": "str?", "entity_type": "str?"}
 ENTITY_TYPES = ("corporation", "company")
 #: The moves a private company makes (Dougo's exchange, a tile lay, Ehime Railway declining its lay).
-COMPANY_MOVES = ("buy_shares", "lay_tile", "pass")
+COMPANY_MOVES = frozenset(("buy_shares", "lay_tile", "pass"))
 #: The moves a corporation makes in an operating round (its president sends them).
-CORPORATION_MOVES = ("buy_shares", "lay_tile", "place_token", "run_routes", "dividend", "buy_train", "buy_company",
-                     "discard_train", "bankrupt", "pass", "merge", "convert", "remove_token", "choose",
-                     "merge_system", "form_system")
+CORPORATION_MOVES = frozenset(("buy_shares", "lay_tile", "place_token", "run_routes", "dividend", "buy_train",
+                               "buy_company", "discard_train", "bankrupt", "pass", "merge", "convert", "remove_token",
+                               "choose", "merge_system", "form_system"))
 
 
 #: who_acts's answers, by the seats that act (a few sets of seats: a game has at most six).

@@ -128,13 +128,14 @@ def settle(g: G) -> None:
         cid = current(g)
         if cid is None:
             return
-        if not g.corp(cid)["floated"]:  # nationalised during the round (1867): it no longer operates
+        corp = g.corp(cid)
+        if not corp["floated"]:  # nationalised during the round (1867): it no longer operates
             r.update(index=r["index"] + 1, step=g.rules.operating_steps[0], laid=False, lays=[], tokened=False,
                      revenue=None, runs=[], acted=False)
             continue
         step = r["step"]
         # once the trains have run (the revenue is counted) whether they could is not asked again
-        if step == "routes" and r["revenue"] is None and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
+        if step == "routes" and r["revenue"] is None and not (corp["trains"] and trains.route_available(g, cid)):
             r["revenue"] = 0
         if not _by_itself(g, cid) and step_open(g, cid, step):
             return
