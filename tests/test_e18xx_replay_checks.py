@@ -245,3 +245,28 @@ def test_a_closed_private_has_no_ability(engine):
     assert g.ability(pid, first["kind"]) == first
     g.s["privates"][pid]["closed"] = True
     assert g.ability(pid, first["kind"]) is None
+
+
+@pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
+def test_settle_asks_only_the_steps_that_happen_by_themselves_whether_they_do(name):
+    """operating.settle calls _by_itself only at the steps of operating.BY_ITSELF: at every other step of the title,
+    in operating states of a recorded game, _by_itself does nothing and says so (it fails when _by_itself is given
+    another step to do and BY_ITSELF is not told)."""
+    import copy
+    states = []
+    replay_export(recorded(name), on_action=lambda action, state: states.append(state))
+    asked = 0
+    for state in states[::3]:
+        g = G(state)
+        if g.round["kind"] != "operating" or operating.current(g) is None:
+            continue
+        for step in g.rules.operating_steps:
+            if step in operating.BY_ITSELF:
+                continue
+            s = copy.deepcopy(state)
+            s["round"]["step"] = step
+            assert operating._by_itself(G(s), operating.current(G(s))) is False, (step, state["round"])
+            s["round"]["step"] = state["round"]["step"]
+            assert s == state, step
+            asked += 1
+    assert asked > 100

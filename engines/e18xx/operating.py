@@ -113,7 +113,7 @@ TRAINLESS_MOVES = frozenset(("lay_tile", "place_token", "run_routes", "dividend"
 
 def settle(g: G) -> None:
     """Skip every step that offers nothing, and do the automatic ones (a withhold of nothing)."""
-    r = g.round
+    r = g.s["round"]
     crowd, g.crowd_kept = g.crowd_kept, None  # E18xxGame._apply's answer from before a move that left it so
     if crowd is None:
         crowd = trains.crowded(g)
@@ -122,24 +122,30 @@ def settle(g: G) -> None:
     # asked once, not at every step skipped below: the steps done here without a move (a dividend, the loans, a
     # nationalisation or closing, a skipped train step) never give a corporation a train nor change the phase, so
     # nobody is over the limit after them who was not before
+    corps = g.s["corps"]
     for _ in range(200):
         if g.s["over"] or r["special"] or r.get("offer"):
             return
-        cid = current(g)
-        if cid is None:
+        order, index = r["order"], r["index"]  # current(g), read here: asked at every step skipped
+        if index >= len(order):
             return
-        corp = g.corp(cid)
+        cid = order[index]
+        corp = corps[cid]
         if not corp["floated"]:  # nationalised during the round (1867): it no longer operates
-            r.update(index=r["index"] + 1, step=g.rules.operating_steps[0], laid=False, lays=[], tokened=False,
+            r.update(index=index + 1, step=g.rules.operating_steps[0], laid=False, lays=[], tokened=False,
                      revenue=None, runs=[], acted=False)
             continue
         step = r["step"]
         # once the trains have run (the revenue is counted) whether they could is not asked again
         if step == "routes" and r["revenue"] is None and not (corp["trains"] and trains.route_available(g, cid)):
             r["revenue"] = 0
-        if not _by_itself(g, cid) and step_open(g, cid, step):
+        if not (step in BY_ITSELF and _by_itself(g, cid)) and step_open(g, cid, step):
             return
         _next_step(g)
+
+
+#: The steps `_by_itself` may do without a move.
+BY_ITSELF = frozenset(("dividend", "loans"))
 
 
 def _by_itself(g: G, cid: str) -> bool:
