@@ -452,7 +452,6 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
     if any(t not in owned for t in used) or len(set(used)) != len(used):
         raise RuleError("Each route needs one of {corp}'s trains ({trains}), once.", corp=cid,
                         trains=", ".join(owned) or msg("none"))
-    board, colours = g.rules.route_board(g, cid), g.colours
     runs, total = [], 0
     if g.trusted and all(isinstance(x.get("revenue"), int) for x in routes):
         # 18xx.games trusts a recorded route's revenue while loading a game, and so do we.
@@ -460,6 +459,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
             runs.append({"train": x["train"], "hexes": list(x.get("hexes") or []), "revenue": x["revenue"]})
             total += x["revenue"]
     else:
+        board, colours = g.rules.route_board(g, cid), g.colours
         parsed = []
         for x in routes:
             try:
