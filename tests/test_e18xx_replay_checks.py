@@ -136,9 +136,9 @@ def test_once_the_trains_have_run_settle_does_not_ask_whether_they_could(monkeyp
 
 @pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json", "1889-314.json"])
 def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it(monkeypatch, name):
-    """A replay's operating.settle after a lay, a token, a run or a dividend with nobody over the train limit takes
-    that answer (kept by E18xxGame._apply) instead of asking again: at every settle the kept answer is the one asked
-    anew, it is kept only after operating.TRAINLESS_MOVES, and settle leaves nothing kept for later questions."""
+    """A replay's operating.settle after a lay, a token, a run, a dividend or a pass with nobody over the train limit
+    takes that answer (kept by E18xxGame._apply) instead of asking again: at every settle the kept answer is the one
+    asked anew, it is kept only after operating.TRAINLESS_MOVES, and settle leaves nothing kept for later questions."""
     engine = Canada1867 if name.startswith("1867") else Shikoku1889
     real_settle, real_apply, moves, kept_after = operating.settle, engine.apply, [], []
 
@@ -158,7 +158,7 @@ def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it
     monkeypatch.setattr(operating, "settle", checked)
     monkeypatch.setattr(engine, "apply", noted)
     replay_export(recorded(name))
-    assert {"lay_tile", "run_routes"} <= set(kept_after) <= operating.TRAINLESS_MOVES and len(kept_after) > 30
+    assert {"lay_tile", "run_routes", "pass"} <= set(kept_after) <= operating.TRAINLESS_MOVES and len(kept_after) > 30
 
 
 @pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
@@ -387,3 +387,28 @@ def test_a_closed_private_has_no_ability(engine):
     assert g.ability(pid, first["kind"]) == first
     g.s["privates"][pid]["closed"] = True
     assert g.ability(pid, first["kind"]) is None
+
+
+@pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
+def test_settle_asks_only_the_steps_that_happen_by_themselves_whether_they_do(name):
+    """operating.settle calls _by_itself only at the steps of operating.BY_ITSELF: at every other step of the title,
+    in operating states of a recorded game, _by_itself does nothing and says so (it fails when _by_itself is given
+    another step to do and BY_ITSELF is not told)."""
+    import copy
+    states = []
+    replay_export(recorded(name), on_action=lambda action, state: states.append(state))
+    asked = 0
+    for state in states[::3]:
+        g = G(state)
+        if g.round["kind"] != "operating" or operating.current(g) is None:
+            continue
+        for step in g.rules.operating_steps:
+            if step in operating.BY_ITSELF:
+                continue
+            s = copy.deepcopy(state)
+            s["round"]["step"] = step
+            assert operating._by_itself(G(s), operating.current(G(s))) is False, (step, state["round"])
+            s["round"]["step"] = state["round"]["step"]
+            assert s == state, step
+            asked += 1
+    assert asked > 100

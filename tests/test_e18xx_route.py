@@ -342,9 +342,10 @@ def test_router_beats_the_recorded_runs_of_314(m):
 
 
 def test_a_recorded_routes_readings_need_no_look_for_their_chains_on_the_board():
-    """route_from_connections reads a route's chains from the board itself (or turns them round), so it asks
-    route_problem without looking for them on the board again: at every run of 962 (routes read from their
-    connections), every reading of every route gets the same answer either way."""
+    """route_from_connections reads a route's chains from the board itself (or turns them round) and makes its stops
+    from their ends, so it asks route_problem without looking for them on the board again nor whether they join the
+    stops: at every run of 962 (routes read from their connections), every reading of every route gets the same
+    answer either way."""
     import json
     from pathlib import Path
 

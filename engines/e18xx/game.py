@@ -34,11 +34,11 @@ STEP_PROMPTS = {"redeem": N_("{corp} operates: redeem"), "track": N_("{corp} ope
 _ENTITY = {"entity": "str?", "entity_type": "str?"}
 ENTITY_TYPES = ("corporation", "company")
 #: The moves a private company makes (Dougo's exchange, a tile lay, Ehime Railway declining its lay).
-COMPANY_MOVES = ("buy_shares", "lay_tile", "pass")
+COMPANY_MOVES = frozenset(("buy_shares", "lay_tile", "pass"))
 #: The moves a corporation makes in an operating round (its president sends them).
-CORPORATION_MOVES = ("buy_shares", "lay_tile", "place_token", "run_routes", "dividend", "buy_train", "buy_company",
-                     "discard_train", "bankrupt", "pass", "merge", "convert", "remove_token", "choose",
-                     "merge_system", "form_system")
+CORPORATION_MOVES = frozenset(("buy_shares", "lay_tile", "place_token", "run_routes", "dividend", "buy_train",
+                               "buy_company", "discard_train", "bankrupt", "pass", "merge", "convert", "remove_token",
+                               "choose", "merge_system", "form_system"))
 
 
 #: who_acts's answers, by the seats that act (a few sets of seats: a game has at most six).
@@ -132,7 +132,7 @@ class E18xxGame(Engine):
         # runs); the words cost more: a stock turn's ask whether he must sell, an operating turn's build messages
         # (apply asks this before every move, a replay's included)
         g = G(state)
-        module = g.rules.modules.get(g.round["kind"])
+        module = g.rules.modules.get(g.s["round"]["kind"])
         if module is None or g.rules.chance_request(g) is not None or g.rules.interrupt(g) is not None:
             return self.awaiting(state)  # a draw (1890's Tigers die) or a decision outside the round's turns
         seats = module.acting(g)
@@ -160,8 +160,8 @@ class E18xxGame(Engine):
     def _apply(self, state: State, seat: int, action: Action) -> None:
         g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
         crowd, g.crowd_kept, g.crowd_keeping = g.crowd_kept, None, False  # from here on the move writes
-        round_ = g.s["round"]
-        kind = round_["kind"]
+        r = g.s["round"]  # the round before the move (G.round, a property, is a call)
+        kind = r["kind"]
         if seat == CHANCE:
             if g.rules.chance_request(g) is not None:
                 g.rules.apply_chance(g, action)
@@ -179,7 +179,7 @@ class E18xxGame(Engine):
             g.s["over"] = "manually_ended"
         elif g.rules.interrupt(g) is not None:
             g.rules.apply_interrupt(g, seat, action)
-        elif round_.get("offer"):
+        elif r.get("offer"):
             operating.apply(g, seat, action, crowd)  # only the offer's answer is taken now
         elif move == "buy_shares" and action.get("entity_type") == "company":
             self._exchange(g, seat, action)
@@ -349,7 +349,7 @@ class E18xxGame(Engine):
 
     def public(self, state: State) -> dict[str, Any]:
         g = G(state)
-        module = g.rules.modules.get(g.round["kind"])
+        module = g.rules.modules.get(g.s["round"]["kind"])
         round_view = module.describe(g) if module else dict(g.round)
         corps = {}
         for cid, c in state["corps"].items():

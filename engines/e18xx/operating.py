@@ -61,7 +61,7 @@ def start(g: G, turn: int, number: int, of: int) -> None:
 
 
 def current(g: G) -> str | None:
-    r = g.round
+    r = g.s["round"]
     return r["order"][r["index"]] if r["index"] < len(r["order"]) else None
 
 
@@ -77,7 +77,7 @@ def finished(g: G) -> bool:
 
 
 def acting(g: G) -> frozenset[int]:
-    r = g.round
+    r = g.s["round"]
     crowd = trains.crowded(g)
     if crowd:
         return frozenset(g.president(cid) for cid in crowd)
@@ -90,7 +90,7 @@ def acting(g: G) -> frozenset[int]:
 
 
 def _next_step(g: G) -> None:
-    r = g.round
+    r = g.s["round"]
     steps = g.rules.operating_steps
     i = steps.index(r["step"])
     if r["step"] == "trains":  # passed or skipped (1867: a corporation left without a train is nationalised)
@@ -106,13 +106,14 @@ def _next_step(g: G) -> None:
 
 
 #: Moves that never give or take a train nor change the phase (so whether anyone is over the train limit after
-#: one is what it was before it): E18xxGame._apply keeps the answer asked before the move for `settle`.
-TRAINLESS_MOVES = frozenset(("lay_tile", "place_token", "run_routes", "dividend"))
+#: one is what it was before it): E18xxGame._apply keeps the answer asked before the move for `settle`. A pass
+#: only ends a step, as `settle` ends the steps it skips (the title's end of a train step or of a turn included).
+TRAINLESS_MOVES = frozenset(("lay_tile", "place_token", "run_routes", "dividend", "pass"))
 
 
 def settle(g: G) -> None:
     """Skip every step that offers nothing, and do the automatic ones (a withhold of nothing)."""
-    r = g.round
+    r = g.s["round"]
     crowd, g.crowd_kept = g.crowd_kept, None  # E18xxGame._apply's answer from before a move that left it so
     if crowd is None:
         crowd = trains.crowded(g)
@@ -121,29 +122,36 @@ def settle(g: G) -> None:
     # asked once, not at every step skipped below: the steps done here without a move (a dividend, the loans, a
     # nationalisation or closing, a skipped train step) never give a corporation a train nor change the phase, so
     # nobody is over the limit after them who was not before
+    corps = g.s["corps"]
     for _ in range(200):
         if g.s["over"] or r["special"] or r.get("offer"):
             return
-        cid = current(g)
-        if cid is None:
+        order, index = r["order"], r["index"]  # current(g), read here: asked at every step skipped
+        if index >= len(order):
             return
-        if not g.corp(cid)["floated"]:  # nationalised during the round (1867): it no longer operates
-            r.update(index=r["index"] + 1, step=g.rules.operating_steps[0], laid=False, lays=[], tokened=False,
+        cid = order[index]
+        corp = corps[cid]
+        if not corp["floated"]:  # nationalised during the round (1867): it no longer operates
+            r.update(index=index + 1, step=g.rules.operating_steps[0], laid=False, lays=[], tokened=False,
                      revenue=None, runs=[], acted=False)
             continue
         step = r["step"]
         # once the trains have run (the revenue is counted) whether they could is not asked again
-        if step == "routes" and r["revenue"] is None and not (g.corp(cid)["trains"] and trains.route_available(g, cid)):
+        if step == "routes" and r["revenue"] is None and not (corp["trains"] and trains.route_available(g, cid)):
             r["revenue"] = 0
-        if not _by_itself(g, cid) and step_open(g, cid, step):
+        if not (step in BY_ITSELF and _by_itself(g, cid)) and step_open(g, cid, step):
             return
         _next_step(g)
+
+
+#: The steps `_by_itself` may do without a move.
+BY_ITSELF = frozenset(("dividend", "loans"))
 
 
 def _by_itself(g: G, cid: str) -> bool:
     """Do the step if it happens without a move: a dividend of nothing (or one the title pays without asking), the
     interest on loans. Returns whether it did."""
-    r = g.round
+    r = g.s["round"]
     if r["step"] == "dividend" and (not r["revenue"] or not g.rules.dividend_kinds(g, cid)):
         g.rules.pay_dividend(g, cid, "payout" if r["revenue"] else "withhold", r["revenue"] or 0)
         return True
@@ -154,7 +162,7 @@ def _by_itself(g: G, cid: str) -> bool:
 
 
 def step_open(g: G, cid: str, step: str) -> bool:
-    r = g.round
+    r = g.s["round"]
     if step == "track":
         return bool(lays_open(g, cid)) or privates.mf_pending(g, cid) or g.rules.track_held(g, cid)
     if step == "token":
@@ -174,10 +182,13 @@ def step_open(g: G, cid: str, step: str) -> bool:
 
 # ---- what a corporation can do ------------------------------------------------------------------------
 
-def lay_slot(g: G, cid: str, coord: str) -> dict[str, Any] | None:
-    """The open lay a tile on `coord` would use (an upgrade only where the slot allows one), or None."""
+def lay_slot(g: G, cid: str, coord: str, open_lays: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The open lay a tile on `coord` would use (an upgrade only where the slot allows one), or None. `open_lays`:
+    lays_open's answer if the caller has it."""
     upgrade = g.board.tile(coord).colour != "white"
-    fitting = [s for s in lays_open(g, cid) if (s["upgrade"] or not upgrade) and s.get("not_on") != coord
+    if open_lays is None:
+        open_lays = lays_open(g, cid)
+    fitting = [s for s in open_lays if (s["upgrade"] or not upgrade) and s.get("not_on") != coord
                and coord in s.get("hexes", (coord,))]
     # a lay kept for named hexes (1890's Arima) goes first where it may
     return next((s for s in fitting if "hexes" in s), fitting[0] if fitting else None)
@@ -203,7 +214,7 @@ def redeemable(g: G, cid: str) -> list[str]:
 
 def lays_open(g: G, cid: str) -> list[dict[str, Any]]:
     """The tile lays `cid` may still make this turn (the title's `lays_allowed`)."""
-    r = g.round
+    r = g.s["round"]
     if r["laid"]:
         return []
     slots = g.rules.lays_allowed(g, cid, r.get("lays", []))
@@ -307,9 +318,7 @@ def apply(g: G, seat: int, action: Action, crowd: list[str] | None = None) -> No
                 _next_step(g)
         else:
             raise RuleError(_step_hint(step))
-    {"buy_shares": _redeem, "lay_tile": _lay, "place_token": _token, "run_routes": _run, "dividend": _dividend,
-     "buy_train": _buy_train, "sell_shares": emergency.emergency_sale, "bankrupt": emergency.bankrupt}[kind](
-        g, seat, cid, action)
+    _STEP_MOVES[kind](g, seat, cid, action)
 
 
 def _step_hint(step: str) -> Msg:
@@ -330,7 +339,7 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
     coord, tile, rotation = lays.read_lay(action)
     board = g.board
     upgrade = board.tile(coord).colour != "white"
-    slot = lay_slot(g, cid, coord)
+    slot = lay_slot(g, cid, coord, open_lays)
     if slot is None:
         if any(s.get("not_on") == coord for s in open_lays):
             raise RuleError("That lay is not open now: the second tile may not go on the same hex.")
@@ -401,13 +410,14 @@ ROUTE_FIELDS = {"train": N_("a train id"), "connections": N_("a list of lists of
 
 
 def _is_strs(value: Any) -> bool:
-    return type(value) is list and all(type(v) is str for v in value)
+    return type(value) is list and {*map(type, value)} <= _STR  # every item a str (the types gathered in C)
 
 
+_STR = frozenset((str,))
 _ROUTE_FIELD_OK = {
     "train": lambda v: type(v) is str, "revenue_str": lambda v: type(v) is str,
     "revenue": lambda v: type(v) is int and v >= 0, "hexes": _is_strs, "nodes": _is_strs,
-    "connections": lambda v: type(v) is list and all(_is_strs(c) and c for c in v),
+    "connections": lambda v: type(v) is list and all(map(_is_strs, v)) and all(v),  # lists of hexes, none empty
 }
 
 
@@ -416,6 +426,7 @@ def read_routes(g: G, routes: Any) -> list[dict[str, Any]]:
     map; whether the track is there and the routes legal is _run's to judge."""
     if type(routes) is not list or not all(type(x) is dict for x in routes):
         raise RuleError("Send the routes your trains run: a train and its connections for each.")
+    printed = g.map.printed
     for x in routes:
         for key, value in x.items():
             if key not in ROUTE_FIELDS:
@@ -426,8 +437,10 @@ def read_routes(g: G, routes: Any) -> list[dict[str, Any]]:
             raise RuleError("Each route names the train that runs it.")
         for hex_list in x.get("connections", ()):
             for coord in hex_list:
+                if coord in printed:  # most name the hex alone; some add words after it
+                    continue
                 words = coord.split()
-                if not words or words[0] not in g.map.printed:
+                if not words or words[0] not in printed:
                     raise RuleError("{hex} is not a hex of the map.", hex=repr(coord[:20]))
     return routes
 
@@ -439,7 +452,6 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
     if any(t not in owned for t in used) or len(set(used)) != len(used):
         raise RuleError("Each route needs one of {corp}'s trains ({trains}), once.", corp=cid,
                         trains=", ".join(owned) or msg("none"))
-    board, colours = g.rules.route_board(g, cid), g.colours
     runs, total = [], 0
     if g.trusted and all(isinstance(x.get("revenue"), int) for x in routes):
         # 18xx.games trusts a recorded route's revenue while loading a game, and so do we.
@@ -447,6 +459,7 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
             runs.append({"train": x["train"], "hexes": list(x.get("hexes") or []), "revenue": x["revenue"]})
             total += x["revenue"]
     else:
+        board, colours = g.rules.route_board(g, cid), g.colours
         parsed = []
         for x in routes:
             try:
@@ -604,6 +617,12 @@ def _buy_train(g: G, seat: int, cid: str, action: Action, agreed: bool = False) 
             g.event("{corp} buys train {train} from {seller}.", corp=cid, train=train_id, seller=seller)
     if not step_open(g, cid, "trains"):
         _next_step(g)
+
+
+#: The moves of a step, by type (STEP_OF says which step each belongs to).
+_STEP_MOVES = {"buy_shares": _redeem, "lay_tile": _lay, "place_token": _token, "run_routes": _run,
+               "dividend": _dividend, "buy_train": _buy_train, "sell_shares": emergency.emergency_sale,
+               "bankrupt": emergency.bankrupt}
 
 
 def _discard(g: G, seat: int, action: Action, crowd: list[str]) -> None:

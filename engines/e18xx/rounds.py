@@ -23,7 +23,7 @@ LAST_TURN = 100
 
 def settle(g: G) -> None:
     for _ in range(1000):
-        kind = g.round["kind"]
+        kind = g.s["round"]["kind"]  # the dict, not G.round (a property: a call, after every move)
         if g.s["over"]:
             if kind != "over":
                 end_game(g, g.s["over"])

@@ -227,8 +227,9 @@ def hexes_once(stops: Sequence[NodeRef]) -> bool:
 
 
 def route_problem(board: Board, corp: str, route: Route, train_: Train, on_board: bool = False) -> Msg | None:
-    """Why this route may not be run by this train, or None. `on_board`: the route's chains were read from this board
-    (route_from_connections), so they are not looked for on it again."""
+    """Why this route may not be run by this train, or None. `on_board`: the route is a reading of this board's
+    chains (route_from_connections), its stops their ends: neither whether its chains are on the board nor whether
+    they join its stops is looked at again."""
     stops = route.stops
     if len(stops) < 2:
         return msg("A route needs at least two stops.")
@@ -242,9 +243,9 @@ def route_problem(board: Board, corp: str, route: Route, train_: Train, on_board
         return msg("A route may not visit a stop twice.")
     if not distinct_groups(board, stops):
         return msg("A route may visit only one stop of a group (e.g. one of Detroit's hexes).")
-    if len(route.chains) != len(stops) - 1 or any(
+    if not on_board and (len(route.chains) != len(stops) - 1 or any(
         (c.a, c.b) != pair for c, pair in zip(route.chains, pairwise(stops), strict=True)
-    ):
+    )):
         return msg("The route's track does not join its stops.")
     seen: set[EdgeRef] = set()
     for chain in route.chains:
