@@ -22,6 +22,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
+from operator import itemgetter
 from pathlib import Path
 
 from engines.base import RuleError
@@ -115,6 +116,15 @@ class MapDef:
         for (coord, edge), (other, _) in self._steps.items():
             names[coord, edge] = min((coord, edge), (other, hexes.opposite(edge))) if other else (coord, edge)
         return names
+
+    @cached_property
+    def costly_edges(self) -> dict[str, tuple[int, ...]]:
+        """hex -> its edges with a border that costs to cross (Board.joined_borders looks only at these)."""
+        edges: dict[str, tuple[int, ...]] = {}
+        for (coord, edge), border in sorted(self.borders.items()):
+            if border.cost:
+                edges[coord] = (*edges.get(coord, ()), edge)
+        return edges
 
     @cached_property
     def _city_maps(self) -> dict[tuple[str, tuple[str, int] | None, str, int], dict[int, int]]:
@@ -418,9 +428,10 @@ class Board:
 
     def left(self, tile: str, optional_rules: Iterable[str] = ()) -> int | float:
         """supply().get(tile, 0), without counting every other tile (a replay asks it at every lay)."""
-        if self.map.tile_rules.get(tile, "") not in {*optional_rules, ""} or tile not in self.map.counts:
+        needs = self.map.tile_rules.get(tile)
+        if needs and needs not in optional_rules or tile not in self.map.counts:
             return 0
-        return self.map.counts[tile] - sum(1 for name, _ in self.laid.values() if name == tile)
+        return self.map.counts[tile] - [*map(_NAME, self.laid.values())].count(tile)  # the laid tiles' names, in C
 
     def lay_cost(self, coord: str, tile: str | None = None, rotation: int = 0) -> int:
         """The cost printed on what is replaced (terrain, or a tile's own upgrade cost), and with the tile being laid
@@ -431,12 +442,15 @@ class Board:
     def joined_borders(self, coord: str, tile: str, rotation: int) -> list[Border]:
         """The costly borders that laying `tile` would be the first to join track across: the new tile has an exit
         there, the neighbour's track faces back, and the old tile had no exit there (else it was paid before)."""
+        costly = self.map.costly_edges.get(coord)
+        if not costly:  # most hexes: no costly border, nothing more to look at
+            return []
         new_exits = self.map.tiles[tile].exits(rotation) - self.exits(coord)
         found = []
-        for edge in sorted(new_exits):
-            border = self.map.borders.get((coord, edge))
-            if not (border and border.cost):  # most edges: no costly border, nothing more to look at
+        for edge in costly:
+            if edge not in new_exits:
                 continue
+            border = self.map.borders[coord, edge]
             other = self.map.across(coord, edge)
             if other and hexes.opposite(edge) in self.exits(other):
                 found.append(border)
@@ -527,15 +541,15 @@ class Board:
         Without a node: the city reserved for `corp` on this hex, else the first city."""
         if node is None:
             node = self.home_node(coord, corp) or 0
-        slot = self.free_slot(coord, corp, node, second_on_tile=second_on_tile)
+        tile = self.tile(coord)
+        per_node = self._slots_of(coord, tile)  # read once: the free slot looked for and the new slots made from it
+        slot = self._free_in(coord, tile, per_node, corp, node, second_on_tile)
         if slot is None:
             raise RuleError("{corp} cannot place a token on {where}.", corp=corp, where=self.map.place_name(coord))
-        slots = list(self.slots(coord, node))
-        slots[slot] = corp
-        tile = self.tile(coord)
-        per_node = [self.slots(coord, i) if n.kind == "city" else () for i, n in enumerate(tile.nodes)]
-        per_node[node] = tuple(slots)
-        reserved = {h: c for h, c in self.reserved.items() if not (h.partition(":")[0] == coord and c == corp)}
+        per_node[node] = (*per_node[node][:slot], corp, *per_node[node][slot + 1:])
+        reserved = self.reserved
+        if corp in reserved.values():  # its home reservation on this hex, if any, is used up
+            reserved = {h: c for h, c in reserved.items() if not (h.partition(":")[0] == coord and c == corp)}
         return self._changed_on(self._same_track(
             Board(self.map, self.laid, {**self.tokens, coord: tuple(per_node)}, reserved)), coord)
 
@@ -559,12 +573,26 @@ class Board:
         """The slot `corp` may put a token in; `second_on_tile`: even with its token in another city of the tile (a
         merger moving two minors' tokens, until the major removes one)."""
         tile = self.tile(coord)
+        return self._free_in(coord, tile, self._slots_of(coord, tile), corp, node, second_on_tile)
+
+    def _slots_of(self, coord: str, tile: TileDef) -> list[tuple[str | None, ...]]:
+        """Each node's slots on `coord` as `slots` reads them (a town's: none)."""
+        held = self.tokens.get(coord, ())
+        out = []
+        for i, n in enumerate(tile.nodes):
+            mine = held[i] if i < len(held) else ()
+            out.append((*mine, *(None,) * (n.slots - len(mine))) if n.kind == "city" else ())
+        return out
+
+    def _free_in(self, coord: str, tile: TileDef, per_node: list[tuple[str | None, ...]], corp: str, node: int,
+                 second_on_tile: bool) -> int | None:
+        """free_slot, with the hex's tile and its slots (`_slots_of`) read."""
         if node not in range(len(tile.nodes)) or tile.nodes[node].kind != "city":
             return None
         cities = [node] if second_on_tile else tile.city_indexes()
-        if any(corp in self.slots(coord, i) for i in cities):
+        if any(corp in per_node[i] for i in cities):
             return None  # one token per corporation on a tile, whichever of its cities
-        return _slot_for(self.slots(coord, node), self.reservation(coord, node), corp)
+        return _slot_for(per_node[node], self.reservation(coord, node), corp)
 
     # ---- reach ----
 
@@ -1062,9 +1090,11 @@ class Board:
     # ---- the state ----
 
     def to_json(self) -> dict:
-        """The board as a state keeps it (hexes in order; never to be changed in place: it is kept). A board made by
-        a change on one hex (a lay, a token) from a board already written is written from that board's JSON with
-        the hex's entries anew (a replay writes the board after every lay and token; most hexes are as before)."""
+        """The board as a state keeps it (hexes in order; never to be changed in place: it is kept). A board made
+        by a change on one hex (a lay, a token) from a board already written is written from that board's JSON:
+        the hex's entries anew, and each part the change left as it was is the board before's own (a lay leaves
+        the tokens of an empty hex, a token the tiles, and most changes the reservations; a replay writes the board
+        after every lay and token)."""
         known = self.__dict__.get("_json")
         if known is None:
             before, coord = self.__dict__.get("_json_before", (None, None))
@@ -1076,10 +1106,11 @@ class Board:
                 }
             else:
                 placed, held = self.laid.get(coord), self.tokens.get(coord)
+                reserved = before["reserved"]
                 known = {
                     "laid": _with_entry(before["laid"], coord, None if placed is None else [placed[0], placed[1]]),
                     "tokens": _with_entry(before["tokens"], coord, None if held is None else [list(s) for s in held]),
-                    "reserved": dict(sorted(self.reserved.items())),
+                    "reserved": reserved if reserved == self.reserved else dict(sorted(self.reserved.items())),
                 }
             self.__dict__["_json"] = known
         return known
@@ -1104,15 +1135,22 @@ class Board:
 
 
 def _with_entry(entries: dict, key: str, value) -> dict:
-    """A copy of the JSON entries of the hexes (in order) with `key`'s value set (removed when None)."""
-    out = dict(entries)
+    """The JSON entries of the hexes (in order) with `key`'s value set (removed when None): `entries` itself when
+    that changes nothing, else a copy, the new key put in its place."""
+    if entries.get(key) == value:
+        return entries
     if value is None:
-        out.pop(key, None)
-    elif key in out:
+        out = dict(entries)
+        del out[key]
+    elif key in entries:
+        out = dict(entries)
         out[key] = value
     else:
+        items = list(entries.items())
+        at = bisect_left(items, key, key=itemgetter(0))
+        out = dict(items[:at])
         out[key] = value
-        out = dict(sorted(out.items()))
+        out.update(items[at:])
     return out
 
 
@@ -1132,6 +1170,7 @@ def forget_boards() -> None:
     _track_of.cache_clear()
 
 
+_NAME = itemgetter(0)  # a laid tile's name, of its (name, rotation)
 NOWHERE = (None, None)  # MapDef._steps of an edge off the map
 CHAINS_BEFORE = 16  # the boards before a lay whose chains a board made by lays may keep (Board.lay_tile)
 

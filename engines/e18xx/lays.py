@@ -33,7 +33,11 @@ def check_upgrade(g: G, coord: str, tile: str, special: bool = False) -> None:
 def lay_cost(g: G, cid: str, coord: str, tile: str | None = None, rotation: int = 0) -> int:
     """The cost printed on what is replaced, and (with the tile being laid named) of the borders it first joins
     track across, each less a private's terrain discount for its kind of terrain."""
-    old = g.board.tile(coord)
+    board = g.board
+    old = board.tile(coord)
+    borders = board.joined_borders(coord, tile, rotation) if tile else ()
+    if not old.cost and not borders:
+        return 0  # most lays: nothing to pay, so no discount to look for
     discounts = [d for pid in g.privates_of(cid) if (d := g.ability(pid, "terrain_discount"))]
     cost = old.cost
     for discount in discounts:
@@ -42,7 +46,7 @@ def lay_cost(g: G, cid: str, coord: str, tile: str | None = None, rotation: int 
         exact = discount.get("only_if_terrain_is_exactly")
         if (old.terrain == (discount["terrain"],)) if exact else discount["terrain"] in old.terrain:
             cost = max(0, cost - discount["amount"])
-    for border in g.board.joined_borders(coord, tile, rotation) if tile else ():
+    for border in borders:
         off = sum(d["amount"] for d in discounts if d["terrain"] == border.kind)
         cost += max(0, border.cost - off)
     return cost

@@ -388,15 +388,16 @@ def _token(g: G, seat: int, cid: str, action: Action) -> None:
     if r["tokened"] or cost is None:
         raise RuleError("{corp} has no token to place now.", corp=cid)
     cost = g.rules.token_cost(g, cid, coord, cost)
-    if g.trusted:
-        if coord not in g.map.printed or g.board.free_slot(coord, cid, node) is None:
+    if g.trusted:  # a replay's token needs only a free slot, which place_token looks for (and refuses without)
+        if coord not in g.map.printed:
             raise RuleError("{corp} cannot place a token on {where}.", corp=cid, where=coord)
     else:
         problem = token_problem(g.board, cid, coord, node)
         if problem:
             raise RuleError(problem)
+    board = g.board.place_token(coord, cid, node)  # before any write: it refuses a city with no free slot
     g.pay(cid, BANK, cost)
-    g.set_board(g.board.place_token(coord, cid, node))
+    g.set_board(board)
     g.rules.token_placed(g, cid, coord, node)
     r["tokened"] = True
     g.event("{corp} places a token on {where} for {cost}.", corp=cid, where=g.place(coord), cost=g.amount(cost))
