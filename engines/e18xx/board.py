@@ -499,12 +499,14 @@ class Board:
         key = (coord, placed, tile, rotation % 6)  # the old tile and the new, as the map keeps upgrades_to's answers
         if (moved := self.map._city_maps.get(key)) is None:
             moved = self.map._city_maps[key] = city_map(self.tile(coord), self.rotation(coord), new_tile, rotation % 6)
-        reserved = {k: c for k, c in self.reserved.items() if k.partition(":")[0] != coord}
-        for old_node, new_node in moved.items():  # reservations first, so moved tokens keep off their slots
-            if owed := self.reservation(coord, old_node):
-                reserved[self._reserve_key(coord, new_node, new_tile)] = owed
-        tokens = dict(self.tokens)
+        reserved, tokens = self.reserved, self.tokens  # most lays: the board before's, as they are
+        if any(k.partition(":")[0] == coord for k in reserved):  # a home here: it moves with its city
+            reserved = {k: c for k, c in reserved.items() if k.partition(":")[0] != coord}
+            for old_node, new_node in moved.items():  # reservations first, so moved tokens keep off their slots
+                if owed := self.reservation(coord, old_node):
+                    reserved[self._reserve_key(coord, new_node, new_tile)] = owed
         if coord in tokens:
+            tokens = dict(tokens)
             per_node = [[None] * n.slots if n.kind == "city" else [] for n in new_tile.nodes]
             for old_node in range(len(tokens[coord])):
                 for corp in filter(None, self.slots(coord, old_node)):

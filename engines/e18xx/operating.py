@@ -353,8 +353,9 @@ def _lay(g: G, seat: int, cid: str, action: Action) -> None:
         if problem:
             raise RuleError(problem)
     cost = 0 if slot.get("free") else lays.lay_cost(g, cid, coord, tile, rotation) + slot["cost"]
-    g.rules.raise_cash(g, cid, cost)
-    g.pay(cid, BANK, cost)
+    if cost:  # most lays cost nothing: no loan to take, nothing to pay
+        g.rules.raise_cash(g, cid, cost)
+        g.pay(cid, BANK, cost)
     g.set_board(board.lay_tile(coord, tile, rotation))
     g.rules.after_lay(g, cid, coord, tile)
     r["lays"] = [*r.get("lays", []), {"hex": coord, "upgrade": upgrade}]
