@@ -267,9 +267,9 @@ class Title:
     def format_money(self, amount: int) -> str:
         return self.currency.format(amount)
 
-    @property
+    @cached_property
     def money_kind(self) -> str:
-        """The currency as engines.text.Money names it ("yen", "dollar", ...)."""
+        """The currency as engines.text.Money names it ("yen", "dollar", ...); kept (every amount worded asks it)."""
         return CURRENCY_KINDS.get(self.currency, "none")
 
     def money_value(self, amount: int) -> Money:

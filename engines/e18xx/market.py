@@ -285,7 +285,7 @@ class Market:
             if here is None:
                 raise ValueError(f"{corporation} has no share price yet.")
         new = dict(stacks)
-        if here == to:
+        if here.row == to.row and here.col == to.col:  # the same cell (not Cell's ==, which compares every field)
             return new
         left = list(new[here.id])
         left.remove(corporation)
