@@ -1093,13 +1093,13 @@ class Board:
 
     def to_json(self) -> dict:
         """The board as a state keeps it (hexes in order; never to be changed in place: it is kept). A board made
-        by a change on one hex (a lay, a token) from a board already written is written from that board's JSON:
-        the hex's entries anew, and each part the change left as it was is the board before's own (a lay leaves
-        the tokens of an empty hex, a token the tiles, and most changes the reservations; a replay writes the board
-        after every lay and token)."""
+        by changes on a few hexes (a lay, tokens placed or removed) from a board already written is written from
+        that board's JSON: those hexes' entries anew, and each part the changes left as they were is the board
+        before's own (a lay leaves the tokens of an empty hex, a token the tiles, and most changes the reservations;
+        a replay writes the board after every lay and token, a merger or a nationalisation after several tokens)."""
         known = self.__dict__.get("_json")
         if known is None:
-            before, coord = self.__dict__.get("_json_before", (None, None))
+            before, coords = self.__dict__.get("_json_before", (None, ()))
             if before is None:
                 known = {
                     "laid": {coord: [name, rot] for coord, (name, rot) in sorted(self.laid.items())},
@@ -1107,20 +1107,25 @@ class Board:
                     "reserved": dict(sorted(self.reserved.items())),
                 }
             else:
-                placed, held = self.laid.get(coord), self.tokens.get(coord)
-                reserved = before["reserved"]
+                laid, tokens, reserved = before["laid"], before["tokens"], before["reserved"]
+                for coord in coords:
+                    placed, held = self.laid.get(coord), self.tokens.get(coord)
+                    laid = _with_entry(laid, coord, None if placed is None else [placed[0], placed[1]])
+                    tokens = _with_entry(tokens, coord, None if held is None else [list(s) for s in held])
                 known = {
-                    "laid": _with_entry(before["laid"], coord, None if placed is None else [placed[0], placed[1]]),
-                    "tokens": _with_entry(before["tokens"], coord, None if held is None else [list(s) for s in held]),
+                    "laid": laid, "tokens": tokens,
                     "reserved": reserved if reserved == self.reserved else dict(sorted(self.reserved.items())),
                 }
             self.__dict__["_json"] = known
         return known
 
     def _changed_on(self, after: Board, coord: str) -> Board:
-        """`after`, a change of this board on `coord` alone, told this board's JSON if it was written (to_json)."""
+        """`after`, a change of this board on `coord` alone, told the last JSON written in the boards it comes from
+        (to_json) and the hexes changed since."""
         if "_json" in self.__dict__:
-            after.__dict__["_json_before"] = (self.__dict__["_json"], coord)
+            after.__dict__["_json_before"] = (self.__dict__["_json"], (coord,))
+        elif (before := self.__dict__.get("_json_before")) is not None:
+            after.__dict__["_json_before"] = (before[0], (*before[1], coord))
         return after
 
     @classmethod
