@@ -121,6 +121,26 @@ def test_borders_water_and_impassable(m, start):
     assert lay(start, "D12", "9", 2) is None and "impassable" in lay(start, "D12", "9", 1)  # walls on 3 and 4
 
 
+def test_the_costly_edges_are_every_border_with_a_cost_and_a_lay_joins_only_those(m, start):
+    """Board.joined_borders looks only at a hex's costly edges (MapDef.costly_edges): those are exactly the
+    map's borders with a cost, and what it finds for each yellow tile at each rotation on every hex is what a look
+    at each new exit's border finds."""
+    assert m.costly_edges and {(c, e) for c, edges in m.costly_edges.items() for e in edges} == {
+        key for key, border in m.borders.items() if border.cost}
+    b = start.lay_tile("M11", "9", 0).lay_tile("N10", "9", 1)
+    assert b.joined_borders("M9", "57", 0) == [m.borders["M9", 0]]
+    for coord in m.printed:
+        if m.printed[coord].colour != "white":
+            continue
+        for tile in ("7", "8", "9", "57"):
+            for rotation in range(6):
+                exits = m.tiles[tile].exits(rotation) - b.exits(coord)
+                expected = [m.borders[coord, e] for e in sorted(exits) if (coord, e) in m.borders
+                            and m.borders[coord, e].cost and m.across(coord, e)
+                            and (e + 3) % 6 in b.exits(m.across(coord, e))]
+                assert b.joined_borders(coord, tile, rotation) == expected
+
+
 def test_upgrade_costs_are_paid_by_the_first_lay_only(start):
     assert start.lay_cost("K11", "9", 0) == 20 and start.lay_cost("J12", "201", 0) == 20
     assert start.lay_cost("L12", "X1", 0) == 20  # the printed yellow Montreal: its green upgrade pays

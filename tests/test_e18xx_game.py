@@ -328,6 +328,25 @@ def test_tokens_cost_40_in_a_reachable_city():
     assert s["corps"]["IR"]["cash"] == 700 - 40 and ("F3", 0) in G(s).board.token_nodes("IR")
 
 
+def test_a_replays_token_in_a_city_with_no_free_slot_is_refused_before_anything_is_written():
+    """A replay's token asks only for a free slot, which the board's place_token looks for (once) and refuses
+    without: the refusal comes before the price is paid, even for a move applied in place."""
+    s = after_auction(3)
+    float_corp(s, "IR", 0)
+    float_corp(s, "SR", 1)
+    lay(s, "E2", "5", 4)
+    lay(s, "F3", "57", 2)
+    s = trusted(start_or(s))
+    s = act(s, 0, "pass")  # no tile
+    assert s["round"]["step"] == "token"
+    g = G(s)
+    g.set_board(g.board.place_token("F3", "SR", 0))  # then F3's one slot is taken (a state written between moves)
+    before = json.dumps(s, sort_keys=True)
+    with pytest.raises(RuleError, match="cannot place a token"):
+        E.apply(s, 0, {"type": "place_token", "hex": "F3", "city": 0}, in_place=True)
+    assert json.dumps(s, sort_keys=True) == before
+
+
 def ir_running(train_ids=("3-0",)):
     s = after_auction(3)
     float_corp(s, "IR", 0)

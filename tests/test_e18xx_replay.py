@@ -634,6 +634,29 @@ def test_a_recorded_connections_chains_read_from_its_first_hex_are_those_read_fr
     assert len(compared) >= 30
 
 
+def test_the_tiles_left_are_the_supplys_count_at_every_board_a_replay_writes(monkeypatch):
+    """Board.left (a replay's check of each lay) counts the laid tiles of one name: at every board a replay of
+    962 and of hs_ahjzadkh_19792 writes, for every tile of the manifest, with and without the Beginner Game's
+    rule, it is what the whole supply says."""
+    from engines.e18xx.board import forget_boards
+    written = []
+    set_board = G.set_board
+
+    def recorded(g, board):
+        set_board(g, board)
+        written.append(board)
+
+    monkeypatch.setattr(G, "set_board", recorded)
+    for name in ("1889-962.json", "1867-hs_ahjzadkh_19792.json"):
+        forget_boards()
+        replay_export(json.loads((need_shared() / "fixtures" / name).read_text(encoding="utf-8")))
+    assert len(written) > 100
+    for board in written:
+        for rules in ((), ("beginner_game",)):
+            supply = board.supply(rules)
+            assert {t: board.left(t, rules) for t in board.map.tiles} == {t: supply.get(t, 0) for t in board.map.tiles}
+
+
 def test_a_board_written_from_the_last_boards_json_is_written_as_a_whole_board_is(monkeypatch):
     """A board made by a lay or by tokens is written (to_json) from the last JSON written before it with the
     changed hexes' entries anew: at every board a replay of 962, hs_ahjzadkh_19792 and 21268 writes, the same
