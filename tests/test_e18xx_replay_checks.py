@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engines.e18xx import operating, stock, trains
+from engines.e18xx.board import Board, forget_boards, load_map
 from engines.e18xx.companies import certificate_count, load_title
 from engines.e18xx.g1867 import bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
@@ -185,6 +186,72 @@ def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monke
     monkeypatch.setattr(Canada1867, "apply", applied)
     replay_export(recorded(name))
     assert {"minor", "deal", "reduce"} <= set(taken)
+
+
+# ---- the merger round's reach questions ------------------------------------------------------------------------
+
+def _fresh(state: dict) -> G:
+    """A G of a copy of `state` whose board has walked nothing yet (no reach, no kept nodes)."""
+    forget_boards()
+    return G(json.loads(json.dumps(state)))
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json",
+                                  "1867-21268.json"])
+def test_whether_a_minor_may_merge_with_another_is_whether_candidates_lists_one(monkeypatch, name):
+    """merger._any_candidate (the cities of the minors that may join first, walks that stop at the first, the nodes
+    a walk that found none leaves on the board) answers bool(candidates) asked on a board of its own: at each
+    question a replay asks as the minors of a merge gather on one board, and at every minor's turn of a merger
+    round asked on a fresh board."""
+    real, asked, turns = merger._any_candidate, [], []
+
+    def checked(g, cid):
+        answer = real(g, cid)
+        state = g.s
+        asked.append(answer)
+        assert answer == bool(merger.candidates(_fresh(state), cid)), (g.round, cid)
+        return answer
+
+    def after(action, state):
+        g = G(state)
+        if g.round["kind"] != "merger" or merger.stage(g) != "minor" or (cid := merger.current(g)) is None:
+            return
+        answer = real(_fresh(state), cid)
+        turns.append(answer)
+        assert answer == bool(merger.candidates(_fresh(state), cid)), (g.round, cid)
+
+    monkeypatch.setattr(merger, "_any_candidate", checked)
+    replay_export(recorded(name), on_action=after)
+    assert asked and True in turns and False in turns
+
+
+def test_a_reach_walk_that_finds_nothing_keeps_the_nodes_of_the_whole_reach():
+    """Board.reach_finds: a walk whose question is never True walks the whole reach, and the nodes it keeps
+    (reach_nodes) are those of the full reach walked on a board of its own, for every corporation with a token, on
+    the board of every merger round of a recorded game; a walk that stops keeps none."""
+    boards = []
+
+    def after(action, state):
+        if state["round"]["kind"] == "merger" and state["board"] not in boards:
+            boards.append(state["board"])
+
+    replay_export(recorded("1867-nationalization_cash.json"), on_action=after)
+    assert len(boards) > 3
+    for data in boards:
+        forget_boards()
+        board = Board.from_json(load_map("g1867"), data)
+        holders = {h for per_node in board.tokens.values() for held in per_node for h in held if h}
+        assert holders
+        for corp in sorted(holders):
+            assert board.reach_nodes(corp) is None
+            assert not board.reach_finds(corp, lambda coord, p: False)
+            kept = board.reach_nodes(corp)
+            forget_boards()
+            assert kept == Board.from_json(load_map("g1867"), data).reachable(corp).nodes, corp
+            if len(kept) > len(board.token_nodes(corp)):  # track leaves its cities: a walk asked of a path stops
+                forget_boards()
+                fresh = Board.from_json(load_map("g1867"), data)
+                assert fresh.reach_finds(corp, lambda coord, p: True) and fresh.reach_nodes(corp) is None
 
 
 # ---- the stock round's counts ---------------------------------------------------------------------------------
