@@ -249,19 +249,24 @@ class G:
         return [pid for pid, p in self.s["privates"].items() if p["owner"] == holder and not p["closed"]]
 
     def cert_count(self, seat: int) -> int:
-        # companies.certificate_count, without its mappings (asked many times a move)
-        key = self.key(seat)
+        # companies.certificate_count, without its mappings (asked many times a move): a `key in` test per
+        # corporation, the certificates counted only where he holds some
+        key = str(seat)
         n = 0
-        if self.title.market.every_cell_counts:  # 1867: no price makes a certificate not count (no cell asked)
-            for c in self.s["corps"].values():
-                if held := c["shares"].get(key):
-                    n += len(held)
+        corps = self.s["corps"]
+        if self.title.market.every_cell_counts:
+            # 1867, 1807: no price makes a certificate not count, and only the corporations with a price are read:
+            # a player holds certificates only of a corporation started (its par or its start puts it on the
+            # market first), and one that closes or starts again takes them back as it leaves the market
+            for cid in self.cells():
+                if key in (held := corps[cid]["shares"]):
+                    n += len(held[key])
         else:
             cells = self.cells()
-            for cid, c in self.s["corps"].items():
-                if held := c["shares"].get(key):  # counts_for_cert_limit inlined: asked only of the few he holds
+            for cid, c in corps.items():
+                if key in (held := c["shares"]):  # counts_for_cert_limit inlined: asked only of the few he holds
                     if (cell := cells.get(cid)) is None or cell.counts_for_cert_limit:
-                        n += len(held)
+                        n += len(held[key])
         if self.title.rules.get("cert_limit_counts_privates", True):
             n += self.rules.privates_counted(self, key)
         return n
