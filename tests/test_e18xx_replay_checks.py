@@ -311,6 +311,36 @@ def test_a_player_holds_certificates_only_of_a_corporation_with_a_price(title, p
     assert len(held) > 1000 or title == "1890"
 
 
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1889-314.json"])
+def test_a_players_value_is_his_cash_his_priced_certificates_and_his_privates_at_every_state(name):
+    """G.base_value hands player_value the certificates of the priced corporations only (no other counts): the value
+    is player_value's over every corporation, for every player at every state."""
+    from engines.e18xx.companies import player_value
+
+    def after(action, state):
+        g = G(state)
+        for seat in range(g.n):
+            key = g.key(seat)
+            full = player_value(g.s["cash"][seat], {cid: c["shares"].get(key, []) for cid, c in g.s["corps"].items()},
+                                {cid: cell.price for cid, cell in g.cells().items()},
+                                [g.s["privates"][pid]["value"] for pid in g.privates_of(key)], g.title)
+            assert g.base_value(seat) == full
+
+    replay_export(recorded(name), on_action=after)
+
+
+def test_new_games_share_the_printed_board_and_a_game_played_leaves_it_as_printed():
+    """new_state's board is made once per map and shared by every new game (a state's board is replaced, never
+    changed in place): a game replayed in place from it leaves it as printed, and a new game starts from it."""
+    first = Canada1867().setup({}, 3)
+    printed = json.loads(json.dumps(first["board"]))
+    assert Canada1867().setup({}, 4)["board"] is first["board"]
+    assert printed == Board.new(load_map("g1867")).to_json()
+    _, replayed = replay_export(recorded("1867-hs_ahjzadkh_19792.json"))  # in place: tiles, tokens, a merger
+    assert replayed.state["board"] != printed and first["board"] == printed
+    assert Canada1867().setup({}, 3)["board"] == printed
+
+
 def _full_sales(g: G, seat: int) -> list:
     """Every stock-round sale open to the player, asked in full: each bundle of each corporation he holds that
     stock_sale_problem lets him sell, the first of each percent."""
