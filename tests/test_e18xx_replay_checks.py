@@ -435,6 +435,48 @@ def test_a_titles_corporations_of_a_kind_are_the_states_of_that_kind_in_its_orde
         kind: [cid for cid in state["corps"] if g.cdef(cid).kind == kind] for kind in kinds}
 
 
+def _minors_check(seen: set):
+    """A state check: when the title says no minor may start (Rules.minors_may_start), may_start says no for each."""
+    def check(state):
+        g = G(state)
+        allowed = g.rules.minors_may_start(g)
+        seen.add(allowed)
+        if not allowed:
+            assert not any(g.rules.may_start(g, cid) for cid in g.title.of_kind["minor"]), g.round
+            assert stock1867.available_minors(g) == []
+        return state
+    return check
+
+
+def test_once_1867s_minors_are_closed_none_may_start_and_none_is_asked(monkeypatch):
+    """The stock turn lists the minors open for a bid without asking each once the title says none may start: at
+    every state of a recorded game that closes them, may_start says no for every minor then."""
+    seen, asked = set(), []
+    check = _minors_check(seen)
+    rules = type(G(Canada1867().setup({}, 3)).rules)
+    real = rules.may_start
+
+    def after(action, state):
+        g = G(state)
+        asked.clear()
+        monkeypatch.setattr(rules, "may_start", lambda self, g, cid, by_merger=False: asked.append(cid) or False)
+        stock1867.available_minors(g)
+        monkeypatch.setattr(rules, "may_start", real)
+        assert bool(asked) == g.rules.minors_may_start(g)
+        check(state)
+
+    replay_export(recorded("1867-nationalization_cash.json"), on_action=after)
+    assert seen == {True, False}
+
+
+def test_1807s_minors_may_start_only_in_the_phases_that_say_so():
+    """1807: at every state of a whole random game, no minor may start when the phase says minors do not start."""
+    from bot.selfplay import play_one
+    seen = set()
+    play_one("1807", 3, random.Random(16), hook=_minors_check(seen))
+    assert seen == {True, False}
+
+
 def test_a_bid_names_an_open_minor_exactly_when_it_is_among_the_available_minors():
     """The bid's check of the minor it names (one corporation asked) answers as the list of available minors does,
     at every stock-round state of a recorded game, for every corporation and for names that are none."""

@@ -47,7 +47,10 @@ def available_minors(g: G) -> list[str]:
 
 
 def _open_minors(g: G) -> Iterator[str]:
-    """available_minors one at a time: whether there is any is asked after every stock move (settle)."""
+    """available_minors one at a time: whether there is any is asked after every stock move (settle). None without
+    asking each minor once no minor may start at all (1867's minors closed)."""
+    if not g.rules.minors_may_start(g):
+        return iter(())
     priced = g.cells()
     return (cid for cid in g.title.of_kind.get("minor", ()) if cid not in priced and g.rules.may_start(g, cid))
 
