@@ -477,6 +477,36 @@ def test_1807s_minors_may_start_only_in_the_phases_that_say_so():
     assert seen == {True, False}
 
 
+def _auctions_check(seen: list):
+    """A state check: every auction under way (1867's privates, a minor's, 1807's) holds its bids in rising order,
+    one a bidder, so its best bid is its last."""
+    def check(state):
+        r = state["round"]
+        auction = r.get("auction")
+        if auction and auction["bids"]:
+            prices = [price for _, price in auction["bids"]]
+            assert prices == sorted(set(prices)) and len({s for s, _ in auction["bids"]}) == len(prices), auction
+            assert bidding.best(auction) == max(auction["bids"], key=lambda b: b[1])
+            seen.append(len(prices))
+        return state
+    return check
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
+def test_an_auctions_bids_rise_so_its_best_bid_is_its_last(name):
+    seen = []
+    check = _auctions_check(seen)
+    replay_export(recorded(name), on_action=lambda action, state: check(state))
+    assert max(seen) > 2
+
+
+def test_1807s_auctions_bids_rise_so_their_best_bid_is_their_last():
+    from bot.selfplay import play_one
+    seen = []
+    play_one("1807", 3, random.Random(15), hook=_auctions_check(seen))
+    assert max(seen) > 2
+
+
 def test_a_bid_names_an_open_minor_exactly_when_it_is_among_the_available_minors():
     """The bid's check of the minor it names (one corporation asked) answers as the list of available minors does,
     at every stock-round state of a recorded game, for every corporation and for names that are none."""
