@@ -408,6 +408,29 @@ def test_1867s_stock_turn_has_a_move_exactly_when_the_full_question_finds_one(na
     assert pars  # the pars left out of the shared question were there to be found
 
 
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-21268.json"])
+def test_1867s_par_offered_is_the_least_par_price_against_every_major_that_may_start(name):
+    """_any_par reads the least par price as the last of the market's par cells (dearest first) and stops at the
+    first major it finds: the answer is the question asked over every major with the least price of all the cells,
+    for every player at every stock-round state, among them states with both answers."""
+    seen = set()
+
+    def after(action, state):
+        g = G(state)
+        if g.round["kind"] != "stock":
+            return
+        least = min(cell.price for cell in g.title.market.par_cells)
+        for seat in range(g.n):
+            full = any(cid not in g.cells() and g.rules.may_start(g, cid)
+                       and g.s["cash"][seat] >= least * g.cdef(cid).president_percent // g.cdef(cid).share_unit
+                       for cid in g.s["corps"] if g.cdef(cid).kind == "major")
+            assert stock1867._any_par(g, seat) == full
+            seen.add(full)
+
+    replay_export(recorded(name), on_action=after)
+    assert seen == {True, False}
+
+
 def test_1867s_stock_turn_whose_only_moves_are_pars_has_a_move():
     """From phase 4 with the minors closed and nothing yet started, a player's only moves are pars: the turn has a
     move (the shared question, asked without its pars, finds nothing), and none once he is at the limit."""
