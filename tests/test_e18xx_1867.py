@@ -275,6 +275,28 @@ def test_a_merger_is_priced_at_the_highest_plus_the_lowest_price():
     assert sorted(g.percent("CNR", g.key(s)) for s in range(4) if g.percent("CNR", g.key(s))) in ([10, 10], [20])
 
 
+def test_a_replays_merge_takes_a_minor_out_of_reach_as_the_site_does_loading_a_game(monkeypatch):
+    """18xx.games loading a game does not ask whether the merging minors' track reaches the minor a merge adds (a
+    reach walk per minor merging): a replay does not ask either, but refuses what is not a floated minor outside the
+    merge; a live game refuses a minor out of reach."""
+    s = first_operating_turn()
+    g = G(s)
+    g.rules.train_event(g, "green_minors_available")
+    merger.start(g, 2, 1, 2)
+    g.round["index"] = g.round["minors"].index("CV")
+    assert "CA" not in merger.candidates(g, "CV")  # no track joins Toronto's CV to CA yet
+    seat = g.president("CV")
+    live, replay = json.loads(json.dumps(s)), {**json.loads(json.dumps(s)), "trusted": True}
+    with pytest.raises(RuleError, match="only minors its track reaches"):
+        merger.apply(G(live), seat, {"type": "merge", "entity": "CV", "corporation": "CA"})
+    monkeypatch.setattr(merger, "candidates", lambda g, cid: pytest.fail("a replay's merge walked the reach"))
+    for other in ("CNR", "CV", "BO", "XX"):  # a major, the minor itself, a minor not started, no company
+        with pytest.raises(RuleError, match="only minors its track reaches"):
+            merger.apply(G(replay), seat, {"type": "merge", "entity": "CV", "corporation": other})
+    merger.apply(G(replay), seat, {"type": "merge", "entity": "CV", "corporation": "CA"})
+    assert replay["round"]["merging"] == ["CV", "CA"]
+
+
 def test_two_players_draw_two_privates_away_and_play_with_fewer_trains_and_a_70_percent_limit():
     from engines.base import CHANCE
     s = E.setup({}, 2)

@@ -4,17 +4,20 @@ it says it keeps or skips."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from engines.e18xx import operating, stock, trains
+from engines.e18xx.board import Board, forget_boards, load_map
 from engines.e18xx.companies import certificate_count, load_title
 from engines.e18xx.g1867 import bidding, loans, merger
 from engines.e18xx.g1867 import stock as stock1867
 from engines.e18xx.game import Canada1867, Shikoku1889
 from engines.e18xx.replay import replay_export
 from engines.e18xx.route import chains_from
+from engines.e18xx.rules import Rules
 from engines.e18xx.state import G
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "data" / "18xx" / "fixtures"
@@ -187,26 +190,155 @@ def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monke
     assert {"minor", "deal", "reduce"} <= set(taken)
 
 
+# ---- the merger round's reach questions ------------------------------------------------------------------------
+
+def _fresh(state: dict) -> G:
+    """A G of a copy of `state` whose board has walked nothing yet (no reach, no kept nodes)."""
+    forget_boards()
+    return G(json.loads(json.dumps(state)))
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json",
+                                  "1867-21268.json"])
+def test_whether_a_minor_may_merge_with_another_is_whether_candidates_lists_one(monkeypatch, name):
+    """merger._any_candidate (the cities of the minors that may join first, walks that stop at the first, the nodes
+    a walk that found none leaves on the board) answers bool(candidates) asked on a board of its own: at each
+    question a replay asks as the minors of a merge gather on one board, and at every minor's turn of a merger
+    round asked on a fresh board."""
+    real, asked, turns = merger._any_candidate, [], []
+
+    def checked(g, cid):
+        answer = real(g, cid)
+        state = g.s
+        asked.append(answer)
+        assert answer == bool(merger.candidates(_fresh(state), cid)), (g.round, cid)
+        return answer
+
+    def after(action, state):
+        g = G(state)
+        if g.round["kind"] != "merger" or merger.stage(g) != "minor" or (cid := merger.current(g)) is None:
+            return
+        answer = real(_fresh(state), cid)
+        turns.append(answer)
+        assert answer == bool(merger.candidates(_fresh(state), cid)), (g.round, cid)
+
+    monkeypatch.setattr(merger, "_any_candidate", checked)
+    replay_export(recorded(name), on_action=after)
+    assert asked and True in turns and False in turns
+
+
+def test_a_reach_walk_that_finds_nothing_keeps_the_nodes_of_the_whole_reach():
+    """Board.reach_finds: a walk whose question is never True walks the whole reach, and the nodes it keeps
+    (reach_nodes) are those of the full reach walked on a board of its own, for every corporation with a token, on
+    the board of every merger round of a recorded game; a walk that stops keeps none."""
+    boards = []
+
+    def after(action, state):
+        if state["round"]["kind"] == "merger" and state["board"] not in boards:
+            boards.append(state["board"])
+
+    replay_export(recorded("1867-nationalization_cash.json"), on_action=after)
+    assert len(boards) > 3
+    for data in boards:
+        forget_boards()
+        board = Board.from_json(load_map("g1867"), data)
+        holders = {h for per_node in board.tokens.values() for held in per_node for h in held if h}
+        assert holders
+        for corp in sorted(holders):
+            assert board.reach_nodes(corp) is None
+            assert not board.reach_finds(corp, lambda coord, p: False)
+            kept = board.reach_nodes(corp)
+            forget_boards()
+            assert kept == Board.from_json(load_map("g1867"), data).reachable(corp).nodes, corp
+            if len(kept) > len(board.token_nodes(corp)):  # track leaves its cities: a walk asked of a path stops
+                forget_boards()
+                fresh = Board.from_json(load_map("g1867"), data)
+                assert fresh.reach_finds(corp, lambda coord, p: True) and fresh.reach_nodes(corp) is None
+
+
 # ---- the stock round's counts ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
+def _full_cert_count(g: G, seat: int) -> int:
+    """companies.certificate_count over every corporation, the privates counted from their owners (1890's rule
+    leaves one out: its own hook)."""
+    key = g.key(seat)
+    privates = len(g.privates_of(key)) if type(g.rules).privates_counted is Rules.privates_counted \
+        else g.rules.privates_counted(g, key)
+    return certificate_count(key, {cid: c["shares"] for cid, c in g.s["corps"].items()},
+                             {cid: g.cell(cid) for cid in g.s["corps"]}, privates,
+                             g.title.rules.get("cert_limit_counts_privates", True))
+
+
+@pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1867-nationalization_cash.json", "1889-314.json"])
 def test_the_certificate_count_is_the_companies_count_at_every_state(name):
-    """G.cert_count skips the price cells where every cell counts (1867), and reads them where some do not (1889's
-    coloured zones): both give companies.certificate_count at every state, for every player."""
+    """G.cert_count reads only the corporations with a price where every cell counts (1867), and reads the price
+    cells where some do not (1889's coloured zones): both give companies.certificate_count at every state, for
+    every player."""
     def after(action, state):
         g = G(state)
         for seat in range(g.n):
-            key = g.key(seat)
-            full = certificate_count(key, {cid: c["shares"] for cid, c in g.s["corps"].items()},
-                                     {cid: g.cell(cid) for cid in g.s["corps"]},
-                                     g.rules.privates_counted(g, key),
-                                     g.title.rules.get("cert_limit_counts_privates", True))
-            assert g.cert_count(seat) == full
+            assert g.cert_count(seat) == _full_cert_count(g, seat)
 
     replay_export(recorded(name), on_action=after)
     g = G(Canada1867().setup({}, 3))
     assert g.title.market.every_cell_counts
     assert not G(Shikoku1889().setup({}, 3)).title.market.every_cell_counts
+
+
+@pytest.mark.parametrize("title, players, seed", [("1867", 4, 2), ("1807", 4, 4), ("1890", 4, 3)])
+def test_a_player_holds_certificates_only_of_a_corporation_with_a_price(title, players, seed):
+    """What G.cert_count relies on where every cell counts (1867, 1807): no player holds a certificate of a
+    corporation off the market (started ones are put on it before a certificate moves; closing or starting again
+    takes the certificates back as it leaves). Checked with the count itself at every state of a whole game of
+    random play (1807's systems and takeovers, 1867's mergers and nationalisations; 1890's count reads every
+    corporation)."""
+    from bot.selfplay import play_one
+    held = []
+
+    def check(state):
+        g = G(state)
+        for seat in range(g.n):
+            key = g.key(seat)
+            if g.title.market.every_cell_counts:
+                for cid, c in g.s["corps"].items():
+                    if c["shares"].get(key):
+                        held.append(cid)
+                        assert g.cell(cid) is not None, (cid, key, g.round)
+            assert g.cert_count(seat) == _full_cert_count(g, seat), (key, g.round)
+        return state
+
+    play_one(title, players, random.Random(seed), hook=check)
+    assert len(held) > 1000 or title == "1890"
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1889-314.json"])
+def test_a_players_value_is_his_cash_his_priced_certificates_and_his_privates_at_every_state(name):
+    """G.base_value hands player_value the certificates of the priced corporations only (no other counts): the value
+    is player_value's over every corporation, for every player at every state."""
+    from engines.e18xx.companies import player_value
+
+    def after(action, state):
+        g = G(state)
+        for seat in range(g.n):
+            key = g.key(seat)
+            full = player_value(g.s["cash"][seat], {cid: c["shares"].get(key, []) for cid, c in g.s["corps"].items()},
+                                {cid: cell.price for cid, cell in g.cells().items()},
+                                [g.s["privates"][pid]["value"] for pid in g.privates_of(key)], g.title)
+            assert g.base_value(seat) == full
+
+    replay_export(recorded(name), on_action=after)
+
+
+def test_new_games_share_the_printed_board_and_a_game_played_leaves_it_as_printed():
+    """new_state's board is made once per map and shared by every new game (a state's board is replaced, never
+    changed in place): a game replayed in place from it leaves it as printed, and a new game starts from it."""
+    first = Canada1867().setup({}, 3)
+    printed = json.loads(json.dumps(first["board"]))
+    assert Canada1867().setup({}, 4)["board"] is first["board"]
+    assert printed == Board.new(load_map("g1867")).to_json()
+    _, replayed = replay_export(recorded("1867-hs_ahjzadkh_19792.json"))  # in place: tiles, tokens, a merger
+    assert replayed.state["board"] != printed and first["board"] == printed
+    assert Canada1867().setup({}, 3)["board"] == printed
 
 
 def _full_sales(g: G, seat: int) -> list:
@@ -276,6 +408,29 @@ def test_1867s_stock_turn_has_a_move_exactly_when_the_full_question_finds_one(na
     assert pars  # the pars left out of the shared question were there to be found
 
 
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-21268.json"])
+def test_1867s_par_offered_is_the_least_par_price_against_every_major_that_may_start(name):
+    """_any_par reads the least par price as the last of the market's par cells (dearest first) and stops at the
+    first major it finds: the answer is the question asked over every major with the least price of all the cells,
+    for every player at every stock-round state, among them states with both answers."""
+    seen = set()
+
+    def after(action, state):
+        g = G(state)
+        if g.round["kind"] != "stock":
+            return
+        least = min(cell.price for cell in g.title.market.par_cells)
+        for seat in range(g.n):
+            full = any(cid not in g.cells() and g.rules.may_start(g, cid)
+                       and g.s["cash"][seat] >= least * g.cdef(cid).president_percent // g.cdef(cid).share_unit
+                       for cid in g.s["corps"] if g.cdef(cid).kind == "major")
+            assert stock1867._any_par(g, seat) == full
+            seen.add(full)
+
+    replay_export(recorded(name), on_action=after)
+    assert seen == {True, False}
+
+
 def test_1867s_stock_turn_whose_only_moves_are_pars_has_a_move():
     """From phase 4 with the minors closed and nothing yet started, a player's only moves are pars: the turn has a
     move (the shared question, asked without its pars, finds nothing), and none once he is at the limit."""
@@ -301,6 +456,78 @@ def test_a_titles_corporations_of_a_kind_are_the_states_of_that_kind_in_its_orde
     kinds = {g.cdef(cid).kind for cid in state["corps"]}
     assert {k: list(v) for k, v in g.title.of_kind.items()} == {
         kind: [cid for cid in state["corps"] if g.cdef(cid).kind == kind] for kind in kinds}
+
+
+def _minors_check(seen: set):
+    """A state check: when the title says no minor may start (Rules.minors_may_start), may_start says no for each."""
+    def check(state):
+        g = G(state)
+        allowed = g.rules.minors_may_start(g)
+        seen.add(allowed)
+        if not allowed:
+            assert not any(g.rules.may_start(g, cid) for cid in g.title.of_kind["minor"]), g.round
+            assert stock1867.available_minors(g) == []
+        return state
+    return check
+
+
+def test_once_1867s_minors_are_closed_none_may_start_and_none_is_asked(monkeypatch):
+    """The stock turn lists the minors open for a bid without asking each once the title says none may start: at
+    every state of a recorded game that closes them, may_start says no for every minor then."""
+    seen, asked = set(), []
+    check = _minors_check(seen)
+    rules = type(G(Canada1867().setup({}, 3)).rules)
+    real = rules.may_start
+
+    def after(action, state):
+        g = G(state)
+        asked.clear()
+        monkeypatch.setattr(rules, "may_start", lambda self, g, cid, by_merger=False: asked.append(cid) or False)
+        stock1867.available_minors(g)
+        monkeypatch.setattr(rules, "may_start", real)
+        assert bool(asked) == g.rules.minors_may_start(g)
+        check(state)
+
+    replay_export(recorded("1867-nationalization_cash.json"), on_action=after)
+    assert seen == {True, False}
+
+
+def test_1807s_minors_may_start_only_in_the_phases_that_say_so():
+    """1807: at every state of a whole random game, no minor may start when the phase says minors do not start."""
+    from bot.selfplay import play_one
+    seen = set()
+    play_one("1807", 3, random.Random(16), hook=_minors_check(seen))
+    assert seen == {True, False}
+
+
+def _auctions_check(seen: list):
+    """A state check: every auction under way (1867's privates, a minor's, 1807's) holds its bids in rising order,
+    one a bidder, so its best bid is its last."""
+    def check(state):
+        r = state["round"]
+        auction = r.get("auction")
+        if auction and auction["bids"]:
+            prices = [price for _, price in auction["bids"]]
+            assert prices == sorted(set(prices)) and len({s for s, _ in auction["bids"]}) == len(prices), auction
+            assert bidding.best(auction) == max(auction["bids"], key=lambda b: b[1])
+            seen.append(len(prices))
+        return state
+    return check
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
+def test_an_auctions_bids_rise_so_its_best_bid_is_its_last(name):
+    seen = []
+    check = _auctions_check(seen)
+    replay_export(recorded(name), on_action=lambda action, state: check(state))
+    assert max(seen) > 2
+
+
+def test_1807s_auctions_bids_rise_so_their_best_bid_is_their_last():
+    from bot.selfplay import play_one
+    seen = []
+    play_one("1807", 3, random.Random(15), hook=_auctions_check(seen))
+    assert max(seen) > 2
 
 
 def test_a_bid_names_an_open_minor_exactly_when_it_is_among_the_available_minors():

@@ -629,6 +629,37 @@ class Board:
         self._walk(corp, visit)
         return self._network(corp, walked)
 
+    def reach_finds(self, corp: str, visit: Callable[[str, int], bool]) -> bool:
+        """Whether ``visit(hex, path index)`` is True of a path of `corp`'s reach: its walk (see _walk) stops at the
+        first. A walk that does not stop has walked the whole reach: its nodes are kept (reach_nodes), for a later
+        question about them to read (1867's merger asks again as the minors gather)."""
+        walked: list[PathRef] = []
+
+        def look(coord: str, p: int) -> bool:
+            if visit(coord, p):
+                return True
+            walked.append((coord, p))
+            return False
+
+        if self._walk(corp, look):
+            return True
+        nodes = set(self.token_nodes(corp))  # as _network reads them
+        for coord, p in walked:
+            nodes.update((coord, int(end[1:])) for end in self._track[coord][p] if type(end) is str)
+        self._reached[corp] = frozenset(nodes)
+        return False
+
+    def reach_nodes(self, corp: str) -> frozenset[NodeRef] | None:
+        """The nodes of `corp`'s reach if a walk of this board has found them (reachable, or a reach_finds that did
+        not stop), else None."""
+        if (known := self._reach.get(corp)) is not None:
+            return known.nodes
+        return self._reached.get(corp)
+
+    @cached_property
+    def _reached(self) -> dict[str, frozenset[NodeRef]]:
+        return {}
+
     def _network(self, corp: str, walked: Iterable[PathRef]) -> Network:
         """The reach of `corp` whose walk (see _walk) took the paths `walked`: their nodes and hex edges, and every
         edge of a token's hex (a corporation may build out of it in any direction)."""

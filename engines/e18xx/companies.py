@@ -54,8 +54,9 @@ class Corporation:
         """Its name in both languages, for a message (engines/text.py); made once (a Name is frozen: shared)."""
         return Name(self.name, self.name_ja, self.kana)
 
-    @property
+    @cached_property
     def share_ids(self) -> tuple[str, ...]:
+        """Its certificates' ids, president's first (made once: every new game's holdings start from them)."""
         return tuple(f"{self.id}_{i}" for i in range(len(self.share_percents)))
 
     @property

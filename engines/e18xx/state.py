@@ -59,12 +59,19 @@ def new_state(title_id: str, seats: int, beginner: bool, opts: dict[str, Any] | 
         "corps": {c.id: {"cash": 0, "trains": [], "par": None, "floated": False, "president": None,
                          "shares": initial_holdings(c), "operated": False} for c in title.corporations},
         "market": {},
-        "board": Board.new(map_def).to_json(),
+        "board": _printed_board(map_def),
         "depot": {"trains": trains, "discards": [], "phase": title.phases[0].name, "bought": [],
                   "next_d": {t.name: 1 for t in title.trains if t.count is None}},
         "round": {"kind": "setup"},
         "bank_broken": False, "over": None, "events": [], "event_no": 0,
     }
+
+
+@lru_cache(maxsize=16)
+def _printed_board(map_def: MapDef) -> dict[str, Any]:
+    """A new game's board as the state keeps it, made once per map: a state's board is replaced, never changed in
+    place (Board.to_json), so every game may start from the same one."""
+    return Board.new(map_def).to_json()
 
 
 #: The G made last (it holds its state, so no other dict can take that state's id). A module variable, not an
@@ -249,19 +256,24 @@ class G:
         return [pid for pid, p in self.s["privates"].items() if p["owner"] == holder and not p["closed"]]
 
     def cert_count(self, seat: int) -> int:
-        # companies.certificate_count, without its mappings (asked many times a move)
-        key = self.key(seat)
+        # companies.certificate_count, without its mappings (asked many times a move): a `key in` test per
+        # corporation, the certificates counted only where he holds some
+        key = str(seat)
         n = 0
-        if self.title.market.every_cell_counts:  # 1867: no price makes a certificate not count (no cell asked)
-            for c in self.s["corps"].values():
-                if held := c["shares"].get(key):
-                    n += len(held)
+        corps = self.s["corps"]
+        if self.title.market.every_cell_counts:
+            # 1867, 1807: no price makes a certificate not count, and only the corporations with a price are read:
+            # a player holds certificates only of a corporation started (its par or its start puts it on the
+            # market first), and one that closes or starts again takes them back as it leaves the market
+            for cid in self.cells():
+                if key in (held := corps[cid]["shares"]):
+                    n += len(held[key])
         else:
             cells = self.cells()
-            for cid, c in self.s["corps"].items():
-                if held := c["shares"].get(key):  # counts_for_cert_limit inlined: asked only of the few he holds
+            for cid, c in corps.items():
+                if key in (held := c["shares"]):  # counts_for_cert_limit inlined: asked only of the few he holds
                     if (cell := cells.get(cid)) is None or cell.counts_for_cert_limit:
-                        n += len(held)
+                        n += len(held[key])
         if self.title.rules.get("cert_limit_counts_privates", True):
             n += self.rules.privates_counted(self, key)
         return n
@@ -276,8 +288,9 @@ class G:
     def base_value(self, seat: int) -> int:
         """18xx.games's score: cash, shares of parred corporations at their price, privates at face value."""
         key = self.key(seat)
-        certs = {cid: c["shares"].get(key, []) for cid, c in self.s["corps"].items()}
-        prices = {cid: cell.price for cid, cell in self.cells().items()}
+        cells, corps = self.cells(), self.s["corps"]
+        certs = {cid: held for cid in cells if (held := corps[cid]["shares"].get(key))}  # only the priced count
+        prices = {cid: cell.price for cid, cell in cells.items()}
         faces = [self.s["privates"][pid]["value"] for pid in self.privates_of(key)]
         return player_value(self.s["cash"][seat], certs, prices, faces, self.title)
 

@@ -180,6 +180,10 @@ class Rules1807(Rules1867):
             return "minors_convert" in g.phase.status if by_merger else g.phase_index() >= g.phase_index("4")
         return False
 
+    def minors_may_start(self, g: G) -> bool:
+        """Minors start only in the phases that say so (may_start)."""
+        return "minors_start" in g.phase.status
+
     @staticmethod
     def _stock_turn(g: G) -> int:
         r = g.round

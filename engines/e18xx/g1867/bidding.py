@@ -18,7 +18,9 @@ def open_auction(item: str, bidders: list[int]) -> dict[str, Any]:
 
 
 def best(auction: dict[str, Any]) -> list[int] | None:
-    return max(auction["bids"], key=lambda b: b[1]) if auction["bids"] else None
+    """The best bid: the last, as each bid beats the best before it (bid; a falling price's sale is the only one)."""
+    bids = auction["bids"]
+    return bids[-1] if bids else None
 
 
 def next_bidder(auction: dict[str, Any]) -> int:

@@ -165,27 +165,39 @@ def _joins(g: G, merging: list[str]):
                               and g.corp(other)["president"] not in full)
 
 
+def _may_join(g: G, cid: str, other: str) -> bool:
+    """`other in candidates(g, cid)` but for the reach: a replay's check, as 18xx.games loading a game does not ask
+    whether the track joins them (a reach walk per minor merging); it checks the rest."""
+    merging = g.round["merging"] or [cid]
+    return len(merging) < LIMIT_MERGE and _joins(g, merging)(other)
+
+
 def _any_candidate(g: G, cid: str) -> bool:
-    """bool(candidates(g, cid)), asked after every move of a merger round: the reach walk stops at the first city
-    holding a minor the merge may add (as Board.can_token's), where candidates walks each minor's whole reach."""
+    """bool(candidates(g, cid)), asked after every move of a merger round. First the cities holding a minor the merge
+    may add (none: no walk at all); then each minor's reach walk, which stops at the first such city (as
+    Board.can_token's), where candidates walks each minor's whole reach. A walk that finds none has walked the whole
+    reach, whose nodes the board keeps (Board.reach_finds): as the minors gather, on the same board, the next
+    question reads them. The newest minor first: a merge gathered along a line of minors finds the next one beyond
+    the last (fewer walks in the recorded games; the answer is the same in any order)."""
     merging = g.round["merging"] or [cid]
     if len(merging) >= LIMIT_MERGE:
         return False
     board, joins = g.board, _joins(g, merging)
-
-    def in_reach(ref) -> bool:
-        return board.node(ref).kind == "city" and any(joins(other) for other in board.slots(*ref))
+    targets = {(coord, i) for coord, per_node in board.tokens.items() for i, held in enumerate(per_node)
+               if any(joins(other) for other in held) and board.node((coord, i)).kind == "city"}
+    if not targets:
+        return False
 
     def visit(coord: str, p: int) -> bool:  # the nodes of a path the walk takes are in the reach
-        return any(type(end) is str and in_reach((coord, int(end[1:]))) for end in board.paths(coord)[p])
+        return any(type(end) is str and (coord, int(end[1:])) in targets for end in board.paths(coord)[p])
 
-    for corp in merging:
-        if any(in_reach(ref) for ref in g.rules.merge_reach(g, corp)):
+    for corp in reversed(merging):
+        if not targets.isdisjoint(g.rules.merge_reach(g, corp)):
             return True
-        if corp in board._reach:  # known already: as candidates reads it
-            if any(in_reach(ref) for ref in board._reach[corp].nodes):
+        if (known := board.reach_nodes(corp)) is not None:  # walked already (candidates, or a walk that found none)
+            if not targets.isdisjoint(known):
                 return True
-        elif any(in_reach(ref) for ref in board.token_nodes(corp)) or board._walk(corp, visit):
+        elif not targets.isdisjoint(board.token_nodes(corp)) or board.reach_finds(corp, visit):
             return True
     return False
 
@@ -236,7 +248,7 @@ def apply(g: G, seat: int, action: Action) -> None:
                 raise RuleError("Choose a major that has not started: {majors}.", majors=", ".join(majors_free(g)))
             (_finish_convert if r["choosing"] == "convert" else _finish_merge)(g, cid, other)
             return
-        if other not in candidates(g, cid):
+        if not (_may_join(g, cid, other) if g.trusted else other in candidates(g, cid)):
             raise RuleError("{corp} cannot merge with {other}: only minors its track reaches.", corp=cid, other=other)
         r["merging"] = (r["merging"] or [cid]) + [other]
         g.event("{corp} joins the merger of {minors}.", corp=other, minors=", ".join(r["merging"][:-1]))

@@ -173,6 +173,11 @@ class Rules1867(Rules):
         phases = g.title.phase_indexes
         return phases[g.s["depot"]["phase"]] >= phases[MAJOR_PHASE]
 
+    def minors_may_start(self, g: G) -> bool:
+        """False when may_start is False for every minor (asked first, so the minors need not each be asked): 1867's
+        minors are closed."""
+        return not g.s["flags"]["minors_closed"]
+
     def may_par(self, g: G, cid: str) -> bool:
         """A major, from phase 4, while some city can take its home token."""
         return g.title.kind_of[cid] == "major" and self.may_start(g, cid) and self._any_home_city(g, cid)

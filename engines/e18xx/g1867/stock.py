@@ -47,7 +47,10 @@ def available_minors(g: G) -> list[str]:
 
 
 def _open_minors(g: G) -> Iterator[str]:
-    """available_minors one at a time: whether there is any is asked after every stock move (settle)."""
+    """available_minors one at a time: whether there is any is asked after every stock move (settle). None without
+    asking each minor once no minor may start at all (1867's minors closed)."""
+    if not g.rules.minors_may_start(g):
+        return iter(())
     priced = g.cells()
     return (cid for cid in g.title.of_kind.get("minor", ()) if cid not in priced and g.rules.may_start(g, cid))
 
@@ -201,11 +204,14 @@ def _par_offered(g: G, seat: int) -> bool:
 
 def _any_par(g: G, seat: int) -> bool:
     """_par_offered but for the player's room to start one."""
-    least = min(cell.price for cell in g.title.market.par_cells)  # the site prices an unstarted share so
-    priced = g.cells()
-    return any(cid not in priced and g.rules.may_start(g, cid)
-               and g.s["cash"][seat] >= least * g.cdef(cid).president_percent // g.cdef(cid).share_unit
-               for cid in g.title.of_kind.get("major", ()))
+    least = g.title.market.par_cells[-1].price  # the least par price (dearest first): the site prices a share so
+    priced, cash = g.cells(), g.s["cash"][seat]
+    for cid in g.title.of_kind.get("major", ()):
+        if cid not in priced and g.rules.may_start(g, cid):
+            cdef = g.cdef(cid)
+            if cash >= least * cdef.president_percent // cdef.share_unit:
+                return True
+    return False
 
 
 def _bids(g: G, seat: int) -> list[Action]:
