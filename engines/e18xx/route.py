@@ -308,6 +308,9 @@ def route_from_connections(board: Board, connections: Sequence[Sequence[str]], c
     for found in options:
         if not found:
             raise RuleError("The route follows track that is not on the board.")
+    if len(options) == 1 and len(options[0]) == 1:  # one chain fits: read either way round, no choice (below)
+        only = options[0][0]
+        return Route((only.a, only.b), (only,))
     # Readings that cross no hex edge twice first; failing those, any that joins up, as 18xx.games reads a recorded
     # game without checking its routes (5033.json #630 crosses D9-E8 on two tracks); route_problem judges them.
     for disjoint in (True, False):
