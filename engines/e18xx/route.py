@@ -378,6 +378,8 @@ def _chains_matching(board: Board, hex_list: Sequence[str]) -> list[Chain]:
         for start in dict.fromkeys(hex_list):
             for index in range(len(board.tile(start).nodes)):
                 loose += [chain for chain in chains_from(board, (start, index)) if sorted(chain.hexes) == in_order]
+    if len(found) == 1:  # most connections: nothing to tell apart
+        return found
     unique = {(c.a, c.b, c.paths) if c.a <= c.b else (c.b, c.a, c.paths[::-1]): c for c in found or loose}
     return list(unique.values())
 
