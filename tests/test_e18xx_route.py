@@ -374,3 +374,77 @@ def test_a_recorded_routes_readings_need_no_look_for_their_chains_on_the_board()
 
     replay_export(json.loads(path.read_text(encoding="utf-8")), on_action=after)
     assert readings[0] > 50
+
+
+def _reading_the_checks_choose(board, connections, corp, accept):
+    """route_from_connections as it asked the checks of every reading in turn (the slow reference)."""
+    from engines.e18xx.route import ANY_TRAIN, _chains_matching, _readings
+    options = [_chains_matching(board, hexes) for hexes in connections]
+    for disjoint in (True, False):
+        first = None
+        for route in _readings(options, disjoint):
+            if route_problem(board, corp, route, ANY_TRAIN, on_board=True) is None and accept(route):
+                return route
+            first = first or route
+        if first is not None:
+            return first
+    return None
+
+
+def test_a_route_read_only_one_way_or_turned_round_is_taken_without_asking_the_checks(m, monkeypatch):
+    """A connection is read both ways round, and the checks that choose among a route's readings read its stops and
+    track, not its way round: a route whose only readings are one and the same turned round is taken as read, the
+    checks unasked (they would choose nothing), and it is the reading they would have taken. Where two chains fit
+    the hexes, they choose (the other test of two cities on one edge)."""
+    from engines.e18xx import route as route_module
+    b = takamatsu(m)  # KO's token at K4
+    expected = _reading_the_checks_choose(b, [["J1", "J3", "K4"]], "SR", lambda r: True)
+    assert route_problem(b, "SR", expected, train("2")) is not None  # no SR token: the checks refuse both ways
+
+    def asked(*args, **kwargs):
+        raise AssertionError("a check was asked")
+
+    monkeypatch.setattr(route_module, "route_problem", asked)
+    assert route_from_connections(b, [["J1", "J3", "K4"]], corp="SR", accept=asked) == expected
+    assert route_from_connections(b, [["J1", "J3", "K4"], ["K4", "K6", "L7"]], corp="SR", accept=asked).stops == (
+        ("J1", 0), ("K4", 0), ("L7", 0))
+
+
+@pytest.mark.parametrize("name", ["1889-962.json", "1867-hs_ahjzadkh_19792.json"])
+def test_every_recorded_route_is_the_reading_the_checks_of_every_reading_choose(name):
+    """At every run of two games whose routes are read from their connections: route_from_connections's reading
+    is the one the checks of every reading in turn choose, and every reading gets the same answer from the checks
+    as the same reading turned round (why the checks need not be asked when those two are all there is)."""
+    from engines.e18xx.replay import replay_export
+    from engines.e18xx.route import ANY_TRAIN, _chains_matching, _readings
+    from engines.e18xx.state import G
+    path = SHARED / "fixtures" / name
+    if not path.exists():
+        pytest.skip("../shared/data/18xx is absent (a user's clone)")
+    before, compared = {}, [0, 0]
+
+    def after(action, state):
+        if action["type"] == "run_routes":
+            g, cid = G(before["state"]), action["entity"]
+            board = g.rules.route_board(g, cid)
+
+            def accept(r):
+                return g.rules.route_problem(g, cid, r) is None
+
+            for x in action["routes"]:
+                connections = x.get("connections") or []
+                assert route_from_connections(board, connections, corp=cid, accept=accept) == \
+                    _reading_the_checks_choose(board, connections, cid, accept)
+                compared[0] += 1
+                options = [_chains_matching(board, hexes) for hexes in connections]
+                for disjoint in (True, False):
+                    for r in _readings(options, disjoint):
+                        turned = Route(r.stops[::-1], tuple(c.reversed() for c in r.chains[::-1]))
+                        assert route_problem(board, cid, r, ANY_TRAIN, on_board=True) == \
+                            route_problem(board, cid, turned, ANY_TRAIN, on_board=True)
+                        assert accept(r) == accept(turned)
+                        compared[1] += 1
+        before["state"] = state
+
+    replay_export(json.loads(path.read_text(encoding="utf-8")), on_action=after)
+    assert compared[0] > 20 and compared[1] > compared[0]

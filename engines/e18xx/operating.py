@@ -26,7 +26,7 @@ from engines.base import Action, RuleError
 from engines.e18xx import emergency, lays, privates, trains
 from engines.e18xx.board import Lay, lay_problem, legal_lays, legal_tokens, token_problem
 from engines.e18xx.companies import IPO, POOL, dividend_payouts
-from engines.e18xx.route import best_runs, check_runs, hexes_once, route_from_connections
+from engines.e18xx.route import Route, best_runs, check_runs, hexes_once, route_from_connections
 from engines.e18xx.state import BANK, G
 from engines.text import N_, Msg, msg
 
@@ -461,18 +461,21 @@ def _run(g: G, seat: int, cid: str, action: Action) -> None:
             runs.append({"train": x["train"], "hexes": list(x.get("hexes") or []), "revenue": x["revenue"]})
             total += x["revenue"]
     else:
-        board, colours = g.rules.route_board(g, cid), g.colours
+        board = g.rules.route_board(g, cid)
         parsed = []
+
+        def accept(r: Route) -> bool:
+            return g.rules.route_problem(g, cid, r) is None
+
         for x in routes:
             try:
-                route = route_from_connections(board, x.get("connections") or [], corp=cid,
-                                               accept=lambda r: g.rules.route_problem(g, cid, r) is None)
+                route = route_from_connections(board, x.get("connections") or [], corp=cid, accept=accept)
             except RuleError:
                 raise RuleError("The route of train {train} does not follow track on the board.",
                                 train=x["train"]) from None
             parsed.append((g.rules.train(g, x["train"]), route, x["train"]))
         if not g.trusted:
-            check_runs(board, cid, [(t, route) for t, route, _ in parsed], colours)
+            check_runs(board, cid, [(t, route) for t, route, _ in parsed], g.colours)
             if g.rules.routes_visit_hex_once and not all(hexes_once(route.stops) for _, route, _ in parsed):
                 raise RuleError("A route may not visit a hex twice.")
             for _, route, _ in parsed:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain as one_after_another
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -307,18 +308,31 @@ def route_from_connections(board: Board, connections: Sequence[Sequence[str]], c
     for found in options:
         if not found:
             raise RuleError("The route follows track that is not on the board.")
-    first = None
+    if len(options) == 1 and len(options[0]) == 1:  # one chain fits: read either way round, no choice (below)
+        only = options[0][0]
+        return Route((only.a, only.b), (only,))
     # Readings that cross no hex edge twice first; failing those, any that joins up, as 18xx.games reads a recorded
     # game without checking its routes (5033.json #630 crosses D9-E8 on two tracks); route_problem judges them.
     for disjoint in (True, False):
-        for route in _readings(options, disjoint):
+        readings = _readings(options, disjoint)
+        first = next(readings, None)
+        if first is None:
+            continue
+        if corp is None and accept is None:
+            return first
+        # The checks read a route's stops and track, not its way round: the first reading turned round (a connection
+        # is read both ways) gets the first's answer, and with no reading but those two the first is taken whatever
+        # they say, so they are not asked (a recorded run's routes most often; a live table's are checked in full).
+        turned = Route(first.stops[::-1], tuple(c.reversed() for c in first.chains[::-1]))
+        other = next((route for route in readings if route != turned), None)
+        if other is None:
+            return first
+        for route in one_after_another((first, other), readings):
             # the chains were read from this board: route_problem need not look for them on it again
             if (corp is None or route_problem(board, corp, route, ANY_TRAIN, on_board=True) is None) and (
                     accept is None or accept(route)):  # accept: the title's own rules (1807's London)
                 return route
-            first = first or route
-        if first is not None:
-            return first
+        return first
     raise RuleError("The route's connections do not join up.")
 
 
@@ -364,6 +378,8 @@ def _chains_matching(board: Board, hex_list: Sequence[str]) -> list[Chain]:
         for start in dict.fromkeys(hex_list):
             for index in range(len(board.tile(start).nodes)):
                 loose += [chain for chain in chains_from(board, (start, index)) if sorted(chain.hexes) == in_order]
+    if len(found) == 1:  # most connections: nothing to tell apart
+        return found
     unique = {(c.a, c.b, c.paths) if c.a <= c.b else (c.b, c.a, c.paths[::-1]): c for c in found or loose}
     return list(unique.values())
 

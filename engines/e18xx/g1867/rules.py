@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from engines.e18xx import hexes, operating, trains
 from engines.e18xx.board import NEUTRAL
 from engines.e18xx.g1867 import charter, loans, national  # at the top: asked after every operating move
-from engines.e18xx.route import leads_to_stop, stop_revenue
+from engines.e18xx.route import leads_to_stop
 from engines.e18xx.rules import Rules
 from engines.e18xx.state import BANK
 from engines.text import N_, msg
@@ -45,6 +45,19 @@ def _home_cities(board, printed, kind: str) -> list[tuple[str, int]]:
               if any(leads_to_stop(board, (coord, i)) for i in board.tile(coord).city_indexes())}
     alone = [ref for ref in found if ref[0] not in joined]
     return alone or found
+
+
+def _paid(stops: list, train: Train, colours: tuple[str, ...], bonuses: list[tuple[int, set[str]]]) -> int:
+    """What these stops ((ref, node) pairs) pay the train: their revenue, the Timmins-to-a-capital bonus, times the
+    train's multiplier, and the corporation's privates' hex bonuses (`bonuses`: amount, hexes)."""
+    revenue = sum(node.revenue_for(colours, train.diesel) for _, node in stops)
+    visited = {ref[0] for ref, _ in stops}
+    if visited & set(CAPITALS) and TIMMINS in visited:
+        revenue += CAPITAL_BONUS
+    revenue *= train.multiplier
+    for amount, hexes_ in bonuses:
+        revenue += amount * len(visited & hexes_)
+    return revenue
 
 
 class Rules1867(Rules):
@@ -270,33 +283,24 @@ class Rules1867(Rules):
         """The counted stops (cities and offboards; a 5+5E's offboards) and the best choice of the others while the
         distance has room, bonuses included; a 5+5E whose offboards hold no token of the corporation must choose a
         tokened city among them (18xx.games's `compute_stops`)."""
-        board = g.board
-        must = [ref for ref in route.stops if board.node(ref).kind in train.counts]
-        others = [ref for ref in route.stops if board.node(ref).kind not in train.counts]
+        board, colours = g.board, g.colours
+        # each stop's node read once, and the privates' bonuses once a route (not again for each choice of stops)
+        stops = [(ref, board.node(ref)) for ref in route.stops]
+        bonuses = [(ability["amount"], set(ability["hexes"])) for pid in g.privates_of(cid)
+                   for ability in g.pdef(pid).abilities_of("hex_bonus")]
+        must = [stop for stop in stops if stop[1].kind in train.counts]
+        others = [stop for stop in stops if stop[1].kind not in train.counts]
         room = train.distance - len(must)
         if not others or room <= 0:
-            return self._paid(g, cid, must, train)
-        need_token = not any(cid in board.slots(*ref) for ref in must if board.node(ref).kind == "city")
+            return _paid(must, train, colours, bonuses)
+        need_token = not any(node.kind == "city" and cid in board.slots(*ref) for ref, node in must)
         picks = list(combinations(others, room)) if room < len(others) else [tuple(others)]
         best = 0
         for pick in picks:
-            if need_token and not any(
-                    board.node(ref).kind == "city" and cid in board.slots(*ref) for ref in pick):
+            if need_token and not any(node.kind == "city" and cid in board.slots(*ref) for ref, node in pick):
                 continue
-            best = max(best, self._paid(g, cid, must + list(pick), train))
+            best = max(best, _paid(must + list(pick), train, colours, bonuses))
         return best
-
-    def _paid(self, g: G, cid: str, stops: list, train: Train) -> int:
-        board, colours = g.board, g.colours
-        revenue = sum(stop_revenue(board, ref, train, colours) for ref in stops)
-        visited = {ref[0] for ref in stops}
-        if visited & set(CAPITALS) and TIMMINS in visited:
-            revenue += CAPITAL_BONUS
-        revenue *= train.multiplier
-        for pid in g.privates_of(cid):
-            for ability in g.pdef(pid).abilities_of("hex_bonus"):
-                revenue += ability["amount"] * len(visited & set(ability["hexes"]))
-        return revenue
 
     def operating_order(self, g: G) -> list[str]:
         """Minors first, then majors, each by share price."""
