@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from engines.base import RuleError
 from engines.e18xx import operating, stock, trains
 from engines.e18xx.board import Board, forget_boards, load_map
 from engines.e18xx.companies import certificate_count, load_title
@@ -188,6 +189,39 @@ def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monke
     monkeypatch.setattr(Canada1867, "apply", applied)
     replay_export(recorded(name))
     assert {"minor", "deal", "reduce"} <= set(taken)
+
+
+@pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
+def test_a_move_takes_who_acts_answer_that_no_draw_and_no_interrupt_is_due(monkeypatch, name):
+    """who_acts, asked by E18xxGame.apply just before the move, found no chance draw and no interrupt due: `_apply`
+    takes that (G.calm_kept) instead of asking both again; each asked anew says the same, and nothing is left kept
+    after a move, nor after a refused one (a later question would read a state since changed)."""
+    engine = Canada1867 if name.startswith("1867") else Shikoku1889
+    real_apply, real_move, taken = engine.apply, engine._apply, []
+
+    def checked(self, state, seat, action):
+        g = G(state)
+        if g.calm_kept:
+            assert g.rules.chance_request(g) is None and g.rules.interrupt(g) is None, (g.round, action)
+            taken.append(action["type"])
+        real_move(self, state, seat, action)
+
+    def applied(self, state, seat, action, **kw):
+        after = real_apply(self, state, seat, action, **kw)
+        assert not G(after).calm_kept
+        return after
+
+    monkeypatch.setattr(engine, "_apply", checked)
+    monkeypatch.setattr(engine, "apply", applied)
+    replay_export(recorded(name))
+    assert len(taken) > 100
+    monkeypatch.undo()
+    eng = engine()
+    state = eng.setup({}, 3)
+    seat = min(eng.who_acts(state).seats)
+    with pytest.raises(RuleError, match="not your turn"):
+        eng.apply(state, (seat + 1) % 3, {"type": "pass"}, in_place=True)
+    assert not G(state).calm_kept
 
 
 # ---- the merger round's reach questions ------------------------------------------------------------------------

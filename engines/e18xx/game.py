@@ -135,6 +135,8 @@ class E18xxGame(Engine):
         module = g.rules.modules.get(g.s["round"]["kind"])
         if module is None or g.rules.chance_request(g) is not None or g.rules.interrupt(g) is not None:
             return self.awaiting(state)  # a draw (1890's Tigers die) or a decision outside the round's turns
+        if g.crowd_keeping:  # inside E18xxGame.apply, before its move: `_apply` asks both again before any write
+            g.calm_kept = True
         seats = module.acting(g)
         seats = seats if isinstance(seats, frozenset) else frozenset({seats})
         if (known := _ACTING.get(seats)) is None:  # an Awaiting is frozen: one per set of seats, made once (making
@@ -155,21 +157,22 @@ class E18xxGame(Engine):
         try:
             return Engine.apply(self, state, seat, action, in_place=in_place)
         finally:
-            g.crowd_keeping, g.crowd_kept, g.stage_kept = False, None, None
+            g.crowd_keeping, g.crowd_kept, g.stage_kept, g.calm_kept = False, None, None, False
 
     def _apply(self, state: State, seat: int, action: Action) -> None:
         g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
         crowd, g.crowd_kept, g.crowd_keeping = g.crowd_kept, None, False  # from here on the move writes
+        calm, g.calm_kept = g.calm_kept, False  # who_acts found no draw and no interrupt due just before (G.calm_kept)
         r = g.s["round"]  # the round before the move (G.round, a property, is a call)
         kind = r["kind"]
         if seat == CHANCE:
-            if g.rules.chance_request(g) is not None:
+            if not calm and g.rules.chance_request(g) is not None:
                 g.rules.apply_chance(g, action)
             else:
                 self._deal(g, action)
             rounds.settle(g)
             return
-        if g.rules.chance_request(g) is not None:
+        if not calm and g.rules.chance_request(g) is not None:
             raise RuleError("The game waits for a die roll first.")
         self._check_entity(g, action)
         move = action["type"]
@@ -177,7 +180,7 @@ class E18xxGame(Engine):
             if not g.trusted:
                 raise RuleError("A game here ends when a player goes bankrupt or after the bank breaks.")
             g.s["over"] = "manually_ended"
-        elif g.rules.interrupt(g) is not None:
+        elif not calm and g.rules.interrupt(g) is not None:
             g.rules.apply_interrupt(g, seat, action)
         elif r.get("offer"):
             operating.apply(g, seat, action, crowd)  # only the offer's answer is taken now

@@ -108,6 +108,7 @@ class G:
         g.crowd_keeping = False
         g.crowd_kept = None
         g.stage_kept = None
+        g.calm_kept = False
         _last_g = g
         return g
 
@@ -127,6 +128,9 @@ class G:
     # 1867's merger round's stage (merger._stage), asked by `who_acts` in that span: the move's own first question
     # (merger.apply reads it, before any write; E18xxGame.apply drops it at the end)
     stage_kept: tuple[str, int | None] | None
+    # who_acts found no chance draw and no interrupt due (rules.chance_request and rules.interrupt both None) in that
+    # span: `_apply` takes it instead of asking both again before the move's first write
+    calm_kept: bool
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 
