@@ -44,13 +44,13 @@ def start(g: G, turn: int, number: int, of: int) -> None:
 
 
 def current(g: G) -> str | None:
-    r = g.round
+    r = g.s["round"]
     return r["minors"][r["index"]] if r["index"] < len(r["minors"]) else None
 
 
 def _tokens_to_remove(g: G) -> bool:
-    cid = g.round["target"]
-    return bool(cid) and g.round.get("reducing", False) and _tokens_to_remove_for(g, cid)
+    cid = g.s["round"]["target"]
+    return bool(cid) and g.s["round"].get("reducing", False) and _tokens_to_remove_for(g, cid)
 
 
 def _tokens_to_remove_for(g: G, cid: str) -> bool:
@@ -60,12 +60,12 @@ def _tokens_to_remove_for(g: G, cid: str) -> bool:
 
 def _eligible(g: G) -> int | None:
     """The first dealer who may buy a certificate of the new major now (the dealing's turn), or None."""
-    return next((s for s in g.round["dealers"] if _buyable(g, s)), None)
+    return next((s for s in g.s["round"]["dealers"] if _buyable(g, s)), None)
 
 
 def _buyable(g: G, seat: int) -> str | None:
     """The treasury certificate `seat` may buy of the new major, if any."""
-    cid = g.round["target"]
+    cid = g.s["round"]["target"]
     cdef, corp = g.cdef(cid), g.corp(cid)
     price = g.price(cid)
     for cert in corp["shares"].get(IPO, []):
@@ -88,7 +88,7 @@ def _stage(g: G) -> tuple[str, int | None]:
     """The stage, and in a dealing the dealer whose turn it is (found on the way: acting needs him too)."""
     if _tokens_to_remove(g):
         return "reduce", None
-    if g.round["target"] and (dealer := _eligible(g)) is not None:
+    if g.s["round"]["target"] and (dealer := _eligible(g)) is not None:
         return "deal", dealer
     if trains.crowded(g):
         return "discard", None
@@ -104,7 +104,7 @@ def acting(g: G) -> frozenset[int]:
 
 def _acting(g: G, now: str, dealer: int | None) -> frozenset[int]:
     """Who acts at this stage (`_stage`'s answer, for a caller that has it already)."""
-    r = g.round
+    r = g.s["round"]
     if now == "reduce":
         return frozenset({g.president(r["target"])})
     if now == "deal":
@@ -130,7 +130,7 @@ def prompt(g: G) -> Msg:
 
 
 def finished(g: G) -> bool:
-    return current(g) is None and not g.round["target"] and not trains.crowded(g)
+    return current(g) is None and not g.s["round"]["target"] and not trains.crowded(g)
 
 
 # ---- what a minor can do --------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def has_move(g: G, cid: str) -> bool:
 # ---- actions ----------------------------------------------------------------------------------------------
 
 def apply(g: G, seat: int, action: Action) -> None:
-    r = g.round
+    r = g.s["round"]
     now, dealer = g.stage_kept or _stage(g)  # nothing written since who_acts asked it (G.stage_kept)
     g.stage_kept = None
     if seat not in _acting(g, now, dealer):
@@ -506,7 +506,7 @@ def _discard(g: G, seat: int, action: Action) -> None:
 
 
 def settle(g: G) -> None:
-    r = g.round
+    r = g.s["round"]
     for _ in range(100):
         if stage(g) != "minor":
             return
