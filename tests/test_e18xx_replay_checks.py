@@ -141,7 +141,7 @@ def test_once_the_trains_have_run_settle_does_not_ask_whether_they_could(monkeyp
 @pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json", "1889-314.json"])
 def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it(monkeypatch, name):
     """A replay's operating.settle after a lay, a token, a run, a dividend or a pass with nobody over the train limit
-    takes that answer (kept by E18xxGame._apply) instead of asking again: at every settle the kept answer is the one
+    takes that answer (kept by E18xxGame._move) instead of asking again: at every settle the kept answer is the one
     asked anew, it is kept only after operating.TRAINLESS_MOVES, and settle leaves nothing kept for later questions."""
     engine = Canada1867 if name.startswith("1867") else Shikoku1889
     real_settle, real_apply, moves, kept_after = operating.settle, engine.apply, [], []
@@ -193,25 +193,24 @@ def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monke
 
 @pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
 def test_a_move_takes_who_acts_answer_that_no_draw_and_no_interrupt_is_due(monkeypatch, name):
-    """who_acts, asked by E18xxGame.apply just before the move, found no chance draw and no interrupt due: `_apply`
+    """who_acts, asked by E18xxGame.apply just before the move, found no chance draw and no interrupt due: `_move`
     takes that (G.calm_kept) instead of asking both again; each asked anew says the same, and nothing is left kept
     after a move, nor after a refused one (a later question would read a state since changed)."""
     engine = Canada1867 if name.startswith("1867") else Shikoku1889
-    real_apply, real_move, taken = engine.apply, engine._apply, []
+    real_apply, real_move, taken = engine.apply, engine._move, []
 
-    def checked(self, state, seat, action):
-        g = G(state)
+    def checked(self, g, seat, action):
         if g.calm_kept:
             assert g.rules.chance_request(g) is None and g.rules.interrupt(g) is None, (g.round, action)
             taken.append(action["type"])
-        real_move(self, state, seat, action)
+        real_move(self, g, seat, action)
 
     def applied(self, state, seat, action, **kw):
         after = real_apply(self, state, seat, action, **kw)
         assert not G(after).calm_kept
         return after
 
-    monkeypatch.setattr(engine, "_apply", checked)
+    monkeypatch.setattr(engine, "_move", checked)
     monkeypatch.setattr(engine, "apply", applied)
     replay_export(recorded(name))
     assert len(taken) > 100
