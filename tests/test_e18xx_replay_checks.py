@@ -191,6 +191,31 @@ def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monke
     assert {"minor", "deal", "reduce"} <= set(taken)
 
 
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
+def test_the_merger_rounds_settle_takes_the_stage_its_moves_dealing_found(monkeypatch, name):
+    """A merger move whose dealing finds a token removal or a dealer still to come hands that stage to the settle
+    after it in the same E18xxGame.apply (G.stage_after), which is the stage asked anew there, and nothing is left
+    after a move."""
+    real_apply, real_settle, taken = Canada1867.apply, merger.settle, []
+
+    def checked(g):
+        if g.stage_after is not None:
+            assert g.stage_after == merger._stage(g), g.round
+            taken.append(g.stage_after[0])
+        real_settle(g)
+        assert g.stage_after is None
+
+    def applied(self, state, seat, action, **kw):
+        after = real_apply(self, state, seat, action, **kw)
+        assert G(after).stage_after is None
+        return after
+
+    monkeypatch.setattr(merger, "settle", checked)
+    monkeypatch.setattr(Canada1867, "apply", applied)
+    replay_export(recorded(name))
+    assert {"deal", "reduce"} <= set(taken)
+
+
 @pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
 def test_a_move_takes_who_acts_answer_that_no_draw_and_no_interrupt_is_due(monkeypatch, name):
     """who_acts, asked by E18xxGame.apply just before the move, found no chance draw and no interrupt due: `_move`

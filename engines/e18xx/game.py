@@ -164,7 +164,8 @@ class E18xxGame(Engine):
             self._move(g if in_place else G(new), seat, action)
             return new
         finally:
-            g.crowd_keeping, g.crowd_kept, g.stage_kept, g.calm_kept = False, None, None, False
+            g.crowd_keeping, g.crowd_kept, g.calm_kept = False, None, False
+            g.stage_kept = g.stage_after = None
 
     def _move(self, g: G, seat: int, action: Action) -> None:
         """The move (Engine's `_apply`) on the state of `g`: apply's state itself in a replay (in place); otherwise a

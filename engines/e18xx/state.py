@@ -109,6 +109,7 @@ class G:
         g.crowd_kept = None
         g.stage_kept = None
         g.calm_kept = False
+        g.stage_after = None
         _last_g = g
         return g
 
@@ -128,6 +129,9 @@ class G:
     # 1867's merger round's stage (merger._stage), asked by `who_acts` in that span: the move's own first question
     # (merger.apply reads it, before any write; E18xxGame.apply drops it at the end)
     stage_kept: tuple[str, int | None] | None
+    # the stage the merger move's own dealing found (a token removal or a dealer to come), for the settle after it
+    # in the same E18xxGame.apply (merger.settle takes it; apply drops it at the end)
+    stage_after: tuple[str, int | None] | None
     # who_acts found no chance draw and no interrupt due (rules.chance_request and rules.interrupt both None) in that
     # span: `_move` takes it instead of asking both again before the move's first write
     calm_kept: bool
