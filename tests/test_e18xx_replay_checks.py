@@ -216,6 +216,25 @@ def test_the_merger_rounds_settle_takes_the_stage_its_moves_dealing_found(monkey
     assert {"deal", "reduce"} <= set(taken)
 
 
+def test_a_stage_handed_over_that_no_settle_takes_is_dropped_at_the_end_of_the_move(monkeypatch):
+    """When settle does not come to the merger round (a game over, an interrupt first), the stage a move's dealing
+    handed over is dropped by E18xxGame.apply: a later question would read a stage of a state since changed."""
+    real_apply, handed, dropped = Canada1867.apply, [], []
+
+    def applied(self, state, seat, action, **kw):
+        if state["round"]["kind"] == "merger":
+            copy = json.loads(json.dumps(state))
+            with monkeypatch.context() as m:
+                m.setattr(merger, "settle", lambda g: handed.append(g.stage_after))  # settle takes nothing
+                real_apply(self, copy, seat, action, in_place=True)
+            dropped.append(G(copy).stage_after is None)
+        return real_apply(self, state, seat, action, **kw)
+
+    monkeypatch.setattr(Canada1867, "apply", applied)
+    replay_export(recorded("1867-nationalization_cash.json"))
+    assert any(stage is not None for stage in handed) and all(dropped)
+
+
 @pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
 def test_a_move_takes_who_acts_answer_that_no_draw_and_no_interrupt_is_due(monkeypatch, name):
     """who_acts, asked by E18xxGame.apply just before the move, found no chance draw and no interrupt due: `_move`
