@@ -207,12 +207,19 @@ class Engine:
     def apply(self, state: State, seat: int, action: Action, *, in_place: bool = False) -> State:
         """The state after the move; the state given is left as it was, unless ``in_place``: a caller that throws
         the state away when a move is refused (a replay of a whole log) may save the copy."""
+        self.check_move(state, seat, action, self.who_acts(state))
+        new = state if in_place else self.clone(state)
+        self._apply(new, seat, action)
+        return new
+
+    def check_move(self, state: State, seat: int, action: Action, aw: Awaiting) -> None:
+        """Refuses a move that is not well formed or not this seat's to make now (``aw``: ``who_acts(state)``,
+        which an engine that overrides ``apply`` may have at hand)."""
         fields = _fields()
         if type(action) is not dict or type(action.get("type")) is not str:
             raise RuleError("That is not a move this game knows.")
         if type(seat) is not int or seat < CHANCE:
             raise RuleError("That is not a seat at this table.")
-        aw = self.who_acts(state)
         if seat == CHANCE:
             if aw.chance is not None:
                 fields.check_chance(action, aw.chance)
@@ -224,9 +231,6 @@ class Engine:
             raise RuleError("The game is over.")
         else:
             fields.check_action(action, self.actions)
-        new = state if in_place else self.clone(state)
-        self._apply(new, seat, action)
-        return new
 
     def clone(self, state: State) -> State:
         """The copy ``apply`` changes. An engine whose state holds a large part it only ever replaces, never

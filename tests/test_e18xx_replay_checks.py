@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from engines.base import RuleError
 from engines.e18xx import operating, stock, trains
 from engines.e18xx.board import Board, forget_boards, load_map
 from engines.e18xx.companies import certificate_count, load_title
@@ -140,7 +141,7 @@ def test_once_the_trains_have_run_settle_does_not_ask_whether_they_could(monkeyp
 @pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json", "1889-314.json"])
 def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it(monkeypatch, name):
     """A replay's operating.settle after a lay, a token, a run, a dividend or a pass with nobody over the train limit
-    takes that answer (kept by E18xxGame._apply) instead of asking again: at every settle the kept answer is the one
+    takes that answer (kept by E18xxGame._move) instead of asking again: at every settle the kept answer is the one
     asked anew, it is kept only after operating.TRAINLESS_MOVES, and settle leaves nothing kept for later questions."""
     engine = Canada1867 if name.startswith("1867") else Shikoku1889
     real_settle, real_apply, moves, kept_after = operating.settle, engine.apply, [], []
@@ -188,6 +189,82 @@ def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monke
     monkeypatch.setattr(Canada1867, "apply", applied)
     replay_export(recorded(name))
     assert {"minor", "deal", "reduce"} <= set(taken)
+
+
+@pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
+def test_the_merger_rounds_settle_takes_the_stage_its_moves_dealing_found(monkeypatch, name):
+    """A merger move whose dealing finds a token removal or a dealer still to come hands that stage to the settle
+    after it in the same E18xxGame.apply (G.stage_after), which is the stage asked anew there, and nothing is left
+    after a move."""
+    real_apply, real_settle, taken = Canada1867.apply, merger.settle, []
+
+    def checked(g):
+        if g.stage_after is not None:
+            assert g.stage_after == merger._stage(g), g.round
+            taken.append(g.stage_after[0])
+        real_settle(g)
+        assert g.stage_after is None
+
+    def applied(self, state, seat, action, **kw):
+        after = real_apply(self, state, seat, action, **kw)
+        assert G(after).stage_after is None
+        return after
+
+    monkeypatch.setattr(merger, "settle", checked)
+    monkeypatch.setattr(Canada1867, "apply", applied)
+    replay_export(recorded(name))
+    assert {"deal", "reduce"} <= set(taken)
+
+
+def test_a_stage_handed_over_that_no_settle_takes_is_dropped_at_the_end_of_the_move(monkeypatch):
+    """When settle does not come to the merger round (a game over, an interrupt first), the stage a move's dealing
+    handed over is dropped by E18xxGame.apply: a later question would read a stage of a state since changed."""
+    real_apply, handed, dropped = Canada1867.apply, [], []
+
+    def applied(self, state, seat, action, **kw):
+        if state["round"]["kind"] == "merger":
+            copy = json.loads(json.dumps(state))
+            with monkeypatch.context() as m:
+                m.setattr(merger, "settle", lambda g: handed.append(g.stage_after))  # settle takes nothing
+                real_apply(self, copy, seat, action, in_place=True)
+            dropped.append(G(copy).stage_after is None)
+        return real_apply(self, state, seat, action, **kw)
+
+    monkeypatch.setattr(Canada1867, "apply", applied)
+    replay_export(recorded("1867-nationalization_cash.json"))
+    assert any(stage is not None for stage in handed) and all(dropped)
+
+
+@pytest.mark.parametrize("name", ["1867-hs_ahjzadkh_19792.json", "1889-314.json"])
+def test_a_move_takes_who_acts_answer_that_no_draw_and_no_interrupt_is_due(monkeypatch, name):
+    """who_acts, asked by E18xxGame.apply just before the move, found no chance draw and no interrupt due: `_move`
+    takes that (G.calm_kept) instead of asking both again; each asked anew says the same, and nothing is left kept
+    after a move, nor after a refused one (a later question would read a state since changed)."""
+    engine = Canada1867 if name.startswith("1867") else Shikoku1889
+    real_apply, real_move, taken = engine.apply, engine._move, []
+
+    def checked(self, g, seat, action):
+        if g.calm_kept:
+            assert g.rules.chance_request(g) is None and g.rules.interrupt(g) is None, (g.round, action)
+            taken.append(action["type"])
+        real_move(self, g, seat, action)
+
+    def applied(self, state, seat, action, **kw):
+        after = real_apply(self, state, seat, action, **kw)
+        assert not G(after).calm_kept
+        return after
+
+    monkeypatch.setattr(engine, "_move", checked)
+    monkeypatch.setattr(engine, "apply", applied)
+    replay_export(recorded(name))
+    assert len(taken) > 100
+    monkeypatch.undo()
+    eng = engine()
+    state = eng.setup({}, 3)
+    seat = min(eng.who_acts(state).seats)
+    with pytest.raises(RuleError, match="not your turn"):
+        eng.apply(state, (seat + 1) % 3, {"type": "pass"}, in_place=True)
+    assert not G(state).calm_kept
 
 
 # ---- the merger round's reach questions ------------------------------------------------------------------------

@@ -128,13 +128,17 @@ class E18xxGame(Engine):
         return Awaiting()
 
     def who_acts(self, state: State) -> Awaiting:
+        return self._who_acts(G(state))
+
+    def _who_acts(self, g: G) -> Awaiting:
         # a round's module says who acts whatever the words (awaiting's seats are its `acting` in every round it
         # runs); the words cost more: a stock turn's ask whether he must sell, an operating turn's build messages
         # (apply asks this before every move, a replay's included)
-        g = G(state)
         module = g.rules.modules.get(g.s["round"]["kind"])
         if module is None or g.rules.chance_request(g) is not None or g.rules.interrupt(g) is not None:
-            return self.awaiting(state)  # a draw (1890's Tigers die) or a decision outside the round's turns
+            return self.awaiting(g.s)  # a draw (1890's Tigers die) or a decision outside the round's turns
+        if g.crowd_keeping:  # inside E18xxGame.apply, before its move: `_move` asks both again before any write
+            g.calm_kept = True
         seats = module.acting(g)
         seats = seats if isinstance(seats, frozenset) else frozenset({seats})
         if (known := _ACTING.get(seats)) is None:  # an Awaiting is frozen: one per set of seats, made once (making
@@ -148,28 +152,36 @@ class E18xxGame(Engine):
 
     def apply(self, state: State, seat: int, action: Action, *, in_place: bool = False) -> State:
         # who_acts asks trains.crowded before every move and the operating round's apply asks it again first thing,
-        # with nothing written between (only checks of the move): the answer is kept for that span, and `_apply`
-        # ends it before anything is written (`finally`: a refused move leaves nothing kept for later questions)
+        # with nothing written between (only checks of the move): the answer is kept for that span, and `_move`
+        # ends it before anything is written (`finally`: a refused move leaves nothing kept for later questions).
+        # Engine.apply's steps, with the one G of the state for who acts and, in place, for the move (G(state) of
+        # the same state is that G again, but each call of the class costs as much as a question)
         g = G(state)
         g.crowd_keeping = True
         try:
-            return Engine.apply(self, state, seat, action, in_place=in_place)
+            self.check_move(state, seat, action, self._who_acts(g))
+            new = state if in_place else self.clone(state)
+            self._move(g if in_place else G(new), seat, action)
+            return new
         finally:
-            g.crowd_keeping, g.crowd_kept, g.stage_kept = False, None, None
+            g.crowd_keeping, g.crowd_kept, g.calm_kept = False, None, False
+            g.stage_kept = g.stage_after = None
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
-        g = G(state)  # `state` itself in a replay (in place); otherwise a copy, whose G keeps nothing
+    def _move(self, g: G, seat: int, action: Action) -> None:
+        """The move (Engine's `_apply`) on the state of `g`: apply's state itself in a replay (in place); otherwise a
+        copy, whose G keeps nothing."""
         crowd, g.crowd_kept, g.crowd_keeping = g.crowd_kept, None, False  # from here on the move writes
+        calm, g.calm_kept = g.calm_kept, False  # who_acts found no draw and no interrupt due just before (G.calm_kept)
         r = g.s["round"]  # the round before the move (G.round, a property, is a call)
         kind = r["kind"]
         if seat == CHANCE:
-            if g.rules.chance_request(g) is not None:
+            if not calm and g.rules.chance_request(g) is not None:
                 g.rules.apply_chance(g, action)
             else:
                 self._deal(g, action)
             rounds.settle(g)
             return
-        if g.rules.chance_request(g) is not None:
+        if not calm and g.rules.chance_request(g) is not None:
             raise RuleError("The game waits for a die roll first.")
         self._check_entity(g, action)
         move = action["type"]
@@ -177,7 +189,7 @@ class E18xxGame(Engine):
             if not g.trusted:
                 raise RuleError("A game here ends when a player goes bankrupt or after the bank breaks.")
             g.s["over"] = "manually_ended"
-        elif g.rules.interrupt(g) is not None:
+        elif not calm and g.rules.interrupt(g) is not None:
             g.rules.apply_interrupt(g, seat, action)
         elif r.get("offer"):
             operating.apply(g, seat, action, crowd)  # only the offer's answer is taken now

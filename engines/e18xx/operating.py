@@ -106,7 +106,7 @@ def _next_step(g: G) -> None:
 
 
 #: Moves that never give or take a train nor change the phase (so whether anyone is over the train limit after
-#: one is what it was before it): E18xxGame._apply keeps the answer asked before the move for `settle`. A pass
+#: one is what it was before it): E18xxGame._move keeps the answer asked before the move for `settle`. A pass
 #: only ends a step, as `settle` ends the steps it skips (the title's end of a train step or of a turn included).
 TRAINLESS_MOVES = frozenset(("lay_tile", "place_token", "run_routes", "dividend", "pass"))
 
@@ -114,7 +114,7 @@ TRAINLESS_MOVES = frozenset(("lay_tile", "place_token", "run_routes", "dividend"
 def settle(g: G) -> None:
     """Skip every step that offers nothing, and do the automatic ones (a withhold of nothing)."""
     r = g.s["round"]
-    crowd, g.crowd_kept = g.crowd_kept, None  # E18xxGame._apply's answer from before a move that left it so
+    crowd, g.crowd_kept = g.crowd_kept, None  # E18xxGame._move's answer from before a move that left it so
     if crowd is None:
         crowd = trains.crowded(g)
     if crowd:

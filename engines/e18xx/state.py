@@ -108,6 +108,8 @@ class G:
         g.crowd_keeping = False
         g.crowd_kept = None
         g.stage_kept = None
+        g.calm_kept = False
+        g.stage_after = None
         _last_g = g
         return g
 
@@ -121,12 +123,18 @@ class G:
     _cells: dict[str, Cell]
     _cdefs: dict[str, Corporation]  # the title's corporations by id (cdef is asked tens of thousands of times a game)
     # `trains.crowded`'s answer kept while nothing can be written: only inside one `E18xxGame.apply`, from its
-    # `who_acts` to the start of `_apply` (which takes the answer and stops the keeping before any write)
+    # `who_acts` to the start of `_move` (which takes the answer and stops the keeping before any write)
     crowd_keeping: bool
     crowd_kept: list[str] | None
     # 1867's merger round's stage (merger._stage), asked by `who_acts` in that span: the move's own first question
     # (merger.apply reads it, before any write; E18xxGame.apply drops it at the end)
     stage_kept: tuple[str, int | None] | None
+    # the stage the merger move's own dealing found (a token removal or a dealer to come), for the settle after it
+    # in the same E18xxGame.apply (merger.settle takes it; apply drops it at the end)
+    stage_after: tuple[str, int | None] | None
+    # who_acts found no chance draw and no interrupt due (rules.chance_request and rules.interrupt both None) in that
+    # span: `_move` takes it instead of asking both again before the move's first write
+    calm_kept: bool
 
     # ---- shortcuts ------------------------------------------------------------------------------------
 

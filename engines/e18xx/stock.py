@@ -45,17 +45,17 @@ def start(g: G, turn: int) -> None:
 
 
 def acting(g: G) -> int:
-    return g.order[g.round["pos"] % g.n]
+    return g.order[g.s["round"]["pos"] % g.n]
 
 
 def finished(g: G) -> bool:
-    return len(g.round["passed"]) >= g.n
+    return len(g.s["round"]["passed"]) >= g.n
 
 
 # ---- what a player may do -----------------------------------------------------------------------------
 
 def may_sell_now(g: G) -> bool:
-    r = g.round
+    r = g.s["round"]
     if r["turn"] == 1 and g.title.rules.get("no_selling_in_first_stock_round"):
         return False
     did = r["did"]
@@ -97,7 +97,7 @@ def _sales(g: G, seat: int) -> Iterator[Action]:
     after_operating = g.title.rules.get("sell_after") == "corporation_operated"
     for cid, corp in g.s["corps"].items():
         held = corp["shares"].get(key, [])
-        if not held or g.cell(cid) is None or (cid in g.round["sold_now"] and in_blocks):
+        if not held or g.cell(cid) is None or (cid in g.s["round"]["sold_now"] and in_blocks):
             continue
         if after_operating and not corp.get("has_operated"):
             continue  # sale_problem refuses every bundle of it
@@ -187,7 +187,7 @@ def buy_problem(g: G, seat: int, cid: str, cert: str, source: str,
     """Why the player may not buy this certificate now, or None. `counts`: his certificate count and limit, when
     the caller asks about many purchases at once (they are the same for all); `worded` False: any refusal is
     REFUSED, not worded (a list of purchases only asks whether each is open: most refusals word two amounts)."""
-    r = g.round
+    r = g.s["round"]
     corp, cdef = g.corp(cid), g.cdef(cid)
     key = g.key(seat)
     if "buy" in r["did"]:
@@ -287,7 +287,7 @@ def par(g: G, seat: int, cid: str, cell_id: str) -> None:
 # ---- actions ------------------------------------------------------------------------------------------
 
 def apply(g: G, seat: int, action: Action) -> None:
-    r = g.round
+    r = g.s["round"]
     if seat != acting(g):
         raise RuleError("It is not your turn.")
     kind = action["type"]
@@ -334,7 +334,7 @@ def apply(g: G, seat: int, action: Action) -> None:
 
 
 def _did(g: G, seat: int, what: str) -> None:
-    r = g.round
+    r = g.s["round"]
     r["did"].append(what)
     r["last_to_act"] = seat
     if seat in r["passed"]:
@@ -392,7 +392,7 @@ def read_sale(g: G, action: Action) -> tuple[str, list[str], int]:
 
 
 def end_turn(g: G, passed: bool) -> None:
-    r = g.round
+    r = g.s["round"]
     seat = acting(g)
     if passed and seat not in r["passed"]:
         r["passed"].append(seat)
@@ -413,9 +413,9 @@ def settle(g: G) -> None:
             return
         if has_move(g, acting(g)):
             return
-        if not g.round["did"]:  # the table is told, not left to wonder why a player was skipped
+        if not g.s["round"]["did"]:  # the table is told, not left to wonder why a player was skipped
             g.event("[0] can buy and sell nothing now, so passes.", acting(g))
-        end_turn(g, passed=not g.round["did"])
+        end_turn(g, passed=not g.s["round"]["did"])
 
 
 def finish(g: G) -> None:
@@ -452,7 +452,7 @@ def _purchases(g: G, seat: int, counts: tuple[int, int] | None = None, pars: boo
     sales by turn_moves, but may still have purchases here: has_move asks whether there is any move at all).
     `counts`: his certificate count and limit, when the caller has counted them; `pars` False: the share purchases
     alone (1867's has_move looks for a par its own way)."""
-    if "buy" in g.round["did"]:
+    if "buy" in g.s["round"]["did"]:
         return
     # his certificate count and limit: the same for every purchase, counted at the first unless given
     cash = g.s["cash"][seat]

@@ -50,11 +50,11 @@ def _next_private(g: G) -> None:
 
 
 def finished(g: G) -> bool:
-    return not g.round["privates"]
+    return not g.s["round"]["privates"]
 
 
 def acting(g: G) -> int:
-    r = g.round
+    r = g.s["round"]
     auction = r["auction"]
     if auction["bids"]:
         return bidding.next_bidder(auction)
@@ -74,7 +74,7 @@ def _drop_price(g: G, pid: str) -> None:
 
 
 def apply(g: G, seat: int, action: Action) -> None:
-    r = g.round
+    r = g.s["round"]
     if seat != acting(g):
         raise RuleError("It is not your turn.")
     auction = r["auction"]

@@ -44,13 +44,13 @@ def start(g: G, turn: int, number: int, of: int) -> None:
 
 
 def current(g: G) -> str | None:
-    r = g.round
+    r = g.s["round"]
     return r["minors"][r["index"]] if r["index"] < len(r["minors"]) else None
 
 
 def _tokens_to_remove(g: G) -> bool:
-    cid = g.round["target"]
-    return bool(cid) and g.round.get("reducing", False) and _tokens_to_remove_for(g, cid)
+    cid = g.s["round"]["target"]
+    return bool(cid) and g.s["round"].get("reducing", False) and _tokens_to_remove_for(g, cid)
 
 
 def _tokens_to_remove_for(g: G, cid: str) -> bool:
@@ -60,12 +60,12 @@ def _tokens_to_remove_for(g: G, cid: str) -> bool:
 
 def _eligible(g: G) -> int | None:
     """The first dealer who may buy a certificate of the new major now (the dealing's turn), or None."""
-    return next((s for s in g.round["dealers"] if _buyable(g, s)), None)
+    return next((s for s in g.s["round"]["dealers"] if _buyable(g, s)), None)
 
 
 def _buyable(g: G, seat: int) -> str | None:
     """The treasury certificate `seat` may buy of the new major, if any."""
-    cid = g.round["target"]
+    cid = g.s["round"]["target"]
     cdef, corp = g.cdef(cid), g.corp(cid)
     price = g.price(cid)
     for cert in corp["shares"].get(IPO, []):
@@ -88,7 +88,7 @@ def _stage(g: G) -> tuple[str, int | None]:
     """The stage, and in a dealing the dealer whose turn it is (found on the way: acting needs him too)."""
     if _tokens_to_remove(g):
         return "reduce", None
-    if g.round["target"] and (dealer := _eligible(g)) is not None:
+    if g.s["round"]["target"] and (dealer := _eligible(g)) is not None:
         return "deal", dealer
     if trains.crowded(g):
         return "discard", None
@@ -104,7 +104,7 @@ def acting(g: G) -> frozenset[int]:
 
 def _acting(g: G, now: str, dealer: int | None) -> frozenset[int]:
     """Who acts at this stage (`_stage`'s answer, for a caller that has it already)."""
-    r = g.round
+    r = g.s["round"]
     if now == "reduce":
         return frozenset({g.president(r["target"])})
     if now == "deal":
@@ -130,7 +130,7 @@ def prompt(g: G) -> Msg:
 
 
 def finished(g: G) -> bool:
-    return current(g) is None and not g.round["target"] and not trains.crowded(g)
+    return current(g) is None and not g.s["round"]["target"] and not trains.crowded(g)
 
 
 # ---- what a minor can do --------------------------------------------------------------------------------
@@ -218,9 +218,15 @@ def has_move(g: G, cid: str) -> bool:
 # ---- actions ----------------------------------------------------------------------------------------------
 
 def apply(g: G, seat: int, action: Action) -> None:
-    r = g.round
-    now, dealer = g.stage_kept or _stage(g)  # nothing written since who_acts asked it (G.stage_kept)
-    g.stage_kept = None
+    kept, g.stage_kept = g.stage_kept, None  # nothing written since who_acts asked it (G.stage_kept)
+    after = _move(g, seat, action, *(kept or _stage(g)))
+    if kept is not None:  # inside E18xxGame.apply, whose `finally` drops what settle does not take
+        g.stage_after = after
+
+
+def _move(g: G, seat: int, action: Action, now: str, dealer: int | None) -> tuple[str, int | None] | None:
+    """The move at this stage; the stage after it when its dealing found one (`_settle_dealing`), else None."""
+    r = g.s["round"]
     if seat not in _acting(g, now, dealer):
         raise RuleError("It is not your turn.")
     kind = action["type"]
@@ -246,8 +252,7 @@ def apply(g: G, seat: int, action: Action) -> None:
         if r["choosing"]:
             if other not in majors_free(g):
                 raise RuleError("Choose a major that has not started: {majors}.", majors=", ".join(majors_free(g)))
-            (_finish_convert if r["choosing"] == "convert" else _finish_merge)(g, cid, other)
-            return
+            return (_finish_convert if r["choosing"] == "convert" else _finish_merge)(g, cid, other)
         if not (_may_join(g, cid, other) if g.trusted else other in candidates(g, cid)):
             raise RuleError("{corp} cannot merge with {other}: only minors its track reaches.", corp=cid, other=other)
         r["merging"] = (r["merging"] or [cid]) + [other]
@@ -268,6 +273,7 @@ def apply(g: G, seat: int, action: Action) -> None:
             _next_minor(g)
     else:
         raise RuleError("In a merger round a minor converts, merges or passes.")
+    return None
 
 
 def _next_minor(g: G) -> None:
@@ -333,7 +339,7 @@ def hand_over(g: G, source: str, target: str) -> None:
     dst["trains"] += src["trains"]
     src.update(trains=[], loans=0)
 
-def _finish_convert(g: G, cid: str, target: str) -> None:
+def _finish_convert(g: G, cid: str, target: str) -> tuple[str, int | None] | None:
     r = g.round
     owner = g.president(cid)
     _start_major(g, target, _par_at_most(g, g.price(cid)))
@@ -346,7 +352,7 @@ def _finish_convert(g: G, cid: str, target: str) -> None:
     order = g.order
     r["dealers"] = order[order.index(owner):] + order[:order.index(owner)]
     r["multiple"], r["merged"] = [owner], False
-    _settle_dealing(g)
+    return _settle_dealing(g)
 
 
 def _merge_terms(g: G) -> tuple[list[str], object, list[int]]:
@@ -368,7 +374,7 @@ def merge_possible(g: G, terms: tuple[list[str], object, list[int]] | None = Non
     return any(g.s["cash"][s] >= cell.price or owners.count(s) >= 2 for s in players)
 
 
-def _finish_merge(g: G, cid: str, target: str) -> None:
+def _finish_merge(g: G, cid: str, target: str) -> tuple[str, int | None] | None:
     r = g.round
     terms = merging, cell, players = _merge_terms(g)
     if not merge_possible(g, terms):
@@ -393,10 +399,10 @@ def _finish_merge(g: G, cid: str, target: str) -> None:
     r["minors"][r["index"]] = target
     r.update(target=target, choosing=None, merging=[], dealers=players, multiple=list(players), merged=True,
              reducing=reducing)
-    _settle_dealing(g)
+    return _settle_dealing(g)
 
 
-def _remove_token(g: G, action: Action) -> None:
+def _remove_token(g: G, action: Action) -> tuple[str, int | None] | None:
     target = g.round["target"]
     if action["type"] != "remove_token":
         raise RuleError("{corp} must first remove tokens: it keeps {n}, in different hexes.", corp=target,
@@ -412,7 +418,7 @@ def _remove_token(g: G, action: Action) -> None:
     if not _tokens_to_remove_for(g, target):
         charter.keep_after_merger(g, target, TOKENS_AFTER_MERGER)
         g.round["reducing"] = False
-    _settle_dealing(g)
+    return _settle_dealing(g)
 
 
 def removable(g: G, target: str) -> list[tuple[str, int]]:
@@ -423,7 +429,7 @@ def removable(g: G, target: str) -> list[tuple[str, int]]:
     return [ref for ref in placed if hexes_before == 1 or len({c for c, n in placed if (c, n) != ref}) > 1]
 
 
-def _deal(g: G, seat: int, action: Action) -> None:
+def _deal(g: G, seat: int, action: Action) -> tuple[str, int | None] | None:
     r = g.round
     target = r["target"]
     if action["type"] == "pass":
@@ -433,11 +439,11 @@ def _deal(g: G, seat: int, action: Action) -> None:
         r["dealers"].remove(seat)
         g.event("[0] buys no more of {corp}.", seat, corp=target)
         first_round = bool(r["multiple"])
-        _settle_dealing(g)
+        after = _settle_dealing(g)
         if first_round and not r["multiple"] and _eligible(g) == seat:
             r["dealers"].remove(seat)  # as on 18xx.games: who passed last is not asked again at once
-            _settle_dealing(g)
-        return
+            after = _settle_dealing(g)
+        return after
     elif action["type"] == "buy_shares":
         cert = _buyable(g, seat)
         if cert is None or action.get("shares") not in ([cert], [c for c in action.get("shares") or []
@@ -454,7 +460,7 @@ def _deal(g: G, seat: int, action: Action) -> None:
             r["dealers"].remove(seat)
     else:
         raise RuleError("Buy a share of {corp} or pass.", corp=target)
-    _settle_dealing(g)
+    return _settle_dealing(g)
 
 
 def _must_take_presidency(g: G, seat: int) -> bool:
@@ -479,21 +485,25 @@ def _take_share(g: G, seat: int, target: str, cert: str) -> None:
         g.transfer(target, [cert], IPO, key)
 
 
-def _settle_dealing(g: G) -> None:
+def _settle_dealing(g: G) -> tuple[str, int | None] | None:
     """After a merger, once the minors' owners are done: every player, from the president, may buy one; then the
-    merger is over (its train discards aside). After a conversion every player was a dealer from the start."""
-    r = g.round
-    if _tokens_to_remove(g) or _eligible(g) is not None:
-        return
+    merger is over (its train discards aside). After a conversion every player was a dealer from the start.
+    The stage (`_stage`'s answer) when a token removal or a dealer is still to come, else None."""
+    r = g.s["round"]
+    if _tokens_to_remove(g):
+        return "reduce", None
+    if (dealer := _eligible(g)) is not None:
+        return "deal", dealer
     target = r["target"]
     if r["multiple"] and r.get("merged"):
         president = g.president(target)
         order = g.order
         r["dealers"] = order[order.index(president):] + order[:order.index(president)]
         r["multiple"] = []
-        if _eligible(g) is not None:
-            return
+        if (dealer := _eligible(g)) is not None:
+            return "deal", dealer
     r["dealers"] = []
+    return None
 
 
 def _discard(g: G, seat: int, action: Action) -> None:
@@ -506,7 +516,10 @@ def _discard(g: G, seat: int, action: Action) -> None:
 
 
 def settle(g: G) -> None:
-    r = g.round
+    r = g.s["round"]
+    after, g.stage_after = g.stage_after, None
+    if after is not None:  # the move's own dealing found a token removal or a dealer to come: nothing settles
+        return
     for _ in range(100):
         if stage(g) != "minor":
             return

@@ -29,7 +29,7 @@ def start(g: G, turn: int) -> None:
 
 
 def acting(g: G) -> int:
-    r = g.round
+    r = g.s["round"]
     if r.get("home"):
         return r["opener"]
     if r.get("auction"):
@@ -38,7 +38,7 @@ def acting(g: G) -> int:
 
 
 def finished(g: G) -> bool:
-    return not g.round.get("auction") and not g.round.get("home") and shared.finished(g)
+    return not g.s["round"].get("auction") and not g.s["round"].get("home") and shared.finished(g)
 
 
 def available_minors(g: G) -> list[str]:
@@ -68,7 +68,7 @@ def _bid_cash(g: G):
 
 
 def apply(g: G, seat: int, action: Action) -> None:
-    r = g.round
+    r = g.s["round"]
     if seat != acting(g):
         raise RuleError("It is not your turn.")
     kind = action["type"]
@@ -162,19 +162,19 @@ def _resolve(g: G) -> None:
 
 
 def settle(g: G) -> None:
-    if g.round.get("auction") or g.round.get("home"):
+    if g.s["round"].get("auction") or g.s["round"].get("home"):
         return
     for _ in range(4 * g.n + 4):
         if shared.finished(g) or _has_move(g, acting(g)):
             return
-        if not g.round["did"]:
+        if not g.s["round"]["did"]:
             g.event("[0] can buy and sell nothing now, so passes.", acting(g))
-        shared.end_turn(g, passed=not g.round["did"])
+        shared.end_turn(g, passed=not g.s["round"]["did"])
 
 
 def _has_move(g: G, seat: int) -> bool:
     """Whether the turn holds more than pass: a share purchase or sale (the shared turn's), a bid or a par."""
-    if "buy" in g.round["did"]:
+    if "buy" in g.s["round"]["did"]:
         return shared.has_move(g, seat)  # a sale at most: no purchase, bid or par after a purchase
     # the certificate count, the same for every purchase, bid and par, counted once; and the shared turn's pars
     # left out: the par it would offer (a major that may start and has a home city, its cheapest par price in hand,
