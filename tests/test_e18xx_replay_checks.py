@@ -716,3 +716,24 @@ def test_settle_asks_only_the_steps_that_happen_by_themselves_whether_they_do(na
             assert s == state, step
             asked += 1
     assert asked > 100
+
+
+
+def test_engines_own_apply_steps_make_the_same_move_as_the_18xx_apply(monkeypatch):
+    """E18xxGame.apply runs Engine.apply's steps (check, copy, move) itself with one G: Engine.apply on a copy of the
+    state before each move of a recorded game (a live table's path: a copy, nothing kept) ends in the same state."""
+    import copy
+
+    from engines.base import Engine
+    real_apply, compared = Canada1867.apply, []
+
+    def both(self, state, seat, action, **kw):
+        ours = Engine.apply(self, copy.deepcopy(state), seat, action)
+        after = real_apply(self, state, seat, action, **kw)
+        assert json.dumps(ours, sort_keys=True) == json.dumps(after, sort_keys=True), action
+        compared.append(action["type"])
+        return after
+
+    monkeypatch.setattr(Canada1867, "apply", both)
+    replay_export(recorded("1867-hs_ahjzadkh_19792.json"))
+    assert len(compared) > 200 and {"merge", "lay_tile", "run_routes"} <= set(compared)

@@ -167,6 +167,10 @@ class E18xxGame(Engine):
             g.crowd_keeping, g.crowd_kept, g.calm_kept = False, None, False
             g.stage_kept = g.stage_after = None
 
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        """Engine's step, for a caller of Engine.apply; E18xxGame.apply runs `_move` with the G it has at hand."""
+        self._move(G(state), seat, action)
+
     def _move(self, g: G, seat: int, action: Action) -> None:
         """The move (Engine's `_apply`) on the state of `g`: apply's state itself in a replay (in place); otherwise a
         copy, whose G keeps nothing."""
