@@ -10,12 +10,15 @@ import pytest
 
 import engines
 from bot.selfplay import run_chance
+from cogs.e18xx.words import event_line
 from engines.base import CHANCE, RuleError
 from engines.e18xx import operating, trains
 from engines.e18xx.companies import IPO, POOL, load_title
 from engines.e18xx.g1807 import systems
 from engines.e18xx.g1867 import charter, loans
 from engines.e18xx.state import G, total_money
+from tests.e18xx_helpers import NAMES
+from tests.i18n_helpers import english_left
 
 ENGINE = engines.get("1807")
 SYSTEM_PLAYED = ("merge_system", "form_system")
@@ -285,6 +288,18 @@ def test_the_chosen_settlement_of_two_odd_shares(choice, seat3_units, seat3_gets
     assert total_money(state) == money
 
 
+def told_as_lms_forms(choice: dict) -> tuple[list[str], list[dict], list[str]]:
+    """CR forms LMS (three_with_a_poor_player) and seat 3 makes his odd-shares `choice`: the players' names, the
+    events of his choice's move, and their lines in English as the table posts them."""
+    names = list(NAMES[:4])
+    _, state, _ = three_with_a_poor_player()
+    state = act(state, 0, FORM_LMS)
+    seen = state["event_no"]
+    state = act(state, 3, choice)
+    new = [e for e in state["events"] if e["no"] > seen]
+    return names, new, [event_line(e, names, "en") for e in new]
+
+
 @pytest.mark.parametrize("choice, told, amount", [
     (SHARE, "dan chooses one LMS share and £55 for two odd shares.", "£55"),
     (MONEY, "dan chooses £220 from LMS for two odd shares, and no share.", "£220"),
@@ -292,16 +307,7 @@ def test_the_chosen_settlement_of_two_odd_shares(choice, seat3_units, seat3_gets
 def test_the_odd_shares_choice_is_told_once_as_the_system_pays(choice, told, amount):
     """The narration of seat 3's choice (the new events, as the table posts them) is one line, when LMS pays him:
     who chose, what he got and what he gave; said in Japanese too (the others' lines are the plain payments)."""
-    from cogs.e18xx.words import event_line
-    from tests.e18xx_helpers import NAMES
-    from tests.i18n_helpers import english_left
-    names = list(NAMES[:4])
-    _, state, _ = three_with_a_poor_player()
-    state = act(state, 0, FORM_LMS)
-    seen = state["event_no"]
-    state = act(state, 3, choice)
-    new = [e for e in state["events"] if e["no"] > seen]
-    lines = [event_line(e, names, "en") for e in new]
+    names, new, lines = told_as_lms_forms(choice)
     assert [line for line in lines if names[3] in line and "odd shares" in line] == [told]
     assert lines.index(told) < lines.index("CR, GER, GNR form LMS at £165; ann is its president.")
     ja = next(event_line(e, names, "ja") for e in new if e["seats"] == [3])
@@ -313,16 +319,7 @@ def test_every_holder_is_told_his_share_of_the_system_it_forms(choice, dan):
     """After the forming line, one line a player who holds the new system: the payers and the payees of odd shares
     as well as the chooser (seat 0 4 units, seat 1 3, seat 2 4, seat 3 3 or 2 by his choice: 5% each), seat
     order; in Japanese too."""
-    from cogs.e18xx.words import event_line
-    from tests.e18xx_helpers import NAMES
-    from tests.i18n_helpers import english_left
-    names = list(NAMES[:4])
-    _, state, _ = three_with_a_poor_player()
-    state = act(state, 0, FORM_LMS)
-    seen = state["event_no"]
-    state = act(state, 3, choice)
-    new = [e for e in state["events"] if e["no"] > seen]
-    lines = [event_line(e, names, "en") for e in new]
+    names, new, lines = told_as_lms_forms(choice)
     formed = lines.index("CR, GER, GNR form LMS at £165; ann is its president.")
     held = [f"{names[0]} now holds 20% of LMS.", f"{names[1]} now holds 15% of LMS.",
             f"{names[2]} now holds 20% of LMS.", f"{names[3]} now holds {dan} of LMS."]
@@ -637,7 +634,7 @@ def test_selfplay_with_systems_ends_with_money_conserved(seed):
 def test_the_systems_part_and_consent_read_in_words():
     """What a player reads in Discord: the consent asked of GER's president, the gathering, the system named."""
     from cogs.e18xx.presenter import E18xxPresenter, todo
-    from tests.e18xx_helpers import NAMES, presenter_table
+    from tests.e18xx_helpers import presenter_table
     P, names = E18xxPresenter(), list(NAMES[:4])
     state = phase6()
     g = G(state)
@@ -665,7 +662,7 @@ def test_the_odd_shares_choice_reads_in_words_in_both_languages():
     """Seat 3's panel and hand say his choice with its amounts (165 // 3 = 55, 165 x 4 // 3 = 220), in English and
     Japanese; the others read that the table waits for him."""
     from cogs.e18xx.presenter import E18xxPresenter, todo
-    from tests.e18xx_helpers import NAMES, presenter_table
+    from tests.e18xx_helpers import presenter_table
     P, names = E18xxPresenter(), list(NAMES[:4])
     _, state, _ = three_with_a_poor_player()
     state = act(state, 0, FORM_LMS)
