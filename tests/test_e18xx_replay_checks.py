@@ -165,12 +165,24 @@ def test_settle_after_a_move_that_moves_no_train_takes_the_crowd_asked_before_it
     assert {"lay_tile", "run_routes", "pass"} <= set(kept_after) <= operating.TRAINLESS_MOVES and len(kept_after) > 30
 
 
+def nothing_kept_after_a_move(monkeypatch, attr: str) -> None:
+    """Canada1867.apply checked after every move: the answer G keeps within one move (`attr`) is gone."""
+    real_apply = Canada1867.apply
+
+    def applied(self, state, seat, action, **kw):
+        after = real_apply(self, state, seat, action, **kw)
+        assert getattr(G(after), attr) is None, attr
+        return after
+
+    monkeypatch.setattr(Canada1867, "apply", applied)
+
+
 @pytest.mark.parametrize("name", ["1867-nationalization_cash.json", "1867-hs_ahjzadkh_19792.json"])
 def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monkeypatch, name):
     """merger.apply's first question (the stage) is the one who_acts asked in the same E18xxGame.apply, nothing
     written between: it takes that answer (G.stage_kept), which is the stage asked anew, and nothing is left kept
     after a move (a later question would read a stage of a state since changed)."""
-    real_apply, real_move, taken = Canada1867.apply, merger.apply, []
+    real_move, taken = merger.apply, []
 
     def checked(g, seat, action):
         if g.stage_kept is not None:
@@ -180,13 +192,8 @@ def test_the_merger_rounds_move_takes_the_stage_who_acts_asked_just_before(monke
             g.stage_kept = kept
         real_move(g, seat, action)
 
-    def applied(self, state, seat, action, **kw):
-        after = real_apply(self, state, seat, action, **kw)
-        assert G(after).stage_kept is None
-        return after
-
     monkeypatch.setattr(merger, "apply", checked)
-    monkeypatch.setattr(Canada1867, "apply", applied)
+    nothing_kept_after_a_move(monkeypatch, "stage_kept")
     replay_export(recorded(name))
     assert {"minor", "deal", "reduce"} <= set(taken)
 
@@ -196,7 +203,7 @@ def test_the_merger_rounds_settle_takes_the_stage_its_moves_dealing_found(monkey
     """A merger move whose dealing finds a token removal or a dealer still to come hands that stage to the settle
     after it in the same E18xxGame.apply (G.stage_after), which is the stage asked anew there, and nothing is left
     after a move."""
-    real_apply, real_settle, taken = Canada1867.apply, merger.settle, []
+    real_settle, taken = merger.settle, []
 
     def checked(g):
         if g.stage_after is not None:
@@ -205,13 +212,8 @@ def test_the_merger_rounds_settle_takes_the_stage_its_moves_dealing_found(monkey
         real_settle(g)
         assert g.stage_after is None
 
-    def applied(self, state, seat, action, **kw):
-        after = real_apply(self, state, seat, action, **kw)
-        assert G(after).stage_after is None
-        return after
-
     monkeypatch.setattr(merger, "settle", checked)
-    monkeypatch.setattr(Canada1867, "apply", applied)
+    nothing_kept_after_a_move(monkeypatch, "stage_after")
     replay_export(recorded(name))
     assert {"deal", "reduce"} <= set(taken)
 
