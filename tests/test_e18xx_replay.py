@@ -634,10 +634,8 @@ def test_a_recorded_connections_chains_read_from_its_first_hex_are_those_read_fr
     assert len(compared) >= 30
 
 
-def test_the_tiles_left_are_the_supplys_count_at_every_board_a_replay_writes(monkeypatch):
-    """Board.left (a replay's check of each lay) counts the laid tiles of one name: at every board a replay of
-    962 and of hs_ahjzadkh_19792 writes, for every tile of the manifest, with and without the Beginner Game's
-    rule, it is what the whole supply says."""
+def boards_written(monkeypatch, *names: str) -> list:
+    """Every board the replays of these fixtures write (G.set_board), each replay's boards made afresh."""
     from engines.e18xx.board import forget_boards
     written = []
     set_board = G.set_board
@@ -647,9 +645,17 @@ def test_the_tiles_left_are_the_supplys_count_at_every_board_a_replay_writes(mon
         written.append(board)
 
     monkeypatch.setattr(G, "set_board", recorded)
-    for name in ("1889-962.json", "1867-hs_ahjzadkh_19792.json"):
+    for name in names:
         forget_boards()
         replay_export(json.loads((need_shared() / "fixtures" / name).read_text(encoding="utf-8")))
+    return written
+
+
+def test_the_tiles_left_are_the_supplys_count_at_every_board_a_replay_writes(monkeypatch):
+    """Board.left (a replay's check of each lay) counts the laid tiles of one name: at every board a replay of
+    962 and of hs_ahjzadkh_19792 writes, for every tile of the manifest, with and without the Beginner Game's
+    rule, it is what the whole supply says."""
+    written = boards_written(monkeypatch, "1889-962.json", "1867-hs_ahjzadkh_19792.json")
     assert len(written) > 100
     for board in written:
         for rules in ((), ("beginner_game",)):
@@ -664,18 +670,8 @@ def test_a_board_written_from_the_last_boards_json_is_written_as_a_whole_board_i
     kept stale or put out of order); boards made by several changes (a merger's or a nationalisation's tokens)
     are among them, and a part no change touched is the JSON before's own; the key of its tiles, derived by
     lay_tile, is theirs sorted."""
-    from engines.e18xx.board import Board, forget_boards
-    written = []
-    set_board = G.set_board
-
-    def recorded(g, board):
-        set_board(g, board)
-        written.append(board)
-
-    monkeypatch.setattr(G, "set_board", recorded)
-    for name in ("1889-962.json", "1867-hs_ahjzadkh_19792.json", "1867-21268.json"):
-        forget_boards()
-        replay_export(json.loads((need_shared() / "fixtures" / name).read_text(encoding="utf-8")))
+    from engines.e18xx.board import Board
+    written = boards_written(monkeypatch, "1889-962.json", "1867-hs_ahjzadkh_19792.json", "1867-21268.json")
     derived = [b for b in written if "_json_before" in b.__dict__]
     assert len(derived) > 200
     assert sum(len(b.__dict__["_json_before"][1]) > 1 for b in derived) >= 10  # several hexes changed since
